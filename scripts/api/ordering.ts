@@ -1,0 +1,82 @@
+// DRF's OrderingFilter on the event list, reduced to the terms that can change the result,
+// so that most comma-separated orderings land on one of the pre-rendered single-field files.
+
+export interface OrderTerm {
+  field: string;
+  descending: boolean;
+}
+
+/**
+ * Parses `?ordering=` as DRF 3.14 does: split on commas, strip each term, drop terms that are not
+ * `field` or `-field` of a known field. Then drops what the database would ignore: a field after
+ * its first use, anything after `id` (ids are unique) and a trailing `id` ascending (the
+ * tie-break every ordering already ends with). An empty result means the default order.
+ */
+export function parseOrdering(raw: string, fields: readonly string[]): OrderTerm[] {
+  const terms: OrderTerm[] = [];
+  const seen = new Set<string>();
+  for (const part of raw.split(',')) {
+    const term = part.trim();
+    const descending = term.startsWith('-');
+    const field = descending ? term.slice(1) : term;
+    if (!fields.includes(field) || seen.has(field)) continue;
+    seen.add(field);
+    terms.push({ field, descending });
+    if (field === 'id') break;
+  }
+  const last = terms.at(-1);
+  if (last?.field === 'id' && !last.descending) terms.pop();
+  return terms;
+}
+
+/** The query value that names a term list (`-start_date,name`). */
+export function formatOrdering(terms: readonly OrderTerm[]): string {
+  return terms.map((t) => (t.descending ? '-' : '') + t.field).join(',');
+}
+
+type Comparable = string | number | boolean | null;
+
+/** Code-point order, as a database with a binary collation (and Python) compares strings. */
+export function compareStrings(a: string, b: string): number {
+  const length = Math.min(a.length, b.length);
+  for (let i = 0; i < length; i++) {
+    let x = a.charCodeAt(i);
+    let y = b.charCodeAt(i);
+    if (x === y) continue;
+    // UTF-16 puts U+E000..U+FFFF after the surrogates; shift them so astral characters sort last.
+    if (x >= 0xd800 && y >= 0xd800) {
+      x += x >= 0xe000 ? -0x800 : 0x2000;
+      y += y >= 0xe000 ? -0x800 : 0x2000;
+    }
+    return x - y;
+  }
+  return a.length - b.length;
+}
+
+/** Nulls compare as larger than any value, as in PostgreSQL: last ascending, first descending. */
+export function compareValues(a: Comparable, b: Comparable): number {
+  if (a === b) return 0;
+  if (a === null) return 1;
+  if (b === null) return -1;
+  if (typeof a === 'string' && typeof b === 'string') return compareStrings(a, b);
+  return a < b ? -1 : 1;
+}
+
+/**
+ * Sorts records by the terms, then by id ascending, without touching the input.
+ * The final id key makes every order total, so the output never depends on the sort algorithm.
+ */
+export function sortRecords<T extends { id: Comparable }>(
+  records: readonly T[],
+  terms: readonly OrderTerm[],
+  valueOf: (record: T, field: string) => Comparable = (record, field) => (record as Record<string, Comparable>)[field] ?? null,
+): T[] {
+  const keys = [...terms, { field: 'id', descending: false }];
+  return [...records].sort((a, b) => {
+    for (const { field, descending } of keys) {
+      const order = compareValues(valueOf(a, field), valueOf(b, field));
+      if (order !== 0) return descending ? -order : order;
+    }
+    return 0;
+  });
+}

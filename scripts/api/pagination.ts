@@ -1,0 +1,64 @@
+// DRF's PageNumberPagination on top of Django's Paginator: which page a `?page=` value names,
+// and the absolute next/previous links DRF builds from the request URL.
+
+/** Django's Paginator with allow_empty_first_page: an empty list still has page 1. */
+export function pageCount(count: number, pageSize: number): number {
+  return Math.max(1, Math.ceil(count / pageSize));
+}
+
+// What Python's int() accepts (ASCII digits only): surrounding whitespace, a sign, and
+// underscores between digits. `2.0`, `` and `abc` are not integers.
+const PYTHON_INT = /^[+-]?\d+(?:_\d+)*$/;
+const PYTHON_WHITESPACE = /^[\s\x1c-\x1f\x85]+|[\s\x1c-\x1f\x85]+$/g;
+
+/**
+ * The page a `?page=` value names: a page number, `last`, or null where DRF answers 404
+ * "Invalid page." whatever the list holds. Whether a number is beyond the last page is for
+ * the caller to tell. Digits are kept as text, so a huge number stays an invalid page.
+ */
+export function parsePage(raw: string): string | null {
+  if (raw === 'last') return raw;
+  const text = raw.replace(PYTHON_WHITESPACE, '');
+  if (!PYTHON_INT.test(text)) return null;
+  const digits = text.replaceAll('_', '').replace(/^\+/, '').replace(/^0+(?=\d)/, '');
+  return digits.startsWith('-') || digits === '0' ? null : digits;
+}
+
+/** Python's urllib.parse.quote_plus: form encoding with `+` for space and upper-case escapes. */
+export function quotePlus(text: string): string {
+  return encodeURIComponent(text)
+    .replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)
+    .replaceAll('%20', '+');
+}
+
+/** DRF's replace_query_param/remove_query_param result: keys sorted, values form-encoded. */
+export function buildUrl(base: string, path: string, query: Readonly<Record<string, string>>): string {
+  const search = Object.keys(query)
+    .sort()
+    .map((key) => `${quotePlus(key)}=${quotePlus(query[key] as string)}`)
+    .join('&');
+  return `${base}${path}${search ? `?${search}` : ''}`;
+}
+
+export interface PageLinks {
+  next: string | null;
+  previous: string | null;
+}
+
+/**
+ * Links of `page` out of `pages`. `query` holds the other parameters the links keep.
+ * The link to page 1 drops `page` altogether, as DRF's remove_query_param does.
+ */
+export function pageLinks(
+  base: string,
+  path: string,
+  query: Readonly<Record<string, string>>,
+  page: number,
+  pages: number,
+): PageLinks {
+  const to = (n: number) => buildUrl(base, path, n === 1 ? query : { ...query, page: String(n) });
+  return {
+    next: page < pages ? to(page + 1) : null,
+    previous: page > 1 ? to(page - 1) : null,
+  };
+}

@@ -1,0 +1,148 @@
+// The route table: which request (path + query) is answered by which file, with which status.
+// It is the one place this is defined. The writer names files with it, the host files
+// (`_redirects`) are generated from it, the local server resolves requests with it, and the
+// end-to-end tests enumerate it.
+
+import { formatOrdering, parseOrdering, type OrderTerm } from './ordering.ts';
+import { parsePage } from './pagination.ts';
+
+export const EVENT_FIELDS = ['id', 'name', 'slug', 'start_date', 'end_date', 'logo', 'logo_bg_color'] as const;
+
+export const RESOURCES = [
+  { name: 'company', path: '/company/', title: 'Company List' },
+  { name: 'virtualfair', path: '/virtualfair/', title: 'Virtual Fair List' },
+  { name: 'event', path: '/event/', title: 'Event List' },
+  { name: 'virtualbooth-texture', path: '/virtualbooth-texture/', title: 'Virtual Booth Texture List' },
+] as const;
+
+export type ResourceName = (typeof RESOURCES)[number]['name'];
+
+/** `format` values DRF answers with JSON; an empty value means no override. */
+export const FORMATS = ['api', 'json'] as const;
+
+/** Methods with a pre-rendered 405 body, for hosts that pick a file by method. */
+export const REJECTED_METHODS = ['POST', 'PUT', 'PATCH', 'DELETE', 'TRACE'] as const;
+
+export const NOT_FOUND_FILE = '_errors/not-found.json';
+export const INVALID_PAGE_FILE = '_errors/invalid-page.json';
+export const methodNotAllowedFile = (method: string) => `_errors/405/${method}.json`;
+export const optionsFile = (resource: ResourceName) => `_options/${resource}.json`;
+
+/** A request the build answers with a file of its own (always status 200). */
+export interface Route {
+  resource: ResourceName;
+  path: string;
+  /** The canonical query: only the parameters that change the body, one value each. */
+  query: Readonly<Record<string, string>>;
+  file: string;
+}
+
+/**
+ * The file of a canonical request: `event/index.json`, `event/ordering=-id.json`,
+ * `virtualbooth-texture/format=api/page=2.json`. Reversible and readable in a diff.
+ */
+export function fileFor(path: string, query: Readonly<Record<string, string>>): string {
+  const segments = Object.keys(query)
+    .sort()
+    .map((key) => `${key}=${query[key]}`);
+  const dir = path.slice(1, -1);
+  return segments.length === 0 ? `${dir}/index.json` : `${dir}/${segments.join('/')}.json`;
+}
+
+function route(resource: ResourceName, query: Record<string, string> = {}): Route {
+  const path = `/${resource}/`;
+  return { resource, path, query, file: fileFor(path, query) };
+}
+
+/** Every single-field ordering, both directions, except `id` (the default order). */
+export function eventOrderings(): OrderTerm[][] {
+  return EVENT_FIELDS.flatMap((field) => [
+    ...(field === 'id' ? [] : [[{ field, descending: false }]]),
+    [{ field, descending: true }],
+  ]);
+}
+
+/**
+ * Every route of a catalogue whose texture list has `texturePages` pages: the plain lists, each
+ * event ordering, and each texture page (`page=2`..N and `page=last`) with and without `format`
+ * (the page links repeat `format`, so each value is a body of its own).
+ */
+export function planRoutes(texturePages: number): Route[] {
+  const pages = ['last', ...Array.from({ length: texturePages - 1 }, (_, i) => String(i + 2))];
+  const formats: Array<Record<string, string>> = [{}, ...FORMATS.map((format) => ({ format }))];
+  return [
+    route('company'),
+    route('virtualfair'),
+    route('event'),
+    ...eventOrderings().map((terms) => route('event', { ordering: formatOrdering(terms) })),
+    ...formats.flatMap((format) => [
+      route('virtualbooth-texture', format),
+      ...pages.map((page) => route('virtualbooth-texture', { ...format, page })),
+    ]),
+  ];
+}
+
+/** What the server sends. `file` answers name a file of the build output. */
+export type Answer =
+  | { kind: 'redirect'; status: 301; location: string }
+  | { kind: 'file'; status: 200 | 404; file: string; ifMissing?: Answer }
+  | { kind: 'not-allowed'; status: 405; method: string }
+  | { kind: 'sorted'; status: 200; file: string; terms: OrderTerm[] };
+
+const NOT_FOUND: Answer = { kind: 'file', status: 404, file: NOT_FOUND_FILE };
+const INVALID_PAGE: Answer = { kind: 'file', status: 404, file: INVALID_PAGE_FILE };
+const BY_PATH = new Map<string, ResourceName>(RESOURCES.map((r) => [r.path, r.name]));
+
+/** Query parameters as Django's QueryDict.get reads them: the last value of a key wins. */
+function lastValues(search: string): Map<string, string> {
+  return new Map(new URLSearchParams(search));
+}
+
+function decodePath(rawPath: string): string | null {
+  try {
+    return decodeURIComponent(rawPath);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Answers a request the way the DRF service does, in its order: the URL (APPEND_SLASH, 404),
+ * content negotiation (`format`), the method, then the list's filter and pagination.
+ */
+export function resolve(method: string, rawUrl: string): Answer {
+  const queryStart = rawUrl.indexOf('?');
+  const rawPath = queryStart < 0 ? rawUrl : rawUrl.slice(0, queryStart);
+  const search = queryStart < 0 ? '' : rawUrl.slice(queryStart + 1);
+  const path = decodePath(rawPath);
+  const resource = path === null ? undefined : BY_PATH.get(path);
+  if (resource === undefined) {
+    if (path !== null && BY_PATH.has(`${path}/`)) {
+      return { kind: 'redirect', status: 301, location: `${rawPath}/${search ? `?${search}` : ''}` };
+    }
+    return NOT_FOUND;
+  }
+  const params = lastValues(search);
+  const format = params.get('format') ?? '';
+  if (format !== '' && !(FORMATS as readonly string[]).includes(format)) return NOT_FOUND;
+  if (method === 'OPTIONS') return { kind: 'file', status: 200, file: optionsFile(resource) };
+  if (method !== 'GET' && method !== 'HEAD') return { kind: 'not-allowed', status: 405, method };
+
+  if (resource === 'event') {
+    const terms = parseOrdering(params.get('ordering') ?? '', EVENT_FIELDS);
+    if (terms.length > 1) return { kind: 'sorted', status: 200, file: fileFor(path!, {}), terms };
+    const query: Record<string, string> = terms.length === 1 ? { ordering: formatOrdering(terms) } : {};
+    return { kind: 'file', status: 200, file: fileFor(path!, query) };
+  }
+  if (resource === 'virtualbooth-texture') {
+    const query: Record<string, string> = format === '' ? {} : { format };
+    const rawPage = params.get('page');
+    if (rawPage !== undefined) {
+      const page = parsePage(rawPage);
+      if (page === null) return INVALID_PAGE;
+      if (page !== '1') query.page = page;
+    }
+    return { kind: 'file', status: 200, file: fileFor(path!, query), ifMissing: INVALID_PAGE };
+  }
+  return { kind: 'file', status: 200, file: fileFor(path!, {}) };
+}

@@ -1,0 +1,61 @@
+// The pipeline in order: load → validate → render → write. Used by the CLI, the benchmark and
+// the tests alike. Nothing is written unless every check passed.
+
+import { readFile } from 'node:fs/promises';
+import { compareStrings } from '../api/ordering.ts';
+import { DataErrors } from './errors.ts';
+import { load } from './load.ts';
+import { render, type Rendered } from './render.ts';
+import { validate, validateHeadersFile } from './validate.ts';
+import { writeOutput } from './write.ts';
+
+export interface BuildOptions {
+  dataDir: string;
+  outDir: string;
+  /** The project's `_headers`, copied into the output. */
+  headersPath: string;
+  baseUrl: string;
+  pageSize: number;
+  /** Validate and render only; write nothing. */
+  check?: boolean;
+  /** Receives one line per finished stage, for progress on long builds. */
+  log?: (line: string) => void;
+}
+
+export interface BuildResult extends Rendered {
+  records: number;
+  sourceFiles: number;
+  sourceBytes: number;
+  outputBytes: number;
+}
+
+/** Runs the pipeline; throws DataErrors (holding every problem found) when the input is bad. */
+export async function build(options: BuildOptions): Promise<BuildResult> {
+  const log = options.log ?? (() => {});
+  let started = performance.now();
+  const step = (line: string) => {
+    const now = performance.now();
+    log(`${line} (${Math.round(now - started)} ms)`);
+    started = now;
+  };
+
+  const headersText = await readFile(options.headersPath, 'utf8');
+  const headers = validateHeadersFile(options.headersPath, headersText);
+  const loaded = await load(options.dataDir);
+  step(`load: ${loaded.records.length} records from ${loaded.files} files, ${loaded.bytes} bytes`);
+  const { catalogue, errors } = validate(loaded.records);
+  const problems = [...headers.errors, ...loaded.errors, ...errors];
+  // Sorting by file only keeps each file's problems in record order.
+  if (problems.length > 0) throw new DataErrors(problems.sort((a, b) => compareStrings(a.file, b.file)));
+  step('validate: no problems');
+
+  const rendered = render(catalogue, { baseUrl: options.baseUrl, pageSize: options.pageSize, headersFile: headersText });
+  let outputBytes = 0;
+  for (const text of rendered.files.values()) outputBytes += Buffer.byteLength(text);
+  step(`render: ${rendered.routes.length} routes, ${rendered.files.size} files, ${outputBytes} bytes`);
+  if (!options.check) {
+    await writeOutput(options.outDir, rendered.files);
+    step(`write: ${options.outDir}`);
+  }
+  return { ...rendered, records: loaded.records.length, sourceFiles: loaded.files, sourceBytes: loaded.bytes, outputBytes };
+}

@@ -1,0 +1,87 @@
+// Stage 1: find the source files with fast-glob and parse them. A file holds one record or an
+// array of records; a syntax error is reported with its line and column.
+
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import fg from 'fast-glob';
+import { parse as parseTolerant, printParseErrorCode, type ParseError } from 'jsonc-parser';
+import { RESOURCES, type ResourceName } from '../api/routes.ts';
+import { compareStrings } from '../api/ordering.ts';
+import type { DataError } from './errors.ts';
+import { mapLimited } from './map-limited.ts';
+
+export interface SourceRecord {
+  resource: ResourceName;
+  /** The file as the user names it: the data folder as given, joined with the file's path. */
+  file: string;
+  /** Position in the file's array; null when the file holds a single record. */
+  index: number | null;
+  value: unknown;
+}
+
+export interface Loaded {
+  records: SourceRecord[];
+  errors: DataError[];
+  files: number;
+  bytes: number;
+}
+
+const READ_CONCURRENCY = 64;
+
+function lineAndColumn(text: string, offset: number): string {
+  const before = text.slice(0, offset);
+  const line = before.split('\n').length;
+  return `line ${line}, column ${offset - before.lastIndexOf('\n')}`;
+}
+
+/** Where JSON.parse gave up; V8's own message has no position, so a tolerant parser finds it. */
+function describeSyntaxError(text: string, fallback: string): string {
+  const problems: ParseError[] = [];
+  parseTolerant(text, problems, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
+  const first = problems[0];
+  if (!first) return `malformed JSON (${fallback})`;
+  return `malformed JSON at ${lineAndColumn(text, first.offset)}: ${printParseErrorCode(first.error)}`;
+}
+
+function parseFile(resource: ResourceName, file: string, text: string, errors: DataError[]): SourceRecord[] {
+  const source = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  let value: unknown;
+  try {
+    value = JSON.parse(source);
+  } catch (error) {
+    errors.push({ file, pointer: '', message: describeSyntaxError(source, (error as Error).message) });
+    return [];
+  }
+  if (Array.isArray(value)) return value.map((item, index) => ({ resource, file, index, value: item }));
+  if (value !== null && typeof value === 'object') return [{ resource, file, index: null, value }];
+  errors.push({ file, pointer: '', message: 'expected a record object or an array of records' });
+  return [];
+}
+
+/**
+ * Reads `data/<resource>/**\/*.json` in path order (so a catalogue split over many files has a
+ * stable order). Any other file under the data folder is an error, since it would be ignored.
+ */
+export async function load(dataDir: string): Promise<Loaded> {
+  const errors: DataError[] = [];
+  const entries = (await fg('**/*', { cwd: dataDir, onlyFiles: true })).sort(compareStrings);
+  const known = new Set<string>(RESOURCES.map((r) => r.name));
+  const sources: Array<{ resource: ResourceName; file: string }> = [];
+  for (const entry of entries) {
+    const file = path.join(dataDir, entry);
+    const folder = entry.split('/')[0] ?? '';
+    if (entry.endsWith('.json') && entry.includes('/') && known.has(folder)) {
+      sources.push({ resource: folder as ResourceName, file });
+    } else {
+      const folders = RESOURCES.map((r) => `${r.name}/`).join(', ');
+      errors.push({ file, pointer: '', message: `expected only .json files in the folders ${folders}` });
+    }
+  }
+  let bytes = 0;
+  const parsed = await mapLimited(sources, READ_CONCURRENCY, async ({ resource, file }) => {
+    const text = await readFile(file, 'utf8');
+    bytes += Buffer.byteLength(text);
+    return parseFile(resource, file, text, errors);
+  });
+  return { records: parsed.flat(), errors, files: sources.length, bytes };
+}

@@ -1,0 +1,157 @@
+// Stage 3: turn the validated catalogue into the bytes of every file of the output, named by
+// the route table. Pure: no I/O, so the same catalogue always gives the same files.
+
+import { INVALID_PAGE_BODY, NOT_FOUND_BODY, methodNotAllowedBody, optionsBody } from '../api/bodies.ts';
+import { Float, encode, encodeArray, type Json } from '../api/json.ts';
+import { compareStrings, parseOrdering, sortRecords } from '../api/ordering.ts';
+import { pageCount, pageLinks } from '../api/pagination.ts';
+import {
+  EVENT_FIELDS,
+  INVALID_PAGE_FILE,
+  NOT_FOUND_FILE,
+  REJECTED_METHODS,
+  RESOURCES,
+  methodNotAllowedFile,
+  optionsFile,
+  planRoutes,
+  type Route,
+} from '../api/routes.ts';
+import { renderRedirects } from '../hosts/redirects.ts';
+import type { Company, Event, Fair, Texture } from './schemas.ts';
+import type { Catalogue } from './validate.ts';
+
+export interface RenderSettings {
+  /** Public origin (and optional path prefix) of the API, without a trailing slash. */
+  baseUrl: string;
+  pageSize: number;
+  /** The text of the project's `_headers`, copied into the output. */
+  headersFile: string;
+}
+
+export interface Rendered {
+  routes: Route[];
+  /** Output path (relative to the output folder) → file text, in a stable order. */
+  files: Map<string, string>;
+}
+
+// Field order is the order of the description's tables: DRF writes serializer fields in order.
+const companyJson = (c: Company): Json => ({
+  id: c.id,
+  name: c.name,
+  street: c.street,
+  zip_code: c.zip_code,
+  city: c.city,
+  country_name: c.country_name,
+  phone: c.phone,
+  fax: c.fax,
+  e_mail: c.e_mail,
+  platform_plus_status: c.platform_plus_status,
+  website: c.website,
+  logo: c.logo,
+  tags: c.tags,
+  vf_plus_status: c.vf_plus_status,
+});
+
+const eventJson = (e: Event): Json => ({
+  id: e.id,
+  name: e.name,
+  slug: e.slug,
+  start_date: e.start_date,
+  end_date: e.end_date,
+  logo: e.logo,
+  logo_bg_color: e.logo_bg_color,
+});
+
+const fairEventJson = (e: Event): Json => ({
+  id: e.id,
+  slug: e.slug,
+  name: e.name,
+  short_code: e.short_code,
+  start_date: e.start_date,
+  event_logo: e.logo,
+});
+
+function fairJson(f: Fair, events: ReadonlyMap<number, Event>): Json {
+  return {
+    id: f.id,
+    slug: f.slug,
+    name: f.name,
+    link: f.link,
+    logo: f.logo,
+    has_catalog: f.has_catalog,
+    events: f.events.map((id) => fairEventJson(events.get(id) as Event)),
+    url: f.url,
+    tiles: { tile_pattern: f.tiles.tile_pattern, tile_extension: f.tiles.tile_extension, tile_size: f.tiles.tile_size },
+    size: { width: f.size.width, height: f.size.height },
+    zoom: {
+      min: f.zoom.min,
+      max: f.zoom.max,
+      default: f.zoom.default,
+      booth_zoom_level: f.zoom.booth_zoom_level,
+      reverse: f.zoom.reverse,
+      booth_section_start: f.zoom.booth_section_start,
+      booth_detail_start: f.zoom.booth_detail_start,
+      translation_factor_7: f.zoom.translation_factor_7 === null ? null : new Float(f.zoom.translation_factor_7),
+      xs_width_max: f.zoom.xs_width_max,
+    },
+    show: f.show,
+  };
+}
+
+const textureJson = (t: Texture): Json => ({ id: t.id, name: t.name, texture: t.texture, categories: [...t.categories] });
+
+/** Encodes each record once; every list that holds it reuses the text. */
+function encodeEach<T>(records: readonly T[], toJson: (record: T) => Json): Map<T, string> {
+  return new Map(records.map((record) => [record, encode(toJson(record))]));
+}
+
+function texturePage(route: Route, sorted: readonly Texture[], encoded: ReadonlyMap<Texture, string>, settings: RenderSettings): string {
+  const pages = pageCount(sorted.length, settings.pageSize);
+  const requested = route.query.page;
+  const page = requested === undefined ? 1 : requested === 'last' ? pages : Number(requested);
+  const links = pageLinks(settings.baseUrl, route.path, route.query.format ? { format: route.query.format } : {}, page, pages);
+  const items = sorted.slice((page - 1) * settings.pageSize, page * settings.pageSize).map((t) => encoded.get(t) as string);
+  // The envelope is built around the encoded items so they are not encoded again.
+  const head = encode({ count: sorted.length, next: links.next, previous: links.previous });
+  return `${head.slice(0, -1)},"results":${encodeArray(items)}}`;
+}
+
+export function render(catalogue: Catalogue, settings: RenderSettings): Rendered {
+  const companies = sortRecords(catalogue.companies, [{ field: 'name', descending: false }], (c, field) =>
+    field === 'name' ? c.name.toLowerCase() : c.id,
+  );
+  const textures = [...catalogue.textures].sort((a, b) => compareStrings(a.name, b.name) || compareStrings(a.id, b.id));
+  const eventById = new Map(catalogue.events.map((e) => [e.id, e]));
+  const encodedEvents = encodeEach(catalogue.events, eventJson);
+  const encodedTextures = encodeEach(textures, textureJson);
+
+  const routes = planRoutes(pageCount(textures.length, settings.pageSize));
+  const files = new Map<string, string>();
+  for (const route of routes) {
+    let body: string;
+    switch (route.resource) {
+      case 'company':
+        body = encodeArray(companies.map((c) => encode(companyJson(c))));
+        break;
+      case 'virtualfair':
+        body = encode(catalogue.fairs.map((f) => fairJson(f, eventById)));
+        break;
+      case 'event': {
+        const terms = parseOrdering(route.query.ordering ?? '', EVENT_FIELDS);
+        body = encodeArray(sortRecords(catalogue.events, terms).map((e) => encodedEvents.get(e) as string));
+        break;
+      }
+      case 'virtualbooth-texture':
+        body = texturePage(route, textures, encodedTextures, settings);
+        break;
+    }
+    files.set(route.file, body);
+  }
+  for (const resource of RESOURCES) files.set(optionsFile(resource.name), optionsBody(resource.title));
+  files.set(NOT_FOUND_FILE, NOT_FOUND_BODY);
+  files.set(INVALID_PAGE_FILE, INVALID_PAGE_BODY);
+  for (const method of REJECTED_METHODS) files.set(methodNotAllowedFile(method), methodNotAllowedBody(method));
+  files.set('_headers', settings.headersFile);
+  files.set('_redirects', renderRedirects(routes));
+  return { routes, files };
+}

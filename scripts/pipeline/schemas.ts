@@ -1,0 +1,170 @@
+// What a source record may hold: one strict zod schema per resource. Every rule of the
+// service description is here, each with a message that says what was expected.
+
+import { z } from 'zod';
+
+/** Text that UTF-8 can encode: a lone surrogate would make the DRF service fail, not answer. */
+const text = () => z.string().refine((s) => s.isWellFormed(), 'expected well-formed Unicode text (no lone surrogates)');
+const nonEmpty = () => text().refine((s) => s.length > 0, 'expected a non-empty string');
+const id = () => z.int().positive({ error: 'expected a positive integer id' });
+const count = () => z.int().nonnegative({ error: 'expected an integer of 0 or more' });
+
+function isAbsoluteHttpUrl(value: string): boolean {
+  if (!/^https?:\/\/[^/?#\s]/i.test(value) || /\s/.test(value)) return false;
+  try {
+    return ['http:', 'https:'].includes(new URL(value).protocol);
+  } catch {
+    return false;
+  }
+}
+
+// `abort` keeps later checks (which parse the URL) from running on a value that is not one.
+const absoluteUrl = () => text().refine(isAbsoluteHttpUrl, { error: 'expected an absolute http(s) URL', abort: true });
+const mediaPath = () =>
+  text().refine((s) => /^\/media\/\S+$/.test(s), 'expected a site-relative path beginning with /media/');
+
+const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+/** An ISO 8601 calendar date that exists: 2024-02-29 is one, 2023-02-29 is not. */
+export function isCalendarDate(value: string): boolean {
+  const match = ISO_DATE.exec(value);
+  if (!match) return false;
+  const [year, month, day] = match.slice(1).map(Number) as [number, number, number];
+  const date = new Date(Date.UTC(year, month - 1, day));
+  return year >= 1 && date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+}
+
+const isoDate = () => z.string().refine(isCalendarDate, 'expected a date YYYY-MM-DD that exists on the calendar');
+const hexColour = () => z.string().regex(/^#[0-9a-fA-F]{6}$/, 'expected a colour of the form #rrggbb');
+const uuid = () =>
+  z
+    .string()
+    .regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/, 'expected a lower-case UUID (8-4-4-4-12 hex digits)');
+
+const tags = () =>
+  text().refine(
+    (s) => s.split(',').every((label) => label.length > 0 && label.trim() === label),
+    'expected comma-separated labels with no space after a comma and no empty label',
+  );
+
+const tilePattern = () =>
+  text().refine(
+    (s) => ['{z}', '{x}', '{y}'].every((part) => s.split(part).length === 2),
+    'expected a tile pattern holding each of {z}, {x} and {y} exactly once',
+  );
+
+export const companySchema = z.strictObject({
+  id: id(),
+  name: nonEmpty(),
+  street: text(),
+  zip_code: text(),
+  city: text(),
+  country_name: nonEmpty(),
+  phone: text().nullable(),
+  fax: text().nullable(),
+  e_mail: text().nullable(),
+  platform_plus_status: z.boolean(),
+  website: text().nullable(),
+  logo: absoluteUrl().nullable(),
+  tags: tags().nullable(),
+  vf_plus_status: z.boolean(),
+});
+
+export const eventSchema = z
+  .strictObject({
+    id: id(),
+    name: nonEmpty(),
+    slug: nonEmpty(),
+    // Shown in the fairs' event lists only; /event/ does not list it.
+    short_code: text().nullable(),
+    start_date: isoDate(),
+    end_date: isoDate(),
+    logo: mediaPath().nullable(),
+    logo_bg_color: hexColour().nullable(),
+  })
+  .superRefine((event, ctx) => {
+    if (event.end_date < event.start_date) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['end_date'],
+        message: `expected a date on or after start_date (${event.start_date})`,
+        input: event.end_date,
+      });
+    }
+  });
+
+const zoomSchema = z
+  .strictObject({
+    min: count(),
+    max: count(),
+    default: count(),
+    booth_zoom_level: count(),
+    reverse: z.boolean(),
+    booth_section_start: count(),
+    booth_detail_start: count(),
+    translation_factor_7: z.number().nullable(),
+    xs_width_max: count().nullable(),
+  })
+  .superRefine((zoom, ctx) => {
+    if (zoom.min > zoom.max) {
+      ctx.addIssue({ code: 'custom', path: ['max'], message: `expected max >= min (${zoom.min})`, input: zoom.max });
+    } else if (zoom.default < zoom.min || zoom.default > zoom.max) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['default'],
+        message: `expected a level from min to max (${zoom.min}..${zoom.max})`,
+        input: zoom.default,
+      });
+    }
+  });
+
+export const fairSchema = z.strictObject({
+  id: id(),
+  slug: text().regex(/^[-a-zA-Z0-9_]+$/, 'expected a slug of letters, digits, hyphens and underscores'),
+  name: nonEmpty(),
+  link: absoluteUrl(),
+  logo: absoluteUrl(),
+  has_catalog: z.boolean(),
+  // Ids of event records; the build copies each event's fields in, so nothing is typed twice.
+  events: z
+    .array(id())
+    .min(1, 'expected at least one event id')
+    .refine((ids) => new Set(ids).size === ids.length, 'expected each event id once'),
+  url: absoluteUrl(),
+  tiles: z.strictObject({
+    tile_pattern: tilePattern(),
+    tile_extension: text().regex(/^[a-z0-9]+$/, 'expected a file extension without the dot, such as png'),
+    tile_size: z.int().positive({ error: 'expected a positive integer' }),
+  }),
+  size: z.strictObject({
+    width: z.int().positive({ error: 'expected a positive integer' }),
+    height: z.int().positive({ error: 'expected a positive integer' }),
+  }),
+  zoom: zoomSchema,
+  show: z.boolean(),
+});
+
+export const textureSchema = z.strictObject({
+  id: uuid(),
+  name: nonEmpty(),
+  texture: absoluteUrl().refine(
+    (s) => /\.(jpe?g|png)$/i.test(new URL(s).pathname),
+    'expected the URL of a jpg or png image',
+  ),
+  categories: z
+    .array(uuid())
+    .min(1, 'expected at least one category UUID')
+    .refine((ids) => new Set(ids).size === ids.length, 'expected each category once'),
+});
+
+export type Company = z.infer<typeof companySchema>;
+export type Event = z.infer<typeof eventSchema>;
+export type Fair = z.infer<typeof fairSchema>;
+export type Texture = z.infer<typeof textureSchema>;
+
+export const SCHEMAS = {
+  company: companySchema,
+  event: eventSchema,
+  virtualfair: fairSchema,
+  'virtualbooth-texture': textureSchema,
+} as const;

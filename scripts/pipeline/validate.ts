@@ -1,0 +1,130 @@
+// Stage 2: check every record against its zod schema, then the rules that span records
+// (unique ids, fairs naming existing events that have a logo). Every problem is collected.
+
+import type { z } from 'zod';
+import { headersFor, parseHeadersFile, type HeaderRule } from '../api/headers.ts';
+import { RESOURCES, type ResourceName } from '../api/routes.ts';
+import { pointerOf, type DataError } from './errors.ts';
+import type { SourceRecord } from './load.ts';
+import { SCHEMAS, type Company, type Event, type Fair, type Texture } from './schemas.ts';
+
+export interface Catalogue {
+  companies: Company[];
+  events: Event[];
+  /** In source order: the API lists fairs in the order the data gives them. */
+  fairs: Fair[];
+  textures: Texture[];
+}
+
+function recordLabel(record: SourceRecord): string {
+  const raw = record.value as { id?: unknown };
+  const id = raw.id === undefined ? '' : `id ${JSON.stringify(raw.id)}`;
+  if (record.index === null) return id ? `record ${id}` : 'record';
+  return id ? `record ${record.index}, ${id}` : `record ${record.index}`;
+}
+
+function at(record: SourceRecord, path: ReadonlyArray<PropertyKey>, message: string): DataError {
+  const base = record.index === null ? [] : [record.index];
+  return { file: record.file, pointer: pointerOf([...base, ...path]), record: recordLabel(record), message };
+}
+
+function snippet(value: unknown): string {
+  const text = JSON.stringify(value) ?? String(value);
+  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
+}
+
+function describeIssue(record: SourceRecord, issue: z.core.$ZodIssue): DataError[] {
+  if (issue.code === 'unrecognized_keys') {
+    return issue.keys.map((key) => at(record, [...issue.path, key], `unexpected field "${key}" (expected only the documented fields)`));
+  }
+  if (issue.code === 'invalid_type' && issue.input === undefined) {
+    return [at(record, issue.path, `missing field (expected ${issue.expected})`)];
+  }
+  const message = issue.message.replace(/^Invalid input: /, '');
+  return [at(record, issue.path, `${message}, got ${snippet(issue.input)}`)];
+}
+
+interface Checked<T> {
+  value: T;
+  source: SourceRecord;
+}
+
+function checkRecords<T>(records: readonly SourceRecord[], resource: ResourceName, errors: DataError[]): Checked<T>[] {
+  const schema = SCHEMAS[resource] as unknown as z.ZodType<T>;
+  const checked: Checked<T>[] = [];
+  for (const source of records) {
+    if (source.resource !== resource) continue;
+    const result = schema.safeParse(source.value, { reportInput: true });
+    if (result.success) checked.push({ value: result.data, source });
+    else errors.push(...result.error.issues.flatMap((issue) => describeIssue(source, issue)));
+  }
+  return checked;
+}
+
+/** Ids are unique per resource; each repeat names the record that used the id first. */
+function checkUniqueIds(records: readonly SourceRecord[], errors: DataError[]): void {
+  const first = new Map<string, SourceRecord>();
+  for (const record of records) {
+    const id = (record.value as { id?: unknown }).id;
+    if (typeof id !== 'number' && typeof id !== 'string') continue;
+    const key = `${record.resource}\0${typeof id}\0${id}`;
+    const earlier = first.get(key);
+    if (!earlier) first.set(key, record);
+    else {
+      const where = `${earlier.file}#${pointerOf(earlier.index === null ? [] : [earlier.index])}`;
+      errors.push(at(record, ['id'], `expected a unique id, but ${snippet(id)} is also used by ${where}`));
+    }
+  }
+}
+
+function checkFairEvents(fairs: readonly Checked<Fair>[], records: readonly SourceRecord[], events: readonly Event[], errors: DataError[]): void {
+  const known = new Set(records.filter((r) => r.resource === 'event').map((r) => (r.value as { id?: unknown }).id));
+  const byId = new Map(events.map((event) => [event.id, event]));
+  for (const { value: fair, source } of fairs) {
+    fair.events.forEach((eventId, i) => {
+      if (!known.has(eventId)) {
+        errors.push(at(source, ['events', i], `expected the id of an event in the event data, got ${eventId}`));
+      } else if (byId.get(eventId)?.logo === null) {
+        errors.push(at(source, ['events', i], `expected an event with a logo (a fair shows event_logo), but event ${eventId} has logo null`));
+      }
+    });
+  }
+}
+
+export function validate(records: readonly SourceRecord[]): { catalogue: Catalogue; errors: DataError[] } {
+  const errors: DataError[] = [];
+  const companies = checkRecords<Company>(records, 'company', errors);
+  const events = checkRecords<Event>(records, 'event', errors);
+  const fairs = checkRecords<Fair>(records, 'virtualfair', errors);
+  const textures = checkRecords<Texture>(records, 'virtualbooth-texture', errors);
+  checkUniqueIds(records, errors);
+  checkFairEvents(fairs, records, events.map((e) => e.value), errors);
+  const values = <T>(checked: Checked<T>[]) => checked.map((c) => c.value);
+  return {
+    catalogue: { companies: values(companies), events: values(events), fairs: values(fairs), textures: values(textures) },
+    errors,
+  };
+}
+
+/** The headers every list must carry for the API to answer as DRF does (CONTRACT section 2). */
+export const REQUIRED_HEADERS: Readonly<Record<string, string>> = {
+  'Content-Type': 'application/json',
+  Vary: 'Accept',
+  Allow: 'GET, HEAD, OPTIONS',
+};
+
+/** Checks `_headers`: its syntax, and that each API path gets the headers the contract needs. */
+export function validateHeadersFile(file: string, text: string): { rules: HeaderRule[]; errors: DataError[] } {
+  const { rules, errors: syntax } = parseHeadersFile(text);
+  const errors: DataError[] = syntax.map((e) => ({ file, pointer: '', message: e.message }));
+  for (const { path } of RESOURCES) {
+    const headers = headersFor(rules, path);
+    for (const [name, value] of Object.entries(REQUIRED_HEADERS)) {
+      const actual = Object.entries(headers).find(([key]) => key.toLowerCase() === name.toLowerCase())?.[1];
+      if (actual !== value) {
+        errors.push({ file, pointer: '', message: `expected the rules for ${path} to set "${name}: ${value}", got ${actual === undefined ? 'none' : `"${actual}"`}` });
+      }
+    }
+  }
+  return { rules, errors };
+}
