@@ -2,11 +2,13 @@
 
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
+import { HOSTS } from './hosts/index.ts';
 
 export const DEFAULTS = {
   dataDir: 'data',
   outDir: 'public',
   headersPath: '_headers',
+  hostsDir: 'hosts',
   host: '127.0.0.1',
   port: 3000,
   /** The origin `npm start` serves on by default, so the committed public/ matches it. */
@@ -31,6 +33,13 @@ const settingsSchema = z.object({
   dataDir: z.string().min(1),
   outDir: z.string().min(1),
   headersPath: z.string().min(1),
+  hostsDir: z.string().min(1),
+  targets: z
+    .array(z.string())
+    .optional()
+    .refine((names) => !names || names.every((n) => HOSTS.some((h) => h.name === n)), {
+      error: `expected host targets among: ${HOSTS.map((h) => h.name).join(', ') || '(none yet)'}, or "all"`,
+    }),
   baseUrl: baseUrlSchema,
   pageSize: z.coerce.number().int().min(1).max(10_000),
   host: z.string().min(1),
@@ -44,6 +53,8 @@ export const USAGE = `Options (flags win over environment variables):
   --data <dir>        source data folder             (default: data)
   --out <dir>         output folder                  (default: public)
   --headers <file>    the _headers file to apply     (default: _headers)
+  --hosts-dir <dir>   host configurations folder     (default: hosts)
+  --target <names>    host targets, comma-separated  (default: all)
   --base-url <url>    origin of the absolute links   BASE_URL  (default: ${DEFAULTS.baseUrl}; npm start: the served origin)
   --page-size <n>     textures per page              PAGE_SIZE (default: ${DEFAULTS.pageSize})
   --host <host>       address to listen on           HOST      (default: ${DEFAULTS.host})
@@ -58,6 +69,8 @@ export function readSettings(argv: string[], env: NodeJS.ProcessEnv): Settings &
       data: { type: 'string' },
       out: { type: 'string' },
       headers: { type: 'string' },
+      'hosts-dir': { type: 'string' },
+      target: { type: 'string' },
       'base-url': { type: 'string' },
       'page-size': { type: 'string' },
       host: { type: 'string' },
@@ -71,6 +84,8 @@ export function readSettings(argv: string[], env: NodeJS.ProcessEnv): Settings &
     dataDir: values.data ?? DEFAULTS.dataDir,
     outDir: values.out ?? DEFAULTS.outDir,
     headersPath: values.headers ?? DEFAULTS.headersPath,
+    hostsDir: values['hosts-dir'] ?? DEFAULTS.hostsDir,
+    targets: values.target === undefined || values.target === 'all' ? undefined : values.target.split(','),
     baseUrl: baseUrl ?? DEFAULTS.baseUrl,
     pageSize: values['page-size'] ?? env.PAGE_SIZE ?? DEFAULTS.pageSize,
     host: values.host ?? env.HOST ?? DEFAULTS.host,

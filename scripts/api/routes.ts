@@ -25,6 +25,11 @@ export const REJECTED_METHODS = ['POST', 'PUT', 'PATCH', 'DELETE', 'TRACE'] as c
 
 export const NOT_FOUND_FILE = '_errors/not-found.json';
 export const INVALID_PAGE_FILE = '_errors/invalid-page.json';
+/**
+ * For hosts that route on the query without code: a comma-separated ordering they cannot sort
+ * gets this explicit error instead of a silently unsorted list (status 400).
+ */
+export const UNSUPPORTED_ORDERING_FILE = '_errors/unsupported-ordering.json';
 export const methodNotAllowedFile = (method: string) => `_errors/405/${method}.json`;
 export const optionsFile = (resource: ResourceName) => `_options/${resource}.json`;
 

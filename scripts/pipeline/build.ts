@@ -8,6 +8,8 @@ import { load } from './load.ts';
 import { render, type Rendered } from './render.ts';
 import { validate, validateHeadersFile } from './validate.ts';
 import { writeOutput } from './write.ts';
+import path from 'node:path';
+import { HOSTS } from '../hosts/index.ts';
 
 export interface BuildOptions {
   dataDir: string;
@@ -16,6 +18,10 @@ export interface BuildOptions {
   headersPath: string;
   baseUrl: string;
   pageSize: number;
+  /** Where host configurations go, one folder per target (hosts/<name>/). */
+  hostsDir: string;
+  /** Host targets to write configuration for; all of them when absent. */
+  targets?: readonly string[];
   /** Validate and render only; write nothing. */
   check?: boolean;
   /** Receives one line per finished stage, for progress on long builds. */
@@ -53,9 +59,12 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
   let outputBytes = 0;
   for (const text of rendered.files.values()) outputBytes += Buffer.byteLength(text);
   step(`render: ${rendered.routes.length} routes, ${rendered.files.size} files, ${outputBytes} bytes`);
+  const hosts = HOSTS.filter((host) => !options.targets || options.targets.includes(host.name));
+  const hostFiles = hosts.map((host) => ({ host, files: host.files({ routes: rendered.routes, headerRules: headers.rules }) }));
   if (!options.check) {
     await writeOutput(options.outDir, rendered.files);
-    step(`write: ${options.outDir}`);
+    for (const { host, files } of hostFiles) await writeOutput(path.join(options.hostsDir, host.name), files);
+    step(`write: ${options.outDir}/${hosts.length ? ` and ${hosts.map((h) => `${options.hostsDir}/${h.name}/`).join(', ')}` : ''}`);
   }
   return { ...rendered, records: loaded.records.length, sourceFiles: loaded.files, sourceBytes: loaded.bytes, outputBytes };
 }

@@ -1,7 +1,7 @@
 // Stage 3: turn the validated catalogue into the bytes of every file of the output, named by
 // the route table. Pure: no I/O, so the same catalogue always gives the same files.
 
-import { INVALID_PAGE_BODY, NOT_FOUND_BODY, methodNotAllowedBody, optionsBody } from '../api/bodies.ts';
+import { INVALID_PAGE_BODY, NOT_FOUND_BODY, UNSUPPORTED_ORDERING_BODY, methodNotAllowedBody, optionsBody } from '../api/bodies.ts';
 import { Float, encode, encodeArray, type Json } from '../api/json.ts';
 import { compareStrings, parseOrdering, sortRecords } from '../api/ordering.ts';
 import { pageCount, pageLinks } from '../api/pagination.ts';
@@ -11,6 +11,7 @@ import {
   NOT_FOUND_FILE,
   REJECTED_METHODS,
   RESOURCES,
+  UNSUPPORTED_ORDERING_FILE,
   methodNotAllowedFile,
   optionsFile,
   planRoutes,
@@ -150,6 +151,7 @@ export function render(catalogue: Catalogue, settings: RenderSettings): Rendered
   for (const resource of RESOURCES) files.set(optionsFile(resource.name), optionsBody(resource.title));
   files.set(NOT_FOUND_FILE, NOT_FOUND_BODY);
   files.set(INVALID_PAGE_FILE, INVALID_PAGE_BODY);
+  files.set(UNSUPPORTED_ORDERING_FILE, UNSUPPORTED_ORDERING_BODY);
   for (const method of REJECTED_METHODS) files.set(methodNotAllowedFile(method), methodNotAllowedBody(method));
   files.set('_headers', settings.headersFile);
   files.set('_redirects', renderRedirects(routes));

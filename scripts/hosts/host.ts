@@ -1,0 +1,17 @@
+// A host target: the configuration one kind of server or CDN needs to answer like the DRF
+// service, generated from the route table. Each target's files go to hosts/<name>/.
+
+import type { HeaderRule } from '../api/headers.ts';
+import type { Route } from '../api/routes.ts';
+
+export interface HostContext {
+  routes: readonly Route[];
+  /** The parsed `_headers` rules: the headers every answer carries. */
+  headerRules: readonly HeaderRule[];
+}
+
+export interface Host {
+  name: string;
+  /** Files of hosts/<name>/ (path relative to that folder → text). */
+  files(context: HostContext): Map<string, string>;
+}

@@ -1,0 +1,13 @@
+// The project's own server (`npm run serve`), started as a child process like a user would.
+
+import { spawnProcess, waitForPort } from './process.ts';
+import type { Target } from './target.ts';
+
+export const local: Target = {
+  name: 'local',
+  async start({ publicDir, port }) {
+    const child = spawnProcess('node_modules/.bin/tsx', ['scripts/serve.ts', '--out', publicDir, '--host', '127.0.0.1', '--port', String(port)]);
+    await waitForPort(port, child);
+    return { origin: `http://127.0.0.1:${port}`, stop: child.stop };
+  },
+};

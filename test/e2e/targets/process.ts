@@ -1,0 +1,66 @@
+// Starting and stopping the servers under test: each is our own child process, stopped by its
+// PID (and its process group, for servers that start workers) even when a test fails.
+
+import { spawn, type ChildProcess } from 'node:child_process';
+import net from 'node:net';
+
+export interface Spawned {
+  child: ChildProcess;
+  output: () => string;
+  stop: () => Promise<void>;
+}
+
+export function spawnProcess(command: string, args: string[], env: NodeJS.ProcessEnv = process.env): Spawned {
+  const child = spawn(command, args, { env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout?.on('data', (chunk) => (output += chunk));
+  child.stderr?.on('data', (chunk) => (output += chunk));
+  const exited = new Promise<void>((done) => child.once('exit', () => done()));
+  const stop = async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    try {
+      process.kill(-(child.pid as number), 'SIGTERM');
+    } catch {
+      return;
+    }
+    const timer = setTimeout(() => {
+      try {
+        process.kill(-(child.pid as number), 'SIGKILL');
+      } catch {
+        // already gone
+      }
+    }, 5000);
+    await exited;
+    clearTimeout(timer);
+  };
+  return { child, output: () => output, stop };
+}
+
+/** Resolves once something accepts connections on the port; fails if the child exits first. */
+export async function waitForPort(port: number, spawned: Spawned, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (spawned.child.exitCode !== null) throw new Error(`server exited early:\n${spawned.output()}`);
+    const open = await new Promise<boolean>((done) => {
+      const socket = net.connect(port, '127.0.0.1');
+      socket.once('connect', () => (socket.destroy(), done(true)));
+      socket.once('error', () => done(false));
+    });
+    if (open) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  await spawned.stop();
+  throw new Error(`nothing listened on port ${port} within ${timeoutMs} ms:\n${spawned.output()}`);
+}
+
+/** A port that was free a moment ago (the OS picks it). */
+export async function freePort(): Promise<number> {
+  return new Promise((done, fail) => {
+    const server = net.createServer();
+    server.once('error', fail);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => done(port));
+    });
+  });
+}

@@ -1,0 +1,17 @@
+// A target is one way of serving the built output: the local server, or a real host runtime
+// started here with the configuration the build emits for it. The same suite runs on each.
+
+export interface RunningTarget {
+  /** Origin the tests send requests to, e.g. http://127.0.0.1:41234 */
+  origin: string;
+  stop(): Promise<void>;
+}
+
+export interface Target {
+  name: string;
+  /**
+   * Serves the build output in `publicDir` on 127.0.0.1:`port`. `workDir` is an empty temp
+   * folder the target may use for its configuration, logs and pid files.
+   */
+  start(options: { publicDir: string; port: number; workDir: string }): Promise<RunningTarget>;
+}
