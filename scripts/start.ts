@@ -1,6 +1,6 @@
 // `npm start`: build data/ into public/ with links on the served origin, then serve it.
 
-import { runBuild } from './build.ts';
+import { runBuild } from './run-build.ts';
 import { originHost, serveUntilStopped } from './serve/server.ts';
 import { settingsOrExit } from './settings.ts';
 

@@ -23,7 +23,8 @@ const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 export function parseHeadersFile(text: string): { rules: HeaderRule[]; errors: HeadersFileError[] } {
   const rules: HeaderRule[] = [];
   const errors: HeadersFileError[] = [];
-  text.split(/\r?\n/).forEach((raw, index) => {
+  const withoutBom = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  withoutBom.split(/\r?\n/).forEach((raw, index) => {
     const line = index + 1;
     const trimmed = raw.trim();
     if (trimmed === '' || trimmed.startsWith('#')) return;

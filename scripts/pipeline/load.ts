@@ -1,7 +1,7 @@
 // Stage 1: find the source files with fast-glob and parse them. A file holds one record or an
 // array of records; a syntax error is reported with its line and column.
 
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import fg from 'fast-glob';
 import { parse as parseTolerant, printParseErrorCode, type ParseError } from 'jsonc-parser';
@@ -22,6 +22,8 @@ export interface SourceRecord {
 export interface Loaded {
   records: SourceRecord[];
   errors: DataError[];
+  /** Resources with a file that could not be parsed: their records are incomplete. */
+  incomplete: Set<ResourceName>;
   files: number;
   bytes: number;
 }
@@ -40,7 +42,9 @@ function describeSyntaxError(text: string, fallback: string): string {
   parseTolerant(text, problems, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
   const first = problems[0];
   if (!first) return `malformed JSON (${fallback})`;
-  return `malformed JSON at ${lineAndColumn(text, first.offset)}: ${printParseErrorCode(first.error)}`;
+  // `CommaExpected` → `comma expected`
+  const reason = printParseErrorCode(first.error).replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase();
+  return `malformed JSON at ${lineAndColumn(text, first.offset)}: ${reason}`;
 }
 
 function parseFile(resource: ResourceName, file: string, text: string, errors: DataError[]): SourceRecord[] {
@@ -64,7 +68,14 @@ function parseFile(resource: ResourceName, file: string, text: string, errors: D
  */
 export async function load(dataDir: string): Promise<Loaded> {
   const errors: DataError[] = [];
-  const entries = (await fg('**/*', { cwd: dataDir, onlyFiles: true })).sort(compareStrings);
+  const folder = await stat(dataDir).catch(() => null);
+  if (!folder?.isDirectory()) {
+    // Building nothing would replace the API with empty lists: a mistyped --data must fail.
+    errors.push({ file: dataDir, pointer: '', message: 'expected a folder holding the source data' });
+    return { records: [], errors, incomplete: new Set(), files: 0, bytes: 0 };
+  }
+  // `dot: true`, so that a hidden stray file is reported rather than silently skipped.
+  const entries = (await fg('**/*', { cwd: dataDir, onlyFiles: true, dot: true })).sort(compareStrings);
   const known = new Set<string>(RESOURCES.map((r) => r.name));
   const sources: Array<{ resource: ResourceName; file: string }> = [];
   for (const entry of entries) {
@@ -78,10 +89,14 @@ export async function load(dataDir: string): Promise<Loaded> {
     }
   }
   let bytes = 0;
+  const incomplete = new Set<ResourceName>();
   const parsed = await mapLimited(sources, READ_CONCURRENCY, async ({ resource, file }) => {
     const text = await readFile(file, 'utf8');
     bytes += Buffer.byteLength(text);
-    return parseFile(resource, file, text, errors);
+    const found = errors.length;
+    const records = parseFile(resource, file, text, errors);
+    if (errors.length > found) incomplete.add(resource);
+    return records;
   });
-  return { records: parsed.flat(), errors, files: sources.length, bytes };
+  return { records: parsed.flat(), errors, incomplete, files: sources.length, bytes };
 }

@@ -30,7 +30,9 @@ export function isCalendarDate(value: string): boolean {
   const match = ISO_DATE.exec(value);
   if (!match) return false;
   const [year, month, day] = match.slice(1).map(Number) as [number, number, number];
-  const date = new Date(Date.UTC(year, month - 1, day));
+  // setUTCFullYear, unlike Date.UTC, does not read the years 0..99 as 1900..1999.
+  const date = new Date(0);
+  date.setUTCFullYear(year, month - 1, day);
   return year >= 1 && date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
 }
 
@@ -83,7 +85,8 @@ export const eventSchema = z
     logo_bg_color: hexColour().nullable(),
   })
   .superRefine((event, ctx) => {
-    if (event.end_date < event.start_date) {
+    // zod runs this even when a date failed its own check; compare only two real dates.
+    if (isCalendarDate(event.start_date) && isCalendarDate(event.end_date) && event.end_date < event.start_date) {
       ctx.addIssue({
         code: 'custom',
         path: ['end_date'],
@@ -106,6 +109,7 @@ const zoomSchema = z
     xs_width_max: count().nullable(),
   })
   .superRefine((zoom, ctx) => {
+    if (![zoom.min, zoom.max, zoom.default].every(Number.isInteger)) return;
     if (zoom.min > zoom.max) {
       ctx.addIssue({ code: 'custom', path: ['max'], message: `expected max >= min (${zoom.min})`, input: zoom.max });
     } else if (zoom.default < zoom.min || zoom.default > zoom.max) {

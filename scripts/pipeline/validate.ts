@@ -16,9 +16,14 @@ export interface Catalogue {
   textures: Texture[];
 }
 
+/** The record's `id` as written, if the record is an object that has one. */
+function idOf(value: unknown): unknown {
+  return value !== null && typeof value === 'object' && 'id' in value ? value.id : undefined;
+}
+
 function recordLabel(record: SourceRecord): string {
-  const raw = record.value as { id?: unknown };
-  const id = raw.id === undefined ? '' : `id ${JSON.stringify(raw.id)}`;
+  const raw = idOf(record.value);
+  const id = raw === undefined ? '' : `id ${JSON.stringify(raw)}`;
   if (record.index === null) return id ? `record ${id}` : 'record';
   return id ? `record ${record.index}, ${id}` : `record ${record.index}`;
 }
@@ -33,12 +38,23 @@ function snippet(value: unknown): string {
   return text.length > 60 ? `${text.slice(0, 57)}...` : text;
 }
 
+const TYPE_NAMES: Record<string, string> = {
+  string: 'a string',
+  number: 'a number',
+  int: 'an integer',
+  boolean: 'true or false',
+  array: 'an array',
+  object: 'an object',
+};
+
 function describeIssue(record: SourceRecord, issue: z.core.$ZodIssue): DataError[] {
   if (issue.code === 'unrecognized_keys') {
     return issue.keys.map((key) => at(record, [...issue.path, key], `unexpected field "${key}" (expected only the documented fields)`));
   }
-  if (issue.code === 'invalid_type' && issue.input === undefined) {
-    return [at(record, issue.path, `missing field (expected ${issue.expected})`)];
+  if (issue.code === 'invalid_type') {
+    const expected = TYPE_NAMES[issue.expected] ?? issue.expected;
+    if (issue.input === undefined) return [at(record, issue.path, `missing field (expected ${expected})`)];
+    return [at(record, issue.path, `expected ${expected}, got ${snippet(issue.input)}`)];
   }
   const message = issue.message.replace(/^Invalid input: /, '');
   return [at(record, issue.path, `${message}, got ${snippet(issue.input)}`)];
@@ -65,40 +81,51 @@ function checkRecords<T>(records: readonly SourceRecord[], resource: ResourceNam
 function checkUniqueIds(records: readonly SourceRecord[], errors: DataError[]): void {
   const first = new Map<string, SourceRecord>();
   for (const record of records) {
-    const id = (record.value as { id?: unknown }).id;
+    const id = idOf(record.value);
     if (typeof id !== 'number' && typeof id !== 'string') continue;
     const key = `${record.resource}\0${typeof id}\0${id}`;
     const earlier = first.get(key);
     if (!earlier) first.set(key, record);
     else {
-      const where = `${earlier.file}#${pointerOf(earlier.index === null ? [] : [earlier.index])}`;
+      const where = earlier.index === null ? earlier.file : `${earlier.file}#/${earlier.index}`;
       errors.push(at(record, ['id'], `expected a unique id, but ${snippet(id)} is also used by ${where}`));
     }
   }
 }
 
-function checkFairEvents(fairs: readonly Checked<Fair>[], records: readonly SourceRecord[], events: readonly Event[], errors: DataError[]): void {
-  const known = new Set(records.filter((r) => r.resource === 'event').map((r) => (r.value as { id?: unknown }).id));
+/**
+ * Checks the event ids of every fair, also of fairs that break another rule, so that one run
+ * reports all. When an event file could not be read, unknown ids are not reported: they would
+ * only repeat that problem.
+ */
+function checkFairEvents(records: readonly SourceRecord[], events: readonly Event[], eventsComplete: boolean, errors: DataError[]): void {
+  const known = new Set(records.filter((r) => r.resource === 'event').map((r) => idOf(r.value)));
   const byId = new Map(events.map((event) => [event.id, event]));
-  for (const { value: fair, source } of fairs) {
-    fair.events.forEach((eventId, i) => {
-      if (!known.has(eventId)) {
+  for (const source of records) {
+    const ids = source.resource === 'virtualfair' ? (source.value as { events?: unknown }).events : undefined;
+    if (!Array.isArray(ids)) continue;
+    ids.forEach((eventId: unknown, i) => {
+      if (typeof eventId !== 'number' || !Number.isSafeInteger(eventId) || eventId < 1) return;
+      if (known.has(eventId)) {
+        if (byId.get(eventId)?.logo === null) {
+          errors.push(at(source, ['events', i], `expected an event with a logo (a fair shows event_logo), but event ${eventId} has logo null`));
+        }
+      } else if (eventsComplete) {
         errors.push(at(source, ['events', i], `expected the id of an event in the event data, got ${eventId}`));
-      } else if (byId.get(eventId)?.logo === null) {
-        errors.push(at(source, ['events', i], `expected an event with a logo (a fair shows event_logo), but event ${eventId} has logo null`));
       }
     });
   }
 }
 
-export function validate(records: readonly SourceRecord[]): { catalogue: Catalogue; errors: DataError[] } {
+/** `eventsComplete` is false when an event file could not be read (see checkFairEvents). */
+export function validate(records: readonly SourceRecord[], eventsComplete = true): { catalogue: Catalogue; errors: DataError[] } {
   const errors: DataError[] = [];
   const companies = checkRecords<Company>(records, 'company', errors);
   const events = checkRecords<Event>(records, 'event', errors);
   const fairs = checkRecords<Fair>(records, 'virtualfair', errors);
   const textures = checkRecords<Texture>(records, 'virtualbooth-texture', errors);
   checkUniqueIds(records, errors);
-  checkFairEvents(fairs, records, events.map((e) => e.value), errors);
+  checkFairEvents(records, events.map((e) => e.value), eventsComplete, errors);
   const values = <T>(checked: Checked<T>[]) => checked.map((c) => c.value);
   return {
     catalogue: { companies: values(companies), events: values(events), fairs: values(fairs), textures: values(textures) },

@@ -1,0 +1,296 @@
+// scripts/pipeline/build.ts and the CLI scripts/build.ts, end to end on files:
+// (a) the build is deterministic; (b) the committed public/ is what data/ builds to;
+// (c) every kind of bad input in test/fixtures/broken/<case>/ is reported with exactly the lines
+// of its expected.txt (all of them), and the previous output is left byte for byte as it was;
+// (d) the CLI: exit status, error lines on stderr, output intact, --check writes nothing;
+// plus the output of the tiny good fixture, checked against literal bodies.
+
+import { spawnSync } from 'node:child_process';
+import { cpSync, existsSync, readdirSync, readFileSync, symlinkSync } from 'node:fs';
+import { mkdir, readdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { build, type BuildOptions } from '../../scripts/pipeline/build.ts';
+import { DataErrors, formatDataError } from '../../scripts/pipeline/errors.ts';
+import { DEFAULTS } from '../../scripts/settings.ts';
+import { readTree, readTreeText, tempDirs } from './helpers/tree.ts';
+
+const ROOT = process.cwd();
+const TSX = path.join(ROOT, 'node_modules/.bin/tsx');
+const GOOD = 'test/fixtures/good/data';
+const BROKEN = 'test/fixtures/broken';
+const tempDir = tempDirs('build-test-');
+
+/** The default settings, except the output folders: tests never write into the project. */
+const options = (overrides: Partial<BuildOptions> & Pick<BuildOptions, 'outDir' | 'hostsDir'>): BuildOptions => ({
+  dataDir: DEFAULTS.dataDir,
+  headersPath: DEFAULTS.headersPath,
+  baseUrl: DEFAULTS.baseUrl,
+  pageSize: DEFAULTS.pageSize,
+  ...overrides,
+});
+
+/** Temp folders for a build: `<parent>/public` and `<parent>/hosts`. */
+async function outputs(): Promise<{ parent: string; out: string; hosts: string }> {
+  const parent = await tempDir();
+  return { parent, out: path.join(parent, 'public'), hosts: path.join(parent, 'hosts') };
+}
+
+/** A temp parent folder holding a good build of the small fixture in `public/` and `hosts/`. */
+async function goodOutput(): Promise<{ parent: string; out: string; hosts: string }> {
+  const folders = await outputs();
+  await build(options({ dataDir: GOOD, outDir: folders.out, hostsDir: folders.hosts, pageSize: 1 }));
+  return folders;
+}
+
+function expectSameTree(actual: Map<string, Buffer>, expected: Map<string, Buffer>, message: string): void {
+  expect([...actual.keys()].sort(), message).toEqual([...expected.keys()].sort());
+  for (const [file, bytes] of expected) {
+    expect(actual.get(file)?.equals(bytes), `${file}: ${message}`).toBe(true);
+  }
+}
+
+describe('(a) determinism', () => {
+  it('builds the shipped data/ to the same bytes twice', async () => {
+    const [one, two] = [await outputs(), await outputs()];
+    await build(options({ outDir: one.out, hostsDir: one.hosts }));
+    await build(options({ outDir: two.out, hostsDir: two.hosts }));
+    const first = await readTree(one.parent);
+    expect(first.size).toBeGreaterThan(40);
+    expectSameTree(await readTree(two.parent), first, 'two builds of the same data differ');
+  });
+});
+
+describe('(b) the committed public/', () => {
+  it('is what data/ builds to with the default settings', async () => {
+    const stale = 'public/ is stale: run `npm run build` and commit public/';
+    const { parent, out, hosts } = await outputs();
+    const { files } = await build(options({ outDir: out, hostsDir: hosts, check: true }));
+    const expected = new Map([...files].map(([file, text]) => [file, Buffer.from(text, 'utf8')]));
+    expectSameTree(await readTree(DEFAULTS.outDir), expected, stale);
+    expect(await readdir(parent)).toEqual([]);
+  });
+});
+
+const CASES = [
+  'bad-date',
+  'bad-headers-file',
+  'bad-url',
+  'bad-uuid',
+  'duplicate-id',
+  'end-before-start',
+  'fair-event-without-logo',
+  'malformed-json',
+  'missing-field',
+  'several-errors-in-several-files',
+  'stray-file',
+  'unknown-fair-event',
+  'unknown-field',
+];
+
+/** The case's expected lines: paths are relative to the case folder. */
+const expectedLines = (name: string) =>
+  readFileSync(path.join(BROKEN, name, 'expected.txt'), 'utf8')
+    .split('\n')
+    .filter((line) => line !== '');
+
+const headersOf = (name: string) => (existsSync(path.join(BROKEN, name, '_headers')) ? path.join(BROKEN, name, '_headers') : DEFAULTS.headersPath);
+
+describe('(c) bad input', () => {
+  it('has one fixture folder per kind of error, each with an expected.txt', () => {
+    expect(readdirSync(BROKEN).sort()).toEqual(CASES);
+    for (const name of CASES) expect(expectedLines(name).length, `${name}/expected.txt`).toBeGreaterThan(0);
+  });
+
+  it.each(CASES)('%s: reports every problem and leaves the previous output', async (name) => {
+    const caseDir = path.join(BROKEN, name);
+    const { parent, out, hosts } = await goodOutput();
+    const before = await readTree(parent);
+
+    const failing = build(options({ dataDir: path.join(caseDir, 'data'), outDir: out, hostsDir: hosts, headersPath: headersOf(name), pageSize: 1 }));
+    await expect(failing).rejects.toBeInstanceOf(DataErrors);
+    const error = (await failing.catch((e: unknown) => e)) as DataErrors;
+    const lines = error.errors.map(formatDataError).map((line) => line.replaceAll(`${caseDir}/`, ''));
+    const expected = expectedLines(name);
+    expect(lines).toEqual(expected);
+    expect(error.message).toBe(`${expected.length} problem${expected.length === 1 ? '' : 's'} in the source data`);
+
+    expectSameTree(await readTree(parent), before, 'a failed build changed the previous output');
+    expect((await readdir(parent)).sort()).toEqual(['hosts', 'public']);
+  });
+
+  it('reports the same problems in check mode and writes nothing', async () => {
+    const { parent, out, hosts } = await outputs();
+    const caseDir = path.join(BROKEN, 'several-errors-in-several-files');
+    const failing = build(options({ dataDir: path.join(caseDir, 'data'), outDir: out, hostsDir: hosts, check: true }));
+    await expect(failing).rejects.toBeInstanceOf(DataErrors);
+    const error = (await failing.catch((e: unknown) => e)) as DataErrors;
+    expect(error.errors.map(formatDataError).map((line) => line.replaceAll(`${caseDir}/`, ''))).toEqual(
+      expectedLines('several-errors-in-several-files'),
+    );
+    expect(await readdir(parent)).toEqual([]);
+  });
+
+  // A mistyped --data must not "succeed" and replace the output with empty lists.
+  it('fails on a data folder that does not exist and leaves the previous output', async () => {
+    const { parent, out, hosts } = await goodOutput();
+    const before = await readTree(parent);
+    const built = build(options({ dataDir: path.join(parent, 'no-such-data'), outDir: out, hostsDir: hosts })).then(() => 'built an empty catalogue');
+    await expect(built).rejects.toBeInstanceOf(DataErrors);
+    expectSameTree(await readTree(parent), before, 'a build of a missing data folder replaced the output');
+  });
+});
+
+/** Runs the CLI without the settings' environment variables; stderr as lines. */
+function cli(args: string[], cwd = ROOT) {
+  const { BASE_URL: _base, PAGE_SIZE: _size, ...env } = process.env;
+  const result = spawnSync(TSX, ['scripts/build.ts', ...args], { cwd, encoding: 'utf8', env });
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr.split('\n').filter((line, i, all) => i < all.length - 1 || line !== '') };
+}
+
+describe('(d) the CLI', () => {
+  it('exits with status 1, prints every problem and leaves the output', async () => {
+    const { parent, out, hosts } = await goodOutput();
+    const before = await readTree(parent);
+    const caseDir = path.join(BROKEN, 'several-errors-in-several-files');
+    const expected = expectedLines('several-errors-in-several-files');
+
+    const { status, stdout, stderr } = cli(['--data', path.join(caseDir, 'data'), '--out', out, '--hosts-dir', hosts, '--base-url', 'https://api.example.com']);
+    expect(status).toBe(1);
+    expect(stdout).toBe('');
+    expect(stderr[0]).toMatch(/^load: 8 records from 6 files, \d+ bytes \(\d+ ms\)$/);
+    expect(stderr.slice(1).map((line) => line.replaceAll(`${caseDir}/`, ''))).toEqual([
+      ...expected,
+      '',
+      `${expected.length} problems in the source data; ${out}/ was left as it was.`,
+    ]);
+    expectSameTree(await readTree(parent), before, 'the CLI changed the previous output');
+    expect((await readdir(parent)).sort()).toEqual(['hosts', 'public']);
+  });
+
+  it('--check on good data exits 0 and writes nothing', async () => {
+    const { parent, out, hosts } = await outputs();
+    const { status, stdout, stderr } = cli(['--check', '--data', GOOD, '--out', out, '--hosts-dir', hosts]);
+    expect(status).toBe(0);
+    expect(stdout).toBe('');
+    expect(stderr.at(-1)).toBe('checked 36 files for 22 routes from 8 records');
+    expect(await readdir(parent)).toEqual([]);
+  });
+
+  // A project path that a file URL escapes (a space) must not stop the CLI from running.
+  it('runs from a project folder whose path has a space', async () => {
+    const copy = path.join(await tempDir(), 'my project');
+    cpSync(path.join(ROOT, 'scripts'), path.join(copy, 'scripts'), { recursive: true });
+    cpSync(path.join(ROOT, 'package.json'), path.join(copy, 'package.json'));
+    symlinkSync(path.join(ROOT, 'node_modules'), path.join(copy, 'node_modules'));
+    const { status, stderr } = cli(['--check', '--data', path.join(ROOT, GOOD), '--headers', path.join(ROOT, '_headers')], copy);
+    expect(status).toBe(0);
+    expect(stderr.at(-1)).toBe('checked 36 files for 22 routes from 8 records');
+  });
+});
+
+describe('the output of the good fixture (page size 1)', () => {
+  it('writes the planned files and nothing else', async () => {
+    const { out } = await goodOutput();
+    expect([...(await readTree(out)).keys()].sort()).toEqual([
+      '_errors/405/DELETE.json',
+      '_errors/405/PATCH.json',
+      '_errors/405/POST.json',
+      '_errors/405/PUT.json',
+      '_errors/405/TRACE.json',
+      '_errors/invalid-page.json',
+      '_errors/not-found.json',
+      '_errors/unsupported-ordering.json',
+      '_headers',
+      '_options/company.json',
+      '_options/event.json',
+      '_options/virtualbooth-texture.json',
+      '_options/virtualfair.json',
+      '_redirects',
+      'company/index.json',
+      'event/index.json',
+      'event/ordering=-end_date.json',
+      'event/ordering=-id.json',
+      'event/ordering=-logo.json',
+      'event/ordering=-logo_bg_color.json',
+      'event/ordering=-name.json',
+      'event/ordering=-slug.json',
+      'event/ordering=-start_date.json',
+      'event/ordering=end_date.json',
+      'event/ordering=logo.json',
+      'event/ordering=logo_bg_color.json',
+      'event/ordering=name.json',
+      'event/ordering=slug.json',
+      'event/ordering=start_date.json',
+      'virtualbooth-texture/format=api.json',
+      'virtualbooth-texture/format=api/page=2.json',
+      'virtualbooth-texture/format=api/page=last.json',
+      'virtualbooth-texture/format=json.json',
+      'virtualbooth-texture/format=json/page=2.json',
+      'virtualbooth-texture/format=json/page=last.json',
+      'virtualbooth-texture/index.json',
+      'virtualbooth-texture/page=2.json',
+      'virtualbooth-texture/page=last.json',
+      'virtualfair/index.json',
+    ]);
+  });
+
+  it('writes the bodies DRF would send', async () => {
+    const { out } = await goodOutput();
+    const files = await readTreeText(out);
+    const ids = (file: string) => (JSON.parse(files[file] as string) as Array<{ id: number }>).map((r) => r.id);
+    expect(ids('company/index.json')).toEqual([7, 12]);
+    expect(ids('event/index.json')).toEqual([5, 9, 11]);
+    expect(ids('event/ordering=-id.json')).toEqual([11, 9, 5]);
+    expect(ids('event/ordering=-start_date.json')).toEqual([11, 5, 9]);
+    expect(ids('event/ordering=logo.json')).toEqual([5, 9, 11]);
+    expect(ids('event/ordering=-logo.json')).toEqual([11, 9, 5]);
+    expect(ids('event/ordering=logo_bg_color.json')).toEqual([5, 11, 9]);
+    expect(files['event/index.json']).toBe(
+      '[{"id":5,"name":"Expo","slug":"expo-2024","start_date":"2024-05-02","end_date":"2024-05-04","logo":"/media/events/expo-2024.png","logo_bg_color":"#2a9d8f"},' +
+        '{"id":9,"name":"Fachmesse Öl & Gas","slug":"oel-gas-2018","start_date":"2018-03-06","end_date":"2018-03-06","logo":"/media/events/oel-gas-2018.png","logo_bg_color":null},' +
+        '{"id":11,"name":"Future Days","slug":"2031","start_date":"2031-09-16","end_date":"2031-09-20","logo":null,"logo_bg_color":"#FFFFFF"}]',
+    );
+    expect(files['virtualfair/index.json']).toBe(
+      '[{"id":3,"slug":"virtual-expo","name":"Virtual Expo","link":"https://catalogue.example.org/fairs/virtual-expo/",' +
+        '"logo":"https://media.example.com/fairs/virtual-expo.png","has_catalog":true,"events":[' +
+        '{"id":9,"slug":"oel-gas-2018","name":"Fachmesse Öl & Gas","short_code":null,"start_date":"2018-03-06","event_logo":"/media/events/oel-gas-2018.png"},' +
+        '{"id":5,"slug":"expo-2024","name":"Expo","short_code":"EXPO","start_date":"2024-05-02","event_logo":"/media/events/expo-2024.png"}],' +
+        '"url":"https://maps.example.net/fairs/virtual-expo/","tiles":{"tile_pattern":"{z}/{x}/{y}","tile_extension":"png","tile_size":256},' +
+        '"size":{"width":16384,"height":8192},"zoom":{"min":1,"max":8,"default":3,"booth_zoom_level":6,"reverse":false,"booth_section_start":5,' +
+        '"booth_detail_start":6,"translation_factor_7":2.0,"xs_width_max":40},"show":true}]',
+    );
+    const cork = '{"id":"6a1351f2-4afd-4a5d-96cc-b91631d3a389","name":"Cork","texture":"https://media.example.com/textures/cork.jpg","categories":["0c33de5e-721a-4c87-8ab3-6763ab932548"]}';
+    const oak =
+      '{"id":"10fc2ce5-0b1c-4d5e-8f9a-1b2c3d4e5f60","name":"Oak parquet","texture":"https://media.example.com/textures/oak.png",' +
+      '"categories":["0c33de5e-721a-4c87-8ab3-6763ab932548","dc06f438-7b43-4c22-9f44-5b398d7c672b"]}';
+    expect(files['virtualbooth-texture/index.json']).toBe(`{"count":2,"next":"http://localhost:3000/virtualbooth-texture/?page=2","previous":null,"results":[${cork}]}`);
+    expect(files['virtualbooth-texture/page=2.json']).toBe(`{"count":2,"next":null,"previous":"http://localhost:3000/virtualbooth-texture/","results":[${oak}]}`);
+    expect(files['virtualbooth-texture/page=last.json']).toBe(files['virtualbooth-texture/page=2.json']);
+    expect(files['virtualbooth-texture/format=api/page=2.json']).toBe(
+      `{"count":2,"next":null,"previous":"http://localhost:3000/virtualbooth-texture/?format=api","results":[${oak}]}`,
+    );
+    expect(files['virtualbooth-texture/format=json.json']).toBe(
+      `{"count":2,"next":"http://localhost:3000/virtualbooth-texture/?format=json&page=2","previous":null,"results":[${cork}]}`,
+    );
+    expect(files['_options/virtualbooth-texture.json']).toBe(
+      '{"name":"Virtual Booth Texture List","description":"","renders":["application/json","text/html"],"parses":["application/json","application/x-www-form-urlencoded","multipart/form-data"]}',
+    );
+    expect(files['_errors/not-found.json']).toBe('{"detail":"Not found."}');
+    expect(files['_errors/invalid-page.json']).toBe('{"detail":"Invalid page."}');
+    expect(files['_errors/405/DELETE.json']).toBe('{"detail":"Method \\"DELETE\\" not allowed."}');
+    expect(files._headers).toBe(readFileSync('_headers', 'utf8'));
+  });
+
+  it('writes an empty texture list as one page', async () => {
+    const data = await tempDir();
+    await mkdir(path.join(data, 'event'));
+    await writeFile(path.join(data, 'event', 'events.json'), '[]');
+    const { files, routes } = await build(options({ dataDir: data, outDir: path.join(data, 'never'), hostsDir: path.join(data, 'never-hosts'), check: true }));
+    expect(routes.length).toBe(22);
+    expect(files.get('virtualbooth-texture/index.json')).toBe('{"count":0,"next":null,"previous":null,"results":[]}');
+    expect(files.get('virtualbooth-texture/page=last.json')).toBe('{"count":0,"next":null,"previous":null,"results":[]}');
+    expect(files.get('company/index.json')).toBe('[]');
+    expect(files.has('virtualbooth-texture/page=2.json')).toBe(false);
+  });
+});

@@ -1,0 +1,197 @@
+// scripts/pipeline/load.ts: finding and parsing the source files in temp folders. One record or
+// an array per file, path order, syntax errors with line and column, BOM, top-level values that
+// are not records, and files outside the four resource folders.
+
+import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { formatDataError } from '../../scripts/pipeline/errors.ts';
+import { load } from '../../scripts/pipeline/load.ts';
+
+let dir: string;
+
+beforeEach(async () => {
+  dir = await mkdtemp(path.join(tmpdir(), 'load-test-'));
+});
+
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+async function files(entries: Record<string, string | Buffer>): Promise<void> {
+  for (const [name, content] of Object.entries(entries)) {
+    const file = path.join(dir, name);
+    await mkdir(path.dirname(file), { recursive: true });
+    await writeFile(file, content);
+  }
+}
+
+/** The error lines, with the temp folder written as `data`. */
+async function errorLines(): Promise<string[]> {
+  const { errors } = await load(dir);
+  return errors.map(formatDataError).map((line) => line.replaceAll(dir, 'data')).sort();
+}
+
+const STRAY = 'expected only .json files in the folders company/, virtualfair/, event/, virtualbooth-texture/';
+
+describe('load: records', () => {
+  it('reads a one-record file as a record with index null', async () => {
+    await files({ 'event/one.json': '{"id": 5, "name": "Expo"}' });
+    expect(await load(dir)).toEqual({
+      records: [{ resource: 'event', file: path.join(dir, 'event/one.json'), index: null, value: { id: 5, name: 'Expo' } }],
+      errors: [],
+      incomplete: new Set(),
+      files: 1,
+      bytes: 25,
+    });
+  });
+
+  it('reads an array file as one record per element, with its index', async () => {
+    await files({ 'company/all.json': '[{"id": 1}, {"id": 2}, {"id": 3}]' });
+    const { records, errors } = await load(dir);
+    expect(errors).toEqual([]);
+    expect(records.map((r) => [r.resource, r.index, r.value])).toEqual([
+      ['company', 0, { id: 1 }],
+      ['company', 1, { id: 2 }],
+      ['company', 2, { id: 3 }],
+    ]);
+  });
+
+  it('reads an empty array as no records, without an error', async () => {
+    await files({ 'virtualfair/none.json': '[]' });
+    expect(await load(dir)).toMatchObject({ records: [], errors: [], files: 1 });
+  });
+
+  it('reads files in path (code-point) order, folders included', async () => {
+    await files({
+      'virtualfair/f.json': '{"n": "virtualfair/f"}',
+      'event/b.json': '{"n": "event/b"}',
+      'event/a.json': '[{"n": "event/a 0"}, {"n": "event/a 1"}]',
+      'event/A.json': '{"n": "event/A"}',
+      'event/9.json': '{"n": "event/9"}',
+      'event/10.json': '{"n": "event/10"}',
+      'event/sub/z.json': '{"n": "event/sub/z"}',
+      'company/x.json': '{"n": "company/x"}',
+      'virtualbooth-texture/t.json': '{"n": "virtualbooth-texture/t"}',
+    });
+    const { records, errors, files: count } = await load(dir);
+    expect(errors).toEqual([]);
+    expect(count).toBe(9);
+    expect(records.map((r) => (r.value as { n: string }).n)).toEqual([
+      'company/x',
+      'event/10',
+      'event/9',
+      'event/A',
+      'event/a 0',
+      'event/a 1',
+      'event/b',
+      'event/sub/z',
+      'virtualbooth-texture/t',
+      'virtualfair/f',
+    ]);
+    expect(records.map((r) => r.resource)).toEqual([
+      'company',
+      'event',
+      'event',
+      'event',
+      'event',
+      'event',
+      'event',
+      'event',
+      'virtualbooth-texture',
+      'virtualfair',
+    ]);
+  });
+
+  it('names files with the data folder as given', async () => {
+    const { records } = await load('test/fixtures/good/data');
+    expect([...new Set(records.map((r) => r.file))]).toEqual([
+      'test/fixtures/good/data/company/companies.json',
+      'test/fixtures/good/data/event/events.json',
+      'test/fixtures/good/data/virtualbooth-texture/cork.json',
+      'test/fixtures/good/data/virtualbooth-texture/oak.json',
+      'test/fixtures/good/data/virtualfair/fairs.json',
+    ]);
+  });
+
+  it('accepts a UTF-8 byte order mark', async () => {
+    await files({ 'event/bom.json': Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('{"name": "Köln"}')]) });
+    const { records, errors } = await load(dir);
+    expect(errors).toEqual([]);
+    expect(records.map((r) => r.value)).toEqual([{ name: 'Köln' }]);
+  });
+
+  it('counts the files and their bytes', async () => {
+    await files({ 'event/a.json': '{"name": "é"}', 'event/b.json': '[]' });
+    expect(await load(dir)).toMatchObject({ files: 2, bytes: 16 });
+  });
+});
+
+describe('load: malformed JSON, with line and column', () => {
+  it.each<[string, string, string]>([
+    ['trailing comma', '{\n  "id": 1,\n  "name": "x",\n}\n', 'malformed JSON at line 4, column 1: property name expected'],
+    ['missing comma between records', '[\n  {"id": 1}\n  {"id": 2}\n]\n', 'malformed JSON at line 3, column 3: comma expected'],
+    ['unclosed array', '[1, 2', 'malformed JSON at line 1, column 6: close bracket expected'],
+    ['empty file', '', 'malformed JSON at line 1, column 1: value expected'],
+    ['two values', '{"a": 1} {"b": 2}', 'malformed JSON at line 1, column 10: end of file expected'],
+    ['raw tab in a string', '{"a": "\t"}', 'malformed JSON at line 1, column 7: invalid character'],
+    ['leading zero', '{"a": 01}', 'malformed JSON at line 1, column 8: comma expected'],
+    ['a comment', '// note\n{}', 'malformed JSON at line 1, column 1: invalid comment token'],
+    ['CRLF line ends', '{\r\n  "a": 1\r\n  "b": 2\r\n}', 'malformed JSON at line 3, column 3: comma expected'],
+    ['single quotes', "{'a': 1}", 'malformed JSON at line 1, column 2: invalid symbol'],
+  ])('%s', async (_label, text, message) => {
+    await files({ 'event/bad.json': text });
+    expect(await errorLines()).toEqual([`data/event/bad.json: ${message}`]);
+    expect((await load(dir)).records).toEqual([]);
+  });
+
+  it('counts the column after a BOM from the first character of the text', async () => {
+    await files({ 'event/bom.json': '\ufeff{"a": 1,}' });
+    expect(await errorLines()).toEqual(['data/event/bom.json: malformed JSON at line 1, column 9: property name expected']);
+  });
+
+  it('marks the resources whose files could not all be parsed', async () => {
+    await files({ 'event/bad.json': '[', 'event/good.json': '{"id": 1}', 'company/c.json': '[]' });
+    expect((await load(dir)).incomplete).toEqual(new Set(['event']));
+  });
+
+  it('reports every malformed file and still reads the good ones', async () => {
+    await files({ 'event/a.json': '[', 'event/b.json': '{"id": 1}', 'company/c.json': '{' });
+    const { records } = await load(dir);
+    expect(records.map((r) => r.value)).toEqual([{ id: 1 }]);
+    expect(await errorLines()).toEqual([
+      'data/company/c.json: malformed JSON at line 1, column 2: close brace expected',
+      'data/event/a.json: malformed JSON at line 1, column 2: close bracket expected',
+    ]);
+  });
+});
+
+describe('load: top-level values that are not records', () => {
+  it.each([['5'], ['"text"'], ['null'], ['true']])('%s', async (text) => {
+    await files({ 'company/c.json': text });
+    expect(await errorLines()).toEqual(['data/company/c.json: expected a record object or an array of records']);
+    expect((await load(dir)).records).toEqual([]);
+  });
+});
+
+describe('load: files outside the four resource folders', () => {
+  it.each<[string, string]>([
+    ['a JSON file at the top', 'events.json'],
+    ['a JSON file in an unknown folder', 'category/wood.json'],
+    ['a folder named like a resource but plural', 'events/e.json'],
+    ['a text file in a resource folder', 'event/notes.txt'],
+    ['an upper-case extension', 'event/E.JSON'],
+    ['a .jsonc file', 'event/e.jsonc'],
+    ['a file without an extension', 'company/README'],
+  ])('%s (%s)', async (_label, name) => {
+    await files({ [name]: '{}', 'event/ok.json': '{"id": 1}' });
+    expect(await errorLines()).toEqual([`data/${name}: ${STRAY}`]);
+    expect((await load(dir)).records.map((r) => r.value)).toEqual([{ id: 1 }]);
+  });
+
+  it('reports every stray file', async () => {
+    await files({ 'a.txt': '', 'b/c.json': '{}', 'virtualfair/d.yaml': '' });
+    expect(await errorLines()).toEqual([`data/a.txt: ${STRAY}`, `data/b/c.json: ${STRAY}`, `data/virtualfair/d.yaml: ${STRAY}`]);
+  });
+});

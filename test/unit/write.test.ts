@@ -1,0 +1,89 @@
+// scripts/pipeline/write.ts: writeOutput builds the output in a staging folder beside it and
+// swaps it in only when complete. It creates nested folders, replaces an existing output
+// (removing files that are no longer rendered), and leaves the old output untouched, with no
+// staging or backup folder left over, when writing fails.
+
+import { mkdir, readdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { writeOutput } from '../../scripts/pipeline/write.ts';
+import { readTreeText, tempDirs } from './helpers/tree.ts';
+
+const tempDir = tempDirs('write-test-');
+
+async function oldOutput(out: string): Promise<void> {
+  await mkdir(path.join(out, 'event'), { recursive: true });
+  await writeFile(path.join(out, 'event/index.json'), '[{"id":1}]');
+  await writeFile(path.join(out, 'stale.json'), 'old');
+}
+
+describe('writeOutput', () => {
+  it('creates the output and its nested folders', async () => {
+    const parent = await tempDir();
+    const out = path.join(parent, 'site', 'public');
+    await writeOutput(
+      out,
+      new Map([
+        ['_headers', '/*\n  Vary: Accept\n'],
+        ['company/index.json', '[]'],
+        ['virtualbooth-texture/format=api/page=2.json', '{"count":0}'],
+        ['_errors/405/POST.json', '{"detail":"Method \\"POST\\" not allowed."}'],
+      ]),
+    );
+    expect(await readTreeText(out)).toEqual({
+      _headers: '/*\n  Vary: Accept\n',
+      '_errors/405/POST.json': '{"detail":"Method \\"POST\\" not allowed."}',
+      'company/index.json': '[]',
+      'virtualbooth-texture/format=api/page=2.json': '{"count":0}',
+    });
+    expect(await readdir(path.join(parent, 'site'))).toEqual(['public']);
+  });
+
+  it('writes the text as UTF-8 bytes', async () => {
+    const out = path.join(await tempDir(), 'out');
+    await writeOutput(out, new Map([['a.json', '["東京","é"]']]));
+    expect(await readTreeText(out)).toEqual({ 'a.json': '["東京","é"]' });
+  });
+
+  it('replaces an existing output, dropping files no longer rendered', async () => {
+    const parent = await tempDir();
+    const out = path.join(parent, 'out');
+    await oldOutput(out);
+    await writeOutput(
+      out,
+      new Map([
+        ['event/index.json', '[{"id":2}]'],
+        ['company/index.json', '[]'],
+      ]),
+    );
+    expect(await readTreeText(out)).toEqual({ 'company/index.json': '[]', 'event/index.json': '[{"id":2}]' });
+    expect(await readdir(parent)).toEqual(['out']);
+  });
+
+  it('accepts a relative output path', async () => {
+    const parent = await tempDir();
+    const out = path.relative(process.cwd(), path.join(parent, 'rel'));
+    await writeOutput(out, new Map([['a.json', '1']]));
+    expect(await readTreeText(path.join(parent, 'rel'))).toEqual({ 'a.json': '1' });
+  });
+
+  it.each<[string, Array<[string, string]>]>([
+    ['a file and a folder of the same name', [['event', '[]'], ['event/index.json', '[]']]],
+    ['a NUL character in a file name', [['ok.json', '[]'], ['bad\0name.json', '[]']]],
+    ['a file name too long for the file system', [['ok.json', '[]'], [`${'x'.repeat(300)}.json`, '[]']]],
+  ])('leaves the old output as it was when writing fails: %s', async (_label, files) => {
+    const parent = await tempDir();
+    const out = path.join(parent, 'out');
+    await oldOutput(out);
+    const before = await readTreeText(out);
+    await expect(writeOutput(out, new Map(files))).rejects.toThrow();
+    expect(await readTreeText(out)).toEqual(before);
+    expect(await readdir(parent)).toEqual(['out']);
+  });
+
+  it('leaves nothing behind when writing a new output fails', async () => {
+    const parent = await tempDir();
+    await expect(writeOutput(path.join(parent, 'out'), new Map([['a', '1'], ['a/b', '2']]))).rejects.toThrow();
+    expect(await readdir(parent)).toEqual([]);
+  });
+});
