@@ -6,10 +6,25 @@ export function pageCount(count: number, pageSize: number): number {
   return Math.max(1, Math.ceil(count / pageSize));
 }
 
-// What Python's int() accepts (ASCII digits only): surrounding whitespace, a sign, and
-// underscores between digits. `2.0`, `` and `abc` are not integers.
-const PYTHON_INT = /^[+-]?\d+(?:_\d+)*$/;
-const PYTHON_WHITESPACE = /^[\s\x1c-\x1f\x85]+|[\s\x1c-\x1f\x85]+$/g;
+// What Python's int() accepts: surrounding whitespace, a sign, and underscores between
+// decimal digits of any script (`２` is 2). `2.0`, `` and `abc` are not integers.
+const PYTHON_INT = /^[+-]?\p{Nd}+(?:_\p{Nd}+)*$/u;
+const DECIMAL_DIGIT = /\p{Nd}/u;
+// Python's str.isspace() set: JavaScript's \s without U+FEFF, plus U+001C..U+001F and U+0085.
+const SPACE = '[\\t\\n\\v\\f\\r \\x1c-\\x1f\\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]';
+const PYTHON_WHITESPACE = new RegExp(`^${SPACE}+|${SPACE}+$`, 'g');
+
+/**
+ * Unicode assigns decimal digits only in runs that go 0 to 9 (a stability guarantee), so a
+ * digit's value is its distance from the start of its run, modulo 10.
+ */
+function toAsciiDigits(text: string): string {
+  return text.replace(/\P{ASCII}/gu, (char) => {
+    let start = char.codePointAt(0) as number;
+    while (DECIMAL_DIGIT.test(String.fromCodePoint(start - 1))) start--;
+    return String(((char.codePointAt(0) as number) - start) % 10);
+  });
+}
 
 /**
  * The page a `?page=` value names: a page number, `last`, or null where DRF answers 404
@@ -20,7 +35,7 @@ export function parsePage(raw: string): string | null {
   if (raw === 'last') return raw;
   const text = raw.replace(PYTHON_WHITESPACE, '');
   if (!PYTHON_INT.test(text)) return null;
-  const digits = text.replaceAll('_', '').replace(/^\+/, '').replace(/^0+(?=\d)/, '');
+  const digits = toAsciiDigits(text.replaceAll('_', '')).replace(/^\+/, '').replace(/^0+(?=\d)/, '');
   return digits.startsWith('-') || digits === '0' ? null : digits;
 }
 

@@ -2,6 +2,7 @@
 // decides what answers a request; serve-handler (the engine of `serve`) sends the files, and
 // the output's own `_headers` supplies the headers, so what is tested here is what is deployed.
 
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import http from 'node:http';
@@ -27,8 +28,44 @@ async function exists(file: string): Promise<boolean> {
   );
 }
 
+/** Content hashes as ETags, computed once per file version (serve-handler's 304 drops headers). */
+class EtagCache {
+  private readonly known = new Map<string, { version: string; etag: string }>();
+
+  async of(file: string): Promise<string> {
+    const { mtimeMs, size } = await stat(file);
+    const version = `${mtimeMs}:${size}`;
+    const cached = this.known.get(file);
+    if (cached?.version === version) return cached.etag;
+    const etag = `"${createHash('sha1').update(await readFile(file)).digest('hex')}"`;
+    this.known.set(file, { version, etag });
+    return etag;
+  }
+}
+
+/** If-None-Match holds `*` or a list of (possibly weak) tags; compared weakly (RFC 9110 13.1.2). */
+function matchesEtag(header: string | undefined, etag: string): boolean {
+  if (header === undefined) return false;
+  return header.split(',').some((tag) => {
+    const value = tag.trim();
+    return value === '*' || value.replace(/^W\//, '') === etag;
+  });
+}
+
+/** The path and query of a request target, also in absolute form (`GET http://host/company/`). */
+function originForm(target: string): string {
+  if (target.startsWith('/')) return target;
+  try {
+    const url = new URL(target);
+    return `${url.pathname}${url.search}`;
+  } catch {
+    return target;
+  }
+}
+
 export function createApiServer(root: string): http.Server {
   const publicDir = path.resolve(root);
+  const etags = new EtagCache();
   const { rules, errors } = parseHeadersFile(readFileSync(path.join(publicDir, '_headers'), 'utf8'));
   if (errors.length > 0) throw new Error(`${root}/_headers: ${errors.map((e) => e.message).join('; ')}`);
 
@@ -44,26 +81,32 @@ export function createApiServer(root: string): http.Server {
         return send(res, 200, headers, encode(sortRecords(records, result.terms)));
       }
       case 'file': {
-        if (result.ifMissing && !(await exists(path.join(publicDir, result.file)))) {
-          return answer(req, res, result.ifMissing, headers);
+        const file = path.join(publicDir, result.file);
+        if (result.ifMissing && !(await exists(file))) return answer(req, res, result.ifMissing, headers);
+        // Error and OPTIONS bodies are whole answers: no ranges, no 304 (DRF has neither).
+        if (result.status !== 200 || (req.method !== 'GET' && req.method !== 'HEAD')) {
+          return send(res, result.status, headers, await readFile(file, 'utf8'));
+        }
+        const etag = await etags.of(file);
+        if (matchesEtag(req.headers['if-none-match'], etag)) {
+          res.writeHead(304, { ...headers, ETag: etag });
+          return res.end();
         }
         // The route table named the file, so the URL serve-handler sees is never the client's.
         req.url = `/${encodeURI(result.file)}`;
-        res.statusCode = result.status;
         return serveHandler(req, res, {
           public: publicDir,
           cleanUrls: false,
           directoryListing: false,
           symlinks: false,
-          etag: true,
-          headers: [{ source: '**', headers: Object.entries(headers).map(([key, value]) => ({ key, value })) }],
+          headers: [{ source: '**', headers: Object.entries({ ...headers, ETag: etag }).map(([key, value]) => ({ key, value })) }],
         });
       }
     }
   }
 
   return http.createServer((req, res) => {
-    const url = req.url ?? '/';
+    const url = originForm(req.url ?? '/');
     const headers = headersFor(rules, url.split('?')[0] ?? '/');
     answer(req, res, resolve(req.method ?? 'GET', url), headers).catch((error: unknown) => {
       console.error(error);

@@ -19,6 +19,13 @@ describe('parsePage', () => {
     ['1_000', '1000'],
     ['last', 'last'],
     ['99999999999999999999', '99999999999999999999'],
+    // Python's int() reads decimal digits of every script, and strips its own whitespace set.
+    ['\uff12', '2'],
+    ['\u0661\u0662', '12'],
+    ['\u{1d7d8}\u{1d7d9}', '1'],
+    ['\x1c2\x85', '2'],
+    ['\ufeff2', null],
+    ['\u0660', null],
     ['0', null],
     ['00', null],
     ['-0', null],

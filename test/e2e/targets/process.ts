@@ -3,6 +3,10 @@
 
 import { spawn, type ChildProcess } from 'node:child_process';
 import net from 'node:net';
+import { fileURLToPath } from 'node:url';
+
+/** The project folder: commands and relative paths are resolved from here, whatever the cwd. */
+export const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 
 export interface Spawned {
   child: ChildProcess;
@@ -10,8 +14,19 @@ export interface Spawned {
   stop: () => Promise<void>;
 }
 
-export function spawnProcess(command: string, args: string[], env: NodeJS.ProcessEnv = process.env): Spawned {
-  const child = spawn(command, args, { env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+export interface SpawnOptions {
+  env?: NodeJS.ProcessEnv;
+  /** Working directory of the child; default the project folder. */
+  cwd?: string;
+}
+
+export function spawnProcess(command: string, args: string[], options: SpawnOptions = {}): Spawned {
+  const child = spawn(command, args, {
+    env: options.env ?? process.env,
+    cwd: options.cwd ?? REPO_ROOT,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   child.stdout?.on('data', (chunk) => (output += chunk));
   child.stderr?.on('data', (chunk) => (output += chunk));

@@ -1,0 +1,27 @@
+// End-to-end HTTP suite: one Playwright project per target of test/e2e/targets/index.ts.
+// E2E_TARGETS=local,nginx selects targets (default: all registered). The JSON report in
+// test-results/e2e-results.json feeds the README's target × rule table: every test title
+// starts with its rule id, and known differences show as expected failures ("fail" annotation).
+
+import { defineConfig } from '@playwright/test';
+import type { WorkerFixtures } from './test/e2e/fixtures.ts';
+import { KNOWN_BUGS, KNOWN_DIFFERENCES } from './test/e2e/expectations.ts';
+import { TARGETS, targetByName } from './test/e2e/targets/index.ts';
+
+const selected = process.env.E2E_TARGETS?.trim()
+  ? process.env.E2E_TARGETS.split(',').map((name) => targetByName(name.trim()))
+  : TARGETS;
+
+for (const name of [...Object.keys(KNOWN_DIFFERENCES), ...Object.keys(KNOWN_BUGS)]) targetByName(name);
+
+export default defineConfig<object, Pick<WorkerFixtures, 'targetName'>>({
+  testDir: 'test/e2e',
+  testMatch: '**/*.spec.ts',
+  workers: 2,
+  fullyParallel: false,
+  timeout: 20_000,
+  globalTimeout: 10 * 60_000,
+  forbidOnly: Boolean(process.env.CI),
+  reporter: [['list'], ['json', { outputFile: 'test-results/e2e-results.json' }]],
+  projects: selected.map((target) => ({ name: target.name, use: { targetName: target.name } })),
+});

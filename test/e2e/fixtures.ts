@@ -1,0 +1,95 @@
+// The suite's fixtures. Per worker: build the shipped sample (data/, _headers) into a fresh
+// temp folder with links on http://127.0.0.1:<free port>, start the project's target on that
+// port, and tear both down afterwards, even on failure. Per test: the known-differences check.
+
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { test as base, expect } from '@playwright/test';
+import { build, type BuildResult } from '../../scripts/pipeline/build.ts';
+import { expectedFailure } from './expectations.ts';
+import { PAGE_SIZE } from './lib/contract.ts';
+import { Client } from './lib/http.ts';
+import { targetByName } from './targets/index.ts';
+import { REPO_ROOT, freePort } from './targets/process.ts';
+import type { RunningTarget } from './targets/target.ts';
+
+export interface Site {
+  /** Name of the target serving the build (the Playwright project name). */
+  target: string;
+  /** Where requests go: http://127.0.0.1:<port>. */
+  origin: string;
+  /** The public origin the build wrote into absolute links. */
+  baseUrl: string;
+  publicDir: string;
+  /** The route table and every output file's exact text (relative path → text). */
+  build: BuildResult;
+}
+
+export interface WorkerFixtures {
+  /** Set per project by playwright.config.ts. */
+  targetName: string;
+  site: Site;
+  api: Client;
+}
+
+export const test = base.extend<{ knownDifferences: void }, WorkerFixtures>({
+  targetName: ['local', { option: true, scope: 'worker' }],
+
+  site: [
+    async ({ targetName }, use) => {
+      const target = targetByName(targetName);
+      const tmp = await mkdtemp(path.join(os.tmpdir(), `e2e-${targetName}-`));
+      let running: RunningTarget | undefined;
+      try {
+        const port = await freePort();
+        const baseUrl = `http://127.0.0.1:${port}`;
+        const publicDir = path.join(tmp, 'public');
+        const hostsDir = path.join(tmp, 'hosts');
+        const workDir = path.join(tmp, 'work');
+        await mkdir(workDir);
+        const result = await build({
+          dataDir: path.join(REPO_ROOT, 'data'),
+          headersPath: path.join(REPO_ROOT, '_headers'),
+          outDir: publicDir,
+          hostsDir,
+          baseUrl,
+          pageSize: PAGE_SIZE,
+        });
+        running = await target.start({ publicDir, hostsDir, port, workDir });
+        // All traffic of the suite stays on this machine.
+        if (new URL(running.origin).hostname !== '127.0.0.1') throw new Error(`target origin must be on 127.0.0.1: ${running.origin}`);
+        await use({ target: targetName, origin: running.origin, baseUrl, publicDir, build: result });
+      } finally {
+        await running?.stop();
+        await rm(tmp, { recursive: true, force: true });
+      }
+    },
+    // Some hosts' runtimes (wrangler, netlify dev) take a while to start.
+    { scope: 'worker', timeout: 120_000 },
+  ],
+
+  api: [
+    async ({ playwright, site }, use) => {
+      const context = await playwright.request.newContext();
+      try {
+        await use(new Client(context, site.origin));
+      } finally {
+        await context.dispose();
+      }
+    },
+    { scope: 'worker' },
+  ],
+
+  // Runs before every test: a rule the target is known not to meet becomes an expected failure.
+  knownDifferences: [
+    async ({ targetName }, use, testInfo) => {
+      const reason = expectedFailure(targetName, testInfo.title);
+      if (reason !== undefined) testInfo.fail(true, reason);
+      await use();
+    },
+    { auto: true },
+  ],
+});
+
+export { expect };

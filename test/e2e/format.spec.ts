@@ -1,0 +1,71 @@
+// [format] CONTRACT section 5: `format=api` and `format=json` answer the same JSON as no
+// format (DRF's browsable API is not rendered), any other value is 404 Not found.
+
+import { RESOURCES } from '../../scripts/api/routes.ts';
+import { expect, test } from './fixtures.ts';
+import { expectAnswer } from './lib/assert.ts';
+import { NOT_FOUND_BODY, TEXTURE_PATH } from './lib/contract.ts';
+import { textureLink, type TexturePage } from './lib/site.ts';
+
+/** Lists whose body does not depend on the request URL (texture pages hold links to it). */
+const PLAIN = RESOURCES.filter((r) => r.path !== TEXTURE_PATH);
+
+for (const { path } of PLAIN) {
+  test(`[format] ${path}?format=api, ?format=json and ?format=: the bytes of ${path}`, async ({ api }) => {
+    const plain = await api.get(path);
+    expect(plain.status).toBe(200);
+    for (const query of ['format=api', 'format=json', 'format=']) {
+      const answer = await api.get(`${path}?${query}`);
+      expect.soft(answer.status, `${answer}`).toBe(200);
+      expect.soft(answer.body.equals(plain.body), `${answer}: body`).toBe(true);
+    }
+  });
+}
+
+test('[format] /event/?ordering=-start_date&format=api: the bytes without format', async ({ api }) => {
+  const plain = await api.get('/event/?ordering=-start_date');
+  for (const url of ['/event/?ordering=-start_date&format=api', '/event/?format=json&ordering=-start_date']) {
+    const answer = await api.get(url);
+    expect.soft(answer.status, `${answer}`).toBe(200);
+    expect.soft(answer.body.equals(plain.body), `${answer}: body`).toBe(true);
+  }
+});
+
+// An empty value is no override (Django's QueryDict gives '', which DRF treats as absent).
+test('[format] /virtualbooth-texture/?format= and ?format=&page=2: the bytes without format', async ({ api }) => {
+  for (const [url, same] of [
+    [`${TEXTURE_PATH}?format=`, TEXTURE_PATH],
+    [`${TEXTURE_PATH}?format=&page=2`, `${TEXTURE_PATH}?page=2`],
+  ] as const) {
+    const answer = await api.get(url);
+    expect.soft(answer.status, `${answer}`).toBe(200);
+    expect.soft(answer.body.equals((await api.get(same)).body), `${answer}: body`).toBe(true);
+  }
+});
+
+for (const format of ['api', 'json']) {
+  test(`[format.links] texture pages with format=${format}: same results, links keep format=${format}`, async ({ site, api }) => {
+    for (const page of [1, 2]) {
+      const suffix = page === 1 ? '' : `&page=${page}`;
+      const answer = await api.get(`${TEXTURE_PATH}?format=${format}${suffix}`);
+      const plain = (await api.get(`${TEXTURE_PATH}${page === 1 ? '' : `?page=${page}`}`)).json<TexturePage>();
+      expect(answer.status, `${answer}`).toBe(200);
+      const body = answer.json<TexturePage>();
+      expect.soft(body.count).toBe(plain.count);
+      expect.soft(body.results).toEqual(plain.results);
+      expect.soft(body.next, `${answer}: next`).toBe(textureLink(site.baseUrl, page + 1, format));
+      expect.soft(body.previous, `${answer}: previous`).toBe(page === 1 ? null : textureLink(site.baseUrl, page - 1, format));
+    }
+    // Written out once, as CONTRACT section 5 shows it.
+    const first = (await api.get(`${TEXTURE_PATH}?format=${format}`)).json<TexturePage>();
+    expect(first.next).toBe(`${site.baseUrl}/virtualbooth-texture/?format=${format}&page=2`);
+  });
+}
+
+for (const { path } of RESOURCES) {
+  test(`[format.unknown] ${path}?format=xml → 404 Not found, whatever the method`, async ({ api }) => {
+    for (const method of ['GET', 'OPTIONS', 'POST']) {
+      expectAnswer(await api.fetch(`${path}?format=xml`, { method }), 404, NOT_FOUND_BODY, expect.soft);
+    }
+  });
+}

@@ -1,0 +1,57 @@
+// What the answers must be, written out literally from CONTRACT.md and the API description,
+// not imported from the project: a typo in the project's own tables must make a test fail.
+
+/** Section 2: these headers, each exactly once, with exactly this value. */
+export const API_HEADERS: Readonly<Record<string, string>> = {
+  'content-type': 'application/json',
+  vary: 'Accept',
+  allow: 'GET, HEAD, OPTIONS',
+  'x-frame-options': 'DENY',
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'same-origin',
+};
+
+export const NOT_FOUND_BODY = '{"detail":"Not found."}';
+export const INVALID_PAGE_BODY = '{"detail":"Invalid page."}';
+
+/** Section 3: the 405 body names the method as the client sent it. */
+export const notAllowedBody = (method: string) => `{"detail":"Method \\"${method}\\" not allowed."}`;
+
+/** Methods DRF answers with 405 on these read-only lists. */
+export const REJECTED_METHODS = ['POST', 'PUT', 'PATCH', 'DELETE'] as const;
+
+/** Section 3: DRF's SimpleMetadata body, one title per list. */
+export const OPTIONS_BODIES: Readonly<Record<string, string>> = {
+  '/company/':
+    '{"name":"Company List","description":"","renders":["application/json","text/html"],"parses":["application/json","application/x-www-form-urlencoded","multipart/form-data"]}',
+  '/virtualfair/':
+    '{"name":"Virtual Fair List","description":"","renders":["application/json","text/html"],"parses":["application/json","application/x-www-form-urlencoded","multipart/form-data"]}',
+  '/event/':
+    '{"name":"Event List","description":"","renders":["application/json","text/html"],"parses":["application/json","application/x-www-form-urlencoded","multipart/form-data"]}',
+  '/virtualbooth-texture/':
+    '{"name":"Virtual Booth Texture List","description":"","renders":["application/json","text/html"],"parses":["application/json","application/x-www-form-urlencoded","multipart/form-data"]}',
+};
+
+/** The description's field tables, in order (DRF writes serializer fields in declaration order). */
+export const FIELDS = {
+  company: ['id', 'name', 'street', 'zip_code', 'city', 'country_name', 'phone', 'fax', 'e_mail', 'platform_plus_status', 'website', 'logo', 'tags', 'vf_plus_status'],
+  fair: ['id', 'slug', 'name', 'link', 'logo', 'has_catalog', 'events', 'url', 'tiles', 'size', 'zoom', 'show'],
+  fairEvent: ['id', 'slug', 'name', 'short_code', 'start_date', 'event_logo'],
+  tiles: ['tile_pattern', 'tile_extension', 'tile_size'],
+  size: ['width', 'height'],
+  zoom: ['min', 'max', 'default', 'booth_zoom_level', 'reverse', 'booth_section_start', 'booth_detail_start', 'translation_factor_7', 'xs_width_max'],
+  event: ['id', 'name', 'slug', 'start_date', 'end_date', 'logo', 'logo_bg_color'],
+  envelope: ['count', 'next', 'previous', 'results'],
+  texture: ['id', 'name', 'texture', 'categories'],
+} as const;
+
+/** Every field of the event resource can be used in `ordering`. */
+export const EVENT_FIELDS = FIELDS.event;
+
+/** Texture page size of the build under test (the project's documented default). */
+export const PAGE_SIZE = 10;
+
+export const TEXTURE_PATH = '/virtualbooth-texture/';
+
+/** The list path without its slash (`/company`), which is answered with a 301. */
+export const withoutSlash = (path: string) => path.slice(0, -1);

@@ -1,0 +1,20 @@
+// Cloudflare Pages without code, run by `wrangler pages dev` on a folder assembled as the
+// deploy recipe of hosts/cloudflare-pages-static/README.md says: a copy of the build output with
+// the Pages `_redirects` and `404.html` the build wrote. What it cannot do is in ../expectations.ts.
+
+import { copyFile, cp } from 'node:fs/promises';
+import path from 'node:path';
+import { COMPATIBILITY_DATE, startWrangler } from './cloudflare-wrangler.ts';
+import type { Target } from './target.ts';
+
+export const cloudflarePagesStatic: Target = {
+  name: 'cloudflare-pages-static',
+  async start({ publicDir, hostsDir, port, workDir }) {
+    const site = path.join(workDir, 'site');
+    await cp(publicDir, site, { recursive: true });
+    for (const file of ['_redirects', '404.html']) {
+      await copyFile(path.join(hostsDir, 'cloudflare-pages-static', file), path.join(site, file));
+    }
+    return startWrangler(['pages', 'dev', site, `--compatibility-date=${COMPATIBILITY_DATE}`], { port, workDir });
+  },
+};

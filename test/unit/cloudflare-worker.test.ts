@@ -1,0 +1,129 @@
+// scripts/hosts/cloudflare/worker.ts in-process: the worker and the local server resolve with
+// the same route table, so for every kind of request they must send the same status, the same
+// `_headers` headers and the same bytes. The ASSETS binding is a stand-in that, like Cloudflare's
+// asset worker with html_handling "none", serves a file only by its exact name. The real
+// runtimes (wrangler, workerd) are exercised by the end-to-end suite.
+
+import { createHash } from 'node:crypto';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import type http from 'node:http';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseHeadersFile } from '../../scripts/api/headers.ts';
+import { createWorker, notModified, type Env } from '../../scripts/hosts/cloudflare/worker.ts';
+import { build } from '../../scripts/pipeline/build.ts';
+import { createApiServer, listen } from '../../scripts/serve/server.ts';
+import { DEFAULTS } from '../../scripts/settings.ts';
+
+const ORIGIN = 'https://api.example.com';
+
+/** Cloudflare's asset worker, reduced to what the worker relies on: exact names, GET, ETag. */
+function assetsOf(dir: string): Env['ASSETS'] {
+  return {
+    async fetch(input) {
+      const url = new URL(input instanceof Request ? input.url : input);
+      const bytes = await readFile(path.join(dir, decodeURIComponent(url.pathname))).catch(() => null);
+      if (bytes === null) return new Response(null, { status: 404 });
+      const etag = `"${createHash('sha1').update(bytes).digest('hex')}"`;
+      return new Response(bytes, { headers: { 'Content-Type': 'application/json', ETag: etag } });
+    },
+  };
+}
+
+const HEADER_NAMES = ['content-type', 'vary', 'allow', 'x-frame-options', 'x-content-type-options', 'referrer-policy', 'location'];
+
+let parent: string;
+let dir: string;
+let server: http.Server;
+let local: string;
+let worker: ReturnType<typeof createWorker>;
+let env: Env;
+
+beforeAll(async () => {
+  // One build for the whole file (tempDirs() would remove it after the first test).
+  parent = await mkdtemp(path.join(tmpdir(), 'cloudflare-worker-test-'));
+  dir = path.join(parent, 'public');
+  await build({ ...DEFAULTS, outDir: dir, hostsDir: path.join(parent, 'hosts'), baseUrl: ORIGIN });
+  server = createApiServer(dir);
+  local = await listen(server, '127.0.0.1', 0);
+  const { rules } = parseHeadersFile(await readFile(path.join(dir, '_headers'), 'utf8'));
+  worker = createWorker(rules);
+  env = { ASSETS: assetsOf(dir) };
+}, 30_000);
+
+afterAll(async () => {
+  await new Promise<void>((done) => server.close(() => done()));
+  await rm(parent, { recursive: true, force: true });
+});
+
+async function both(method: string, target: string) {
+  const viaWorker = await worker.fetch(new Request(`${ORIGIN}${target}`, { method }), env);
+  const viaLocal = await fetch(`${local}${target}`, { method, redirect: 'manual' });
+  const pick = async (response: Response) => ({
+    status: response.status,
+    headers: Object.fromEntries(HEADER_NAMES.map((name) => [name, response.headers.get(name)])),
+    body: await response.text(),
+  });
+  return { worker: await pick(viaWorker), local: await pick(viaLocal) };
+}
+
+describe('the worker answers as the local server', () => {
+  const requests: Array<[method: string, target: string]> = [
+    ['GET', '/company/'],
+    ['GET', '/virtualfair/'],
+    ['GET', '/event/?ordering=-start_date'],
+    ['GET', '/event/?ordering=-start_date,name'],
+    ['GET', '/event/?ordering=name,bogus,-id'],
+    ['GET', '/virtualbooth-texture/?page=2&format=api'],
+    ['GET', '/virtualbooth-texture/?page=last'],
+    ['GET', '/virtualbooth-texture/?page=9999'],
+    ['GET', '/virtualbooth-texture/?page=abc'],
+    ['GET', '/company/?format=xml'],
+    ['GET', '/company?x=1'],
+    ['GET', '/company/index.json'],
+    ['GET', '/_headers'],
+    ['GET', '/nope/'],
+    ['HEAD', '/event/?ordering=-start_date,name'],
+    ['HEAD', '/company/'],
+    ['OPTIONS', '/event/'],
+    ['POST', '/company/'],
+    ['DELETE', '/virtualbooth-texture/?page=2'],
+    ['POST', '/nope/'],
+  ];
+  it.each(requests)('%s %s', async (method, target) => {
+    const answers = await both(method, target);
+    expect(answers.worker).toEqual(answers.local);
+  });
+});
+
+describe('revalidation', () => {
+  it('answers a matching If-None-Match with 304, keeping ETag and the headers', async () => {
+    const first = await worker.fetch(new Request(`${ORIGIN}/company/`), env);
+    const etag = first.headers.get('ETag') as string;
+    const again = await worker.fetch(new Request(`${ORIGIN}/company/`, { headers: { 'If-None-Match': `W/${etag}` } }), env);
+    expect(again.status).toBe(304);
+    expect(again.headers.get('ETag')).toBe(etag);
+    expect(again.headers.get('Vary')).toBe('Accept');
+    expect(await again.text()).toBe('');
+  });
+
+  it('never turns an error answer into a 304', async () => {
+    const first = await worker.fetch(new Request(`${ORIGIN}/nope/`), env);
+    const again = await worker.fetch(new Request(`${ORIGIN}/nope/`, { headers: { 'If-None-Match': '*' } }), env);
+    expect(again.status).toBe(404);
+    expect(await again.text()).toBe(await first.text());
+  });
+
+  it.each([
+    ['"a"', '"a"', true],
+    ['W/"a"', '"a"', true],
+    ['"b", "a"', '"a"', true],
+    ['*', '"a"', true],
+    ['"b"', '"a"', false],
+    [null, '"a"', false],
+    ['"a"', null, false],
+  ])('If-None-Match %s against %s: %s', (header, etag, expected) => {
+    expect(notModified(header, etag)).toBe(expected);
+  });
+});
