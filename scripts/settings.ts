@@ -2,7 +2,7 @@
 
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
-import { HOSTS } from './hosts/index.ts';
+import { HOSTS, REFUSED_HOSTS } from './hosts/index.ts';
 
 export const DEFAULTS = {
   dataDir: 'data',
@@ -37,8 +37,17 @@ const settingsSchema = z.object({
   targets: z
     .array(z.string())
     .optional()
-    .refine((names) => !names || names.every((n) => HOSTS.some((h) => h.name === n)), {
-      error: `expected host targets among: ${HOSTS.map((h) => h.name).join(', ') || '(none yet)'}, or "all"`,
+    .superRefine((names, ctx) => {
+      for (const name of names ?? []) {
+        if (HOSTS.some((h) => h.name === name)) continue;
+        const refused = REFUSED_HOSTS[name];
+        ctx.addIssue({
+          code: 'custom',
+          message: refused
+            ? `${name} is not a target: ${refused}. Use one of: ${HOSTS.map((h) => h.name).join(', ')}`
+            : `unknown host target "${name}"; expected some of: ${HOSTS.map((h) => h.name).join(', ')}, or "all"`,
+        });
+      }
     }),
   baseUrl: baseUrlSchema,
   pageSize: z.coerce.number().int().min(1).max(10_000),

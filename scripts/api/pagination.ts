@@ -10,8 +10,9 @@ export function pageCount(count: number, pageSize: number): number {
 // decimal digits of any script (`２` is 2). `2.0`, `` and `abc` are not integers.
 const PYTHON_INT = /^[+-]?\p{Nd}+(?:_\p{Nd}+)*$/u;
 const DECIMAL_DIGIT = /\p{Nd}/u;
-// Python's str.isspace() set: JavaScript's \s without U+FEFF, plus U+001C..U+001F and U+0085.
-const SPACE = '[\\t\\n\\v\\f\\r \\x1c-\\x1f\\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]';
+// The white space Python's int() strips (checked character by character against CPython):
+// JavaScript's \s without U+FEFF, plus U+0085; unlike str.strip(), not U+001C..U+001F.
+const SPACE = '[\\t\\n\\v\\f\\r \\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]';
 const PYTHON_WHITESPACE = new RegExp(`^${SPACE}+|${SPACE}+$`, 'g');
 
 /**

@@ -31,12 +31,116 @@ export const RULES = {
 
 export type RuleId = keyof typeof RULES;
 
+/** A test's exact title, for a difference that holds for some of a rule's tests only. */
+type TestTitle = `[${string}`;
+
 /**
- * Target name → rule id → why that target cannot meet the rule (cite the host's docs or
- * source). A rule listed here marks every test of that rule id on that target.
+ * What the web servers that route with regexes on the raw query (nginx, Caddy, Apache) cannot do.
+ * They cannot sort at request time: a comma, raw or encoded, gets 400 with the pre-rendered
+ * _errors/unsupported-ordering.json, never a list in the wrong order (scripts/hosts/servers/).
  */
-export const KNOWN_DIFFERENCES: Readonly<Record<string, Partial<Record<RuleId, string>>>> = {
+const QUERY_REGEX_LIMITS: Readonly<Partial<Record<RuleId, string>> & Record<TestTitle, string>> = {
+  'ordering.multi': 'cannot sort at request time: several fields get 400 unsupported-ordering, not a list',
+  '[ordering.invalid] /event/?ordering=-start_date,bogus → -start_date':
+    'any comma is an ordering by several fields to a regex (it cannot drop unknown terms): 400 unsupported-ordering',
+  '[ordering.invalid] /event/?ordering=bogus,-nope → default order (id ascending)':
+    'any comma is an ordering by several fields to a regex (it cannot drop unknown terms): 400 unsupported-ordering',
+  '[ordering.invalid] /event/?ordering=name,bogus,-id → name,-id':
+    'cannot sort at request time: several fields get 400 unsupported-ordering, not a list',
+  '[query] /event/?ordering=-start_date%2Cname answers as /event/?ordering=-start_date,name (an encoded comma separates too)':
+    'cannot sort at request time: several fields get 400 unsupported-ordering, not a list',
+  "[query] /virtualbooth-texture/?page=%EF%BC%92 answers as /virtualbooth-texture/?page=2 (int('\\uff12') is 2)":
+    'a regex cannot turn a non-ASCII (or percent-encoded) digit into the page file name: 404 Invalid page',
+};
+
+/**
+ * What wrangler's local runtime does whatever a Cloudflare target configures: workerd behind
+ * miniflare's entry worker, which emulates Cloudflare's edge. Shared by the three Cloudflare targets.
+ */
+const CLOUDFLARE_RUNTIME: Readonly<Partial<Record<RuleId, string>>> = {
+  'methods.head':
+    "Cloudflare's edge gzips JSON for clients that accept it (miniflare's entry worker does it here; Playwright sends " +
+    'Accept-Encoding: gzip), so GET goes out chunked, without Content-Length; workerd sends a body-less HEAD answer ' +
+    'with no framing header at all. Status, Content-Type, Content-Encoding, ETag and the _headers headers are equal and ' +
+    'the body is empty: only Transfer-Encoding: chunked differs',
+  'paths.absolute-form':
+    'workerd as wrangler runs it answers an absolute-form request-target with a plain-text 500 before any worker code ' +
+    "runs (on the user worker's own socket too); on Cloudflare the edge parses the request line, not workerd",
+};
+
+/** Static Pages sees the path only: why each query-dependent test fails there. */
+const PAGES_NO_QUERY =
+  'Pages matches _redirects and _headers on the path only and serves files by path: the query string is ignored, so ' +
+  '?ordering=, ?page= and ?format= all get the plain list (hosts/cloudflare-pages-static/README.md says so)';
+const PAGES_METHODS =
+  "Pages' asset server answers every method but GET and HEAD with its own 405 and an empty body, before it looks " +
+  'for a file (workers-sdk pages-shared asset-server handler.ts, MethodNotAllowedResponse); _headers still applies';
+
+/** Cloudflare Pages without code: _headers, the Pages _redirects and 404.html of the build. */
+const PAGES_STATIC_LIMITS: Readonly<Partial<Record<RuleId, string>> & Record<TestTitle, string>> = {
+  ...CLOUDFLARE_RUNTIME,
+  'methods.options': PAGES_METHODS,
+  'methods.not-allowed': PAGES_METHODS,
+  '[paths.not-found] POST /nope/ → 404 Not found, not 405': PAGES_METHODS,
+  'headers.not-modified':
+    "Pages' asset server answers a matching If-None-Match with a 304 that carries no ETag (only the _headers " +
+    'headers), and a static file cannot add a validator',
+  'format.unknown': PAGES_NO_QUERY,
+  'format.links': PAGES_NO_QUERY,
+  'ordering.multi': PAGES_NO_QUERY,
+  pages: PAGES_NO_QUERY,
+  'pages.invalid': PAGES_NO_QUERY,
+  // Every single-field ordering but `id` (the default order, which the plain list has).
+  ...Object.fromEntries(
+    ['name', 'slug', 'start_date', 'end_date', 'logo', 'logo_bg_color'].flatMap((field) => [
+      [`[ordering] /event/?ordering=${field}`, PAGES_NO_QUERY],
+      [`[ordering] /event/?ordering=-${field}`, PAGES_NO_QUERY],
+    ]),
+  ),
+  '[ordering] /event/?ordering=-id': PAGES_NO_QUERY,
+  '[ordering.invalid] /event/?ordering=-start_date,bogus → -start_date': PAGES_NO_QUERY,
+  '[ordering.invalid] /event/?ordering=name,bogus,-id → name,-id': PAGES_NO_QUERY,
+  "[body] GET every route of /event/: the built file's exact bytes": PAGES_NO_QUERY,
+  "[body] GET every route of /virtualbooth-texture/: the built file's exact bytes": PAGES_NO_QUERY,
+  '[body] the 404 and invalid-page bodies': `invalid pages are 200: ${PAGES_NO_QUERY}`,
+  '[headers] 404 answers: unknown path and invalid page': `invalid pages are 200: ${PAGES_NO_QUERY}`,
+  ...Object.fromEntries(
+    ['/company/', '/virtualfair/', '/event/', '/virtualbooth-texture/'].map((path) => [
+      `[headers] GET ${path}?format=xml: the 404 answer`,
+      `format=xml is 200: ${PAGES_NO_QUERY}`,
+    ]),
+  ),
+  '[order] textures: by name (code points), ties by id, across all pages': `every page is page 1: ${PAGES_NO_QUERY}`,
+  '[paths.not-found] Range and If-None-Match do not turn a 404 into 206 or 304': `?page=9999 is page 1: ${PAGES_NO_QUERY}`,
+  "[query] /virtualbooth-texture/?page=%EF%BB%BF2 → 404 Invalid page (int('\\ufeff2') fails)": PAGES_NO_QUERY,
+  '[query] /virtualbooth-texture/?x=1&page=2: no x in the links': `every page is page 1: ${PAGES_NO_QUERY}`,
+};
+
+/**
+ * Target name → rule id, or one test's exact title, → why that target cannot meet it (cite the
+ * host's docs or source). A rule id marks every test of that rule on that target; a title
+ * marks that test only.
+ */
+export const KNOWN_DIFFERENCES: Readonly<Record<string, Partial<Record<RuleId, string>> & Record<TestTitle, string>>> = {
   local: {},
+  nginx: QUERY_REGEX_LIMITS,
+  caddy: QUERY_REGEX_LIMITS,
+  apache: {
+    ...QUERY_REGEX_LIMITS,
+    'methods.options':
+      "Apache's core answers OPTIONS itself (ap_send_http_options: 200, no body); a body needs a script module (mod_lua, CGI)",
+    ...Object.fromEntries(
+      ['/../package.json', '/%2e%2e/package.json', '/company/%2e%2e/%2e%2e/package.json', '/company/../../package.json'].map((url) => [
+        `[paths.traversal] GET ${url} → 404 Not found`,
+        "Apache's core refuses a path that climbs above the root with 400 before any module runs (ap_normalize_path); " +
+          'the ErrorDocument sends the JSON not-found body but cannot change the status',
+      ]),
+    ),
+  },
+  // The worker (scripts/hosts/cloudflare/worker.ts) meets every rule; only the runtime differs.
+  'cloudflare-workers': CLOUDFLARE_RUNTIME,
+  'cloudflare-pages': CLOUDFLARE_RUNTIME,
+  'cloudflare-pages-static': PAGES_STATIC_LIMITS,
 };
 
 /**
@@ -61,7 +165,7 @@ export function ruleOf(title: string): RuleId {
 /** Why `target` is expected to fail the test titled `title`, or undefined. */
 export function expectedFailure(target: string, title: string): string | undefined {
   const rule = ruleOf(title);
-  const difference = KNOWN_DIFFERENCES[target]?.[rule];
+  const difference = KNOWN_DIFFERENCES[target]?.[rule] ?? KNOWN_DIFFERENCES[target]?.[title as TestTitle];
   if (difference !== undefined) return `known difference of ${target} for [${rule}]: ${difference}`;
   const bug = KNOWN_BUGS[target]?.[title];
   return bug === undefined ? undefined : `known bug: ${bug}`;

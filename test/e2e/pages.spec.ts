@@ -11,7 +11,11 @@ import { textureLink, type TexturePage } from './lib/site.ts';
 async function walk(api: Client, baseUrl: string, start: string, link: 'next' | 'previous'): Promise<Answer[]> {
   const answers: Answer[] = [];
   let url: string | null = start;
+  const seen = new Set<string>();
   while (url !== null) {
+    // A link back to a page already seen (a host that ignores ?page=) would loop until the timeout.
+    expect(seen.has(url), `the chain does not loop: ${url}`).toBe(false);
+    seen.add(url);
     const answer = await api.get(url);
     expect(answer.status, `${answer}`).toBe(200);
     answers.push(answer);

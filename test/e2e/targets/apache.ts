@@ -3,7 +3,7 @@
 // built config needs, and one <VirtualHost> that includes hosts/apache/api.conf after defining
 // API_ROOT, exactly as its README tells a user to.
 
-import { chmod, copyFile, writeFile } from 'node:fs/promises';
+import { chmod, copyFile, readdir, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { spawnProcess, waitForPort } from './process.ts';
 import { serverBinary } from './server-binary.ts';
@@ -12,6 +12,18 @@ import type { Target } from './target.ts';
 const MODULES_DIR = '/usr/lib/apache2/modules';
 /** Modules the built api.conf uses, plus an MPM and authz_core for `Require`. */
 const MODULES = ['mpm_event', 'authz_core', 'mime', 'headers', 'rewrite'];
+
+/**
+ * Apache gives a file changed within the last second a weak ETag (W/"…"), and a strong one a
+ * moment later, so a GET and a HEAD right after the build would differ. A deployed site's files
+ * are older than that: wait until the newest file of the fresh build is.
+ */
+async function waitUntilSettled(dir: string): Promise<void> {
+  const entries = await readdir(dir, { recursive: true });
+  const times = await Promise.all(entries.map(async (entry) => (await stat(path.join(dir, entry))).mtimeMs));
+  const wait = Math.max(0, ...times) + 1_100 - Date.now();
+  if (wait > 0) await new Promise((done) => setTimeout(done, wait));
+}
 
 function httpdConf(workDir: string, publicDir: string, port: number): string {
   const asRoot = process.getuid?.() === 0;
@@ -49,6 +61,7 @@ export const apache: Target = {
     await copyFile(path.join(hostsDir, 'apache', 'api.conf'), path.join(workDir, 'api.conf'));
     const conf = path.join(workDir, 'httpd.conf');
     await writeFile(conf, httpdConf(workDir, publicDir, port));
+    await waitUntilSettled(publicDir);
     const child = spawnProcess(binary, ['-f', conf, '-DFOREGROUND']);
     await waitForPort(port, child);
     return { origin: `http://127.0.0.1:${port}`, stop: child.stop };

@@ -1,6 +1,6 @@
 // Cloudflare Pages without code, run by `wrangler pages dev` on a folder assembled as the
 // deploy recipe of hosts/cloudflare-pages-static/README.md says: a copy of the build output with
-// the Pages `_redirects` and `404.html` the build wrote. What it cannot do is in ../expectations.ts.
+// the Pages `_redirects`, `_headers` and `404.html` the build wrote. What it cannot do is in ../expectations.ts.
 
 import { copyFile, cp } from 'node:fs/promises';
 import path from 'node:path';
@@ -12,7 +12,7 @@ export const cloudflarePagesStatic: Target = {
   async start({ publicDir, hostsDir, port, workDir }) {
     const site = path.join(workDir, 'site');
     await cp(publicDir, site, { recursive: true });
-    for (const file of ['_redirects', '404.html']) {
+    for (const file of ['_redirects', '_headers', '404.html']) {
       await copyFile(path.join(hostsDir, 'cloudflare-pages-static', file), path.join(site, file));
     }
     return startWrangler(['pages', 'dev', site, `--compatibility-date=${COMPATIBILITY_DATE}`], { port, workDir });
