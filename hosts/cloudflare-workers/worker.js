@@ -222,14 +222,16 @@ function resolve(method, rawUrl) {
   return { kind: "file", status: 200, file: fileFor(path, {}) };
 }
 
-// scripts/hosts/cloudflare/worker.ts
-var KEPT_ASSET_HEADERS = ["etag"];
+// scripts/api/etag.ts
 function notModified(ifNoneMatch, etag) {
-  if (ifNoneMatch === null || etag === null) return false;
+  if (ifNoneMatch == null || etag === null) return false;
   if (ifNoneMatch.trim() === "*") return true;
   const opaque = (tag) => tag.trim().replace(/^W\//, "");
   return ifNoneMatch.split(",").some((tag) => opaque(tag) === opaque(etag));
 }
+
+// scripts/hosts/cloudflare/worker.ts
+var KEPT_ASSET_HEADERS = ["etag"];
 function createWorker(rules) {
   async function reply(request, status, headers, body) {
     if (request.method !== "HEAD") return new Response(body instanceof Response ? body.body : body, { status, headers });

@@ -10,6 +10,7 @@ import path from 'node:path';
 import serveHandler from 'serve-handler';
 import { methodNotAllowedBody } from '../api/bodies.ts';
 import { headersFor, parseHeadersFile } from '../api/headers.ts';
+import { notModified } from '../api/etag.ts';
 import { encode, type Json } from '../api/json.ts';
 import { sortRecords } from '../api/ordering.ts';
 import { resolve, type Answer } from '../api/routes.ts';
@@ -41,15 +42,6 @@ class EtagCache {
     this.known.set(file, { version, etag });
     return etag;
   }
-}
-
-/** If-None-Match holds `*` or a list of (possibly weak) tags; compared weakly (RFC 9110 13.1.2). */
-function matchesEtag(header: string | undefined, etag: string): boolean {
-  if (header === undefined) return false;
-  return header.split(',').some((tag) => {
-    const value = tag.trim();
-    return value === '*' || value.replace(/^W\//, '') === etag;
-  });
 }
 
 /** The path and query of a request target, also in absolute form (`GET http://host/company/`). */
@@ -88,7 +80,7 @@ export function createApiServer(root: string): http.Server {
           return send(res, result.status, headers, await readFile(file, 'utf8'));
         }
         const etag = await etags.of(file);
-        if (matchesEtag(req.headers['if-none-match'], etag)) {
+        if (notModified(req.headers['if-none-match'], etag)) {
           res.writeHead(304, { ...headers, ETag: etag });
           return res.end();
         }

@@ -8,6 +8,7 @@ import { headersFor, type HeaderRule } from '../../api/headers.ts';
 import { encode, type Json } from '../../api/json.ts';
 import { sortRecords } from '../../api/ordering.ts';
 import { resolve, type Answer } from '../../api/routes.ts';
+import { notModified } from '../../api/etag.ts';
 
 /** The one binding the worker needs: Cloudflare's static assets (a Fetcher). */
 export interface Env {
@@ -24,14 +25,6 @@ export interface Worker {
  * own (Cache-Control, CF-Cache-Status, or Pages' CORS header) would make the hosts differ.
  */
 const KEPT_ASSET_HEADERS = ['etag'];
-
-/** If-None-Match (RFC 9110 13.1.2): `*` or a list of entity tags, compared weakly. */
-export function notModified(ifNoneMatch: string | null, etag: string | null): boolean {
-  if (ifNoneMatch === null || etag === null) return false;
-  if (ifNoneMatch.trim() === '*') return true;
-  const opaque = (tag: string) => tag.trim().replace(/^W\//, '');
-  return ifNoneMatch.split(',').some((tag) => opaque(tag) === opaque(etag));
-}
 
 export function createWorker(rules: readonly HeaderRule[]): Worker {
   /**
