@@ -1,0 +1,209 @@
+// Runs inside a fresh child process, started by measure.ts as `node --import tsx child.ts <job.json>`:
+// either the BUILD (the real pipeline) or the BASELINE (the same file I/O and JSON.parse, nothing
+// else). Each times only its work: modules are loaded and inputs read before the clock starts.
+// Stage lines go to stderr as they happen; the one JSON result goes to stdout.
+
+import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { BuildOptions } from '../pipeline/build.ts';
+
+export type Job =
+  | { kind: 'build'; options: Omit<BuildOptions, 'log' | 'check'> }
+  | {
+      kind: 'baseline';
+      /** The files the build reads, in the order it reads them. */
+      sourceFiles: string[];
+      /** A finished build's output (public/ and hosts/): its files are what the baseline writes. */
+      referenceDir: string;
+      outDir: string;
+    };
+
+export interface Stage {
+  name: string;
+  /** Wall time, as the stage's own line reports it. */
+  ms: number;
+  /** CPU time of the whole process (every thread, user + system) during the stage. */
+  cpuMs: number;
+  line: string;
+}
+
+export interface ChildResult {
+  ms: number;
+  /**
+   * CPU time of the work, user + system, all threads. Other tenants of a shared machine stretch
+   * wall time far more than this, so it shows what the code costs when the wall clock is noisy.
+   */
+  cpuMs: number;
+  /** process.resourceUsage().maxRSS, in bytes: the peak, start-up included. */
+  maxRssBytes: number;
+  /** RSS once modules are loaded, just before the clock starts. */
+  startRssBytes: number;
+  stages: Stage[];
+  sourceFiles: number;
+  sourceBytes: number;
+  outputFiles: number;
+  outputBytes: number;
+  routes?: number;
+  records?: number;
+  /** Set when the work failed (bad data, an exception); the figures are then meaningless. */
+  error?: string;
+}
+
+// Same bounds as the pipeline's load and write, so the baseline is not handicapped by its I/O
+// pattern (nor favoured by an unbounded one).
+const READ_CONCURRENCY = 64;
+const WRITE_CONCURRENCY = 32;
+
+// A copy of the pipeline's helper, so that changing the pipeline never changes the baseline.
+async function mapLimited<T, R>(items: readonly T[], limit: number, task: (item: T) => Promise<R>): Promise<R[]> {
+  const results = new Array<R>(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const index = next++;
+      results[index] = await task(items[index] as T);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return results;
+}
+
+/** Every file under `dir`, as relative path → text. */
+async function readTree(dir: string): Promise<Map<string, string>> {
+  const files = new Map<string, string>();
+  const walk = async (relative: string): Promise<void> => {
+    for (const entry of await readdir(path.join(dir, relative), { withFileTypes: true })) {
+      const child = relative ? `${relative}/${entry.name}` : entry.name;
+      if (entry.isDirectory()) await walk(child);
+      else files.set(child, await readFile(path.join(dir, child), 'utf8'));
+    }
+  };
+  await walk('');
+  return files;
+}
+
+const cpuNow = () => {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
+};
+
+/** CPU ms since the previous call (the first call: since the clock started). */
+function cpuLap(): () => number {
+  let last = cpuNow();
+  return () => {
+    const now = cpuNow();
+    const ms = now - last;
+    last = now;
+    return Math.round(ms);
+  };
+}
+
+/** The baseline's stage lines, in the build's format. */
+function stageTimer(stages: Stage[]) {
+  let started = performance.now();
+  const cpu = cpuLap();
+  return (name: string, detail: string) => {
+    const now = performance.now();
+    const ms = Math.round(now - started);
+    const line = `${name}: ${detail} (${ms} ms)`;
+    stages.push({ name, ms, cpuMs: cpu(), line });
+    process.stderr.write(`${line}\n`);
+    started = now;
+  };
+}
+
+/** The build's stage lines end in `(N ms)`; the stage is the word before the colon. */
+export function parseStage(line: string): Omit<Stage, 'cpuMs'> | null {
+  const match = /^([\w+-]+):.*\((\d+) ms\)$/.exec(line);
+  return match ? { name: match[1] as string, ms: Number(match[2]), line } : null;
+}
+
+async function runBuild(job: Extract<Job, { kind: 'build' }>): Promise<ChildResult> {
+  const { build } = await import('../pipeline/build.ts');
+  const { DataErrors, formatDataError } = await import('../pipeline/errors.ts');
+  const stages: Stage[] = [];
+  const startRssBytes = process.memoryUsage().rss;
+  const startCpu = cpuNow();
+  const cpu = cpuLap();
+  // build() calls log as each stage ends, so the CPU used since the last call is that stage's.
+  const log = (line: string) => {
+    process.stderr.write(`${line}\n`);
+    const stage = parseStage(line);
+    if (stage) stages.push({ ...stage, cpuMs: cpu() });
+  };
+  const started = performance.now();
+  try {
+    const result = await build({ ...job.options, log });
+    const ms = performance.now() - started;
+    return {
+      ms,
+      cpuMs: cpuNow() - startCpu,
+      maxRssBytes: process.resourceUsage().maxRSS * 1024,
+      startRssBytes,
+      stages,
+      sourceFiles: result.sourceFiles,
+      sourceBytes: result.sourceBytes,
+      outputFiles: result.files.size,
+      outputBytes: result.outputBytes,
+      routes: result.routes.length,
+      records: result.records,
+    };
+  } catch (error) {
+    const message =
+      error instanceof DataErrors
+        ? [error.message, ...error.errors.slice(0, 20).map(formatDataError)].join('\n')
+        : String((error as Error).stack ?? error);
+    return { ms: 0, cpuMs: 0, maxRssBytes: 0, startRssBytes, stages, sourceFiles: 0, sourceBytes: 0, outputFiles: 0, outputBytes: 0, error: message };
+  }
+}
+
+async function runBaseline(job: Extract<Job, { kind: 'baseline' }>): Promise<ChildResult> {
+  // Loaded before the clock: the baseline writes bytes it already holds, as the build does
+  // once it has rendered them.
+  const outputs = await readTree(job.referenceDir);
+  let outputBytes = 0;
+  for (const text of outputs.values()) outputBytes += Buffer.byteLength(text);
+  const stages: Stage[] = [];
+  const startRssBytes = process.memoryUsage().rss;
+  const startCpu = cpuNow();
+  const step = stageTimer(stages);
+  const started = performance.now();
+
+  let sourceBytes = 0;
+  const parsed = await mapLimited(job.sourceFiles, READ_CONCURRENCY, async (file) => {
+    const text = await readFile(file, 'utf8');
+    sourceBytes += Buffer.byteLength(text);
+    return JSON.parse(text) as unknown;
+  });
+  step('read+parse', `${parsed.length} files, ${sourceBytes} bytes`);
+
+  const dirs = new Set([...outputs.keys()].map((file) => path.dirname(path.join(job.outDir, file))));
+  for (const dir of [...dirs].sort()) await mkdir(dir, { recursive: true });
+  await mapLimited([...outputs], WRITE_CONCURRENCY, ([file, text]) => writeFile(path.join(job.outDir, file), text));
+  step('write', `${outputs.size} files, ${outputBytes} bytes`);
+
+  const ms = performance.now() - started;
+  return {
+    ms,
+    cpuMs: cpuNow() - startCpu,
+    maxRssBytes: process.resourceUsage().maxRSS * 1024,
+    startRssBytes,
+    stages,
+    // The parsed values stay alive until here, as the build's records do until it has rendered.
+    sourceFiles: parsed.length,
+    sourceBytes,
+    outputFiles: outputs.size,
+    outputBytes,
+  };
+}
+
+async function main(): Promise<void> {
+  const jobFile = process.argv[2];
+  if (!jobFile) throw new Error('usage: child.ts <job.json>');
+  const job = JSON.parse(await readFile(jobFile, 'utf8')) as Job;
+  const result = job.kind === 'build' ? await runBuild(job) : await runBaseline(job);
+  process.stdout.write(`${JSON.stringify(result)}\n`);
+  process.exitCode = result.error ? 1 : 0;
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) await main();

@@ -1,0 +1,115 @@
+// Turns the rounds' results into the printed table, the per-stage breakdown and the verdicts.
+
+import type { ChildResult } from './child.ts';
+import type { TreeSummary } from './measure.ts';
+
+export const TARGETS = {
+  /**
+   * Build time over baseline time, taken per round (the two runs of a round are adjacent, so a
+   * busy spell of the shared machine mostly hits both) and then the median over the rounds.
+   */
+  maxRatio: 1.5,
+  /** Decimal gigabyte; judged on the worst round, since one bad peak is enough to be killed. */
+  maxBuildRssBytes: 1_000_000_000,
+} as const;
+
+export interface Summary {
+  generatedMs: number;
+  sourceDigest: string;
+  records: number;
+  counts: Readonly<Record<string, number>>;
+  /** What the first build wrote; every later build and every baseline should write the same. */
+  output: TreeSummary;
+  /** Runs whose output differed from the first build's. */
+  warnings: readonly string[];
+  builds: ChildResult[];
+  baselines: ChildResult[];
+}
+
+const median = (values: readonly number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+};
+const min = (values: readonly number[]) => Math.min(...values);
+const max = (values: readonly number[]) => Math.max(...values);
+
+const int = (n: number) => Math.round(n).toLocaleString('en-US');
+const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
+const mb = (bytes: number) => `${(bytes / 1e6).toFixed(1)} MB`;
+const times = (ratio: number) => `${ratio.toFixed(2)}x`;
+
+function row(label: string, values: readonly number[], format: (n: number) => string): string {
+  const cells = [median(values), min(values), max(values)].map((v) => format(v).padStart(11));
+  return `${label.padEnd(22)}${cells.join('')}   ${values.map(format).join(' / ')}`;
+}
+
+/** Median wall and CPU ms per stage, in the order the stages ran. */
+function stageMedians(results: readonly ChildResult[]): Array<[name: string, ms: number, cpuMs: number]> {
+  const names = [...new Set(results.flatMap((r) => r.stages.map((s) => s.name)))];
+  const of = (name: string, pick: (s: ChildResult['stages'][number]) => number) =>
+    median(results.map((r) => r.stages.find((s) => s.name === name)).map((s) => (s ? pick(s) : 0)));
+  return names.map((name) => [name, of(name, (s) => s.ms), of(name, (s) => s.cpuMs)]);
+}
+
+function stageLines(label: string, results: readonly ChildResult[]): string[] {
+  const total = median(results.map((r) => r.ms));
+  return stageMedians(results).map(([name, ms, cpuMs], i) => {
+    const share = `${Math.round((100 * ms) / total)}%`.padStart(4);
+    return `${(i === 0 ? label : '').padEnd(22)}${name.padEnd(11)}${`${int(ms)} ms`.padStart(10)} ${share} of the run   CPU ${int(cpuMs)} ms`;
+  });
+}
+
+/** The printed report, and whether every target was met. */
+export function report(summary: Summary): { text: string; passed: boolean } {
+  const { builds, baselines } = summary;
+  const build = builds[0] as ChildResult;
+  const buildMs = builds.map((r) => r.ms);
+  const baselineMs = baselines.map((r) => r.ms);
+  const ratios = builds.map((r, i) => r.ms / (baselines[i] as ChildResult).ms);
+  const cpuRatios = builds.map((r, i) => r.cpuMs / (baselines[i] as ChildResult).cpuMs);
+  const ratio = median(ratios);
+  const worstRss = max(builds.map((r) => r.maxRssBytes));
+  const timeOk = ratio <= TARGETS.maxRatio;
+  const memoryOk = worstRss < TARGETS.maxBuildRssBytes;
+  const counts = Object.entries(summary.counts)
+    .map(([name, n]) => `${name} ${int(n)}`)
+    .join(', ');
+
+  const lines = [
+    '',
+    `Results over ${builds.length} rounds (build and baseline alternating, each run in a fresh \`node --import tsx\` child).`,
+    'Times cover the work only: module loading, and the baseline preloading the bytes it writes, happen before the clock starts.',
+    '',
+    `${''.padEnd(22)}${'median'.padStart(11)}${'min'.padStart(11)}${'max'.padStart(11)}   rounds`,
+    row('build time', buildMs, seconds),
+    row('baseline time', baselineMs, seconds),
+    row('ratio build/baseline', ratios, times),
+    `${''.padEnd(22)}(per round; target <= ${TARGETS.maxRatio}x on the median; median/median ${times(median(buildMs) / median(baselineMs))}, min/min ${times(min(buildMs) / min(baselineMs))})`,
+    row('build CPU time', builds.map((r) => r.cpuMs), seconds),
+    row('baseline CPU time', baselines.map((r) => r.cpuMs), seconds),
+    row('CPU ratio', cpuRatios, times),
+    `${''.padEnd(22)}(user + system, all threads: less bent by other tenants than wall time; not a target)`,
+    row('build peak RSS', builds.map((r) => r.maxRssBytes), mb),
+    row('baseline peak RSS', baselines.map((r) => r.maxRssBytes), mb),
+    row('build RSS at start', builds.map((r) => r.startRssBytes), mb),
+    row('baseline RSS at start', baselines.map((r) => r.startRssBytes), mb),
+    `${''.padEnd(22)}(RSS when the clock starts: modules loaded; for the baseline, the output bytes too)`,
+    '',
+    'Stages (median wall time of each stage, its share of the median run, and its median CPU time):',
+    ...stageLines('build', builds),
+    ...stageLines('baseline', baselines),
+    '',
+    `${'source'.padEnd(22)}${int(build.sourceFiles)} files, ${mb(build.sourceBytes)} (${int(build.sourceBytes)} bytes), ${int(summary.records)} records: ${counts}`,
+    `${''.padEnd(22)}generated in ${seconds(summary.generatedMs)}, sha256 ${summary.sourceDigest}`,
+    `${'output'.padEnd(22)}${int(summary.output.files)} files, ${mb(summary.output.bytes)} (${int(summary.output.bytes)} bytes), ${int(build.routes ?? 0)} routes`,
+    summary.warnings.length === 0
+      ? `${''.padEnd(22)}identical in every build and baseline run, sha256 ${summary.output.digest}`
+      : `${''.padEnd(22)}sha256 ${summary.output.digest} in the first build; differed in ${summary.warnings.length} run(s):`,
+    ...summary.warnings.map((w) => `WARN  ${w} (was the pipeline edited during the bench?)`),
+    '',
+    `${timeOk ? 'PASS' : 'FAIL'} time:   build/baseline ${times(ratio)}, median of ${ratios.length} rounds (target <= ${TARGETS.maxRatio}x)`,
+    `${memoryOk ? 'PASS' : 'FAIL'} memory: build peak RSS ${mb(worstRss)} in the worst round (target < ${mb(TARGETS.maxBuildRssBytes)})`,
+  ];
+  return { text: lines.join('\n'), passed: timeOk && memoryOk };
+}
