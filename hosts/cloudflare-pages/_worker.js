@@ -125,15 +125,24 @@ function compareValues(a, b) {
   if (typeof a === "string" && typeof b === "string") return compareStrings(a, b);
   return a < b ? -1 : 1;
 }
+function nativeOrderHolds(values) {
+  return values.every((v) => typeof v !== "string" || !/[\ud800-\uffff]/.test(v));
+}
 function sortRecords(records, terms, valueOf = (record, field) => record[field] ?? null) {
-  const keys = [...terms, { field: "id", descending: false }];
-  return [...records].sort((a, b) => {
-    for (const { field, descending } of keys) {
-      const order = compareValues(valueOf(a, field), valueOf(b, field));
-      if (order !== 0) return descending ? -order : order;
+  const keys = [...terms, { field: "id", descending: false }].map(({ field, descending }) => {
+    const values = records.map((record) => valueOf(record, field));
+    const compare = nativeOrderHolds(values) ? (a, b) => a === b ? 0 : a === null ? 1 : b === null ? -1 : a < b ? -1 : 1 : compareValues;
+    return { values, compare, sign: descending ? -1 : 1 };
+  });
+  const order = records.map((_, index) => index);
+  order.sort((a, b) => {
+    for (const { values, compare, sign } of keys) {
+      const result = compare(values[a], values[b]);
+      if (result !== 0) return sign * result;
     }
     return 0;
   });
+  return order.map((index) => records[index]);
 }
 
 // scripts/api/pagination.ts

@@ -62,21 +62,35 @@ export function compareValues(a: Comparable, b: Comparable): number {
   return a < b ? -1 : 1;
 }
 
+/** True when native string comparison is code-point order: no surrogates, nothing above them. */
+function nativeOrderHolds(values: readonly Comparable[]): boolean {
+  return values.every((v) => typeof v !== 'string' || !/[\ud800-\uffff]/.test(v));
+}
+
 /**
  * Sorts records by the terms, then by id ascending, without touching the input.
  * The final id key makes every order total, so the output never depends on the sort algorithm.
+ * Each key is read once per record, not once per comparison: lists run to 100,000 records.
  */
 export function sortRecords<T extends { id: Comparable }>(
   records: readonly T[],
   terms: readonly OrderTerm[],
   valueOf: (record: T, field: string) => Comparable = (record, field) => (record as Record<string, Comparable>)[field] ?? null,
 ): T[] {
-  const keys = [...terms, { field: 'id', descending: false }];
-  return [...records].sort((a, b) => {
-    for (const { field, descending } of keys) {
-      const order = compareValues(valueOf(a, field), valueOf(b, field));
-      if (order !== 0) return descending ? -order : order;
+  const keys = [...terms, { field: 'id', descending: false }].map(({ field, descending }) => {
+    const values = records.map((record) => valueOf(record, field));
+    const compare = nativeOrderHolds(values)
+      ? (a: Comparable, b: Comparable) => (a === b ? 0 : a === null ? 1 : b === null ? -1 : a < b ? -1 : 1)
+      : compareValues;
+    return { values, compare, sign: descending ? -1 : 1 };
+  });
+  const order = records.map((_, index) => index);
+  order.sort((a, b) => {
+    for (const { values, compare, sign } of keys) {
+      const result = compare(values[a] as Comparable, values[b] as Comparable);
+      if (result !== 0) return sign * result;
     }
     return 0;
   });
+  return order.map((index) => records[index] as T);
 }

@@ -5,7 +5,8 @@ import { readFile } from 'node:fs/promises';
 import { compareStrings } from '../api/ordering.ts';
 import { DataErrors, type DataError } from './errors.ts';
 import { load } from './load.ts';
-import { render, type Rendered } from './render.ts';
+import { render } from './render.ts';
+import type { Route } from '../api/routes.ts';
 import { validate, validateHeadersFile } from './validate.ts';
 import { writeOutput } from './write.ts';
 import path from 'node:path';
@@ -28,7 +29,10 @@ export interface BuildOptions {
   log?: (line: string) => void;
 }
 
-export interface BuildResult extends Rendered {
+export interface BuildResult {
+  routes: Route[];
+  /** Output path → text of every file the build wrote (or, with `check`, would write). */
+  files: Map<string, string>;
   records: number;
   sourceFiles: number;
   sourceBytes: number;
@@ -60,16 +64,25 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
   if (problems.length > 0) throw new DataErrors(problems.sort(byLocation));
   step('validate: no problems');
 
-  const rendered = render(catalogue, { baseUrl: options.baseUrl, pageSize: options.pageSize, headersFile: headersText });
-  let outputBytes = 0;
-  for (const text of rendered.files.values()) outputBytes += Buffer.byteLength(text);
-  step(`render: ${rendered.routes.length} routes, ${rendered.files.size} files, ${outputBytes} bytes`);
+  const { routes, files: rendering } = render(catalogue, { baseUrl: options.baseUrl, pageSize: options.pageSize, headersFile: headersText });
   const hosts = HOSTS.filter((host) => !options.targets || options.targets.includes(host.name));
-  const hostFiles = hosts.map((host) => ({ host, files: host.files({ routes: rendered.routes, headerRules: headers.rules }) }));
-  if (!options.check) {
-    await writeOutput(options.outDir, rendered.files);
-    for (const { host, files } of hostFiles) await writeOutput(path.join(options.hostsDir, host.name), files);
-    step(`write: ${options.outDir}/${hosts.length ? ` and ${hosts.map((h) => `${options.hostsDir}/${h.name}/`).join(', ')}` : ''}`);
+  const hostFiles = hosts.map((host) => ({ host, files: host.files({ routes, headerRules: headers.rules }) }));
+  const files = new Map<string, string>();
+  let outputBytes = 0;
+  function* kept() {
+    for (const [file, text] of rendering) {
+      files.set(file, text);
+      outputBytes += Buffer.byteLength(text);
+      yield [file, text] as const;
+    }
   }
-  return { ...rendered, records: loaded.records.length, sourceFiles: loaded.files, sourceBytes: loaded.bytes, outputBytes };
+  if (options.check) for (const _ of kept());
+  else await writeOutput(options.outDir, kept());
+  // One stage: each file is written while the next one is rendered.
+  step(`${options.check ? 'render' : 'render+write'}: ${routes.length} routes, ${files.size} files, ${outputBytes} bytes${options.check ? '' : ` to ${options.outDir}/`}`);
+  if (!options.check) {
+    for (const { host, files: hostFileMap } of hostFiles) await writeOutput(path.join(options.hostsDir, host.name), hostFileMap);
+    if (hosts.length) step(`hosts: ${hosts.map((h) => `${options.hostsDir}/${h.name}/`).join(', ')}`);
+  }
+  return { routes, files, records: loaded.records.length, sourceFiles: loaded.files, sourceBytes: loaded.bytes, outputBytes };
 }

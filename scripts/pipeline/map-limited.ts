@@ -1,15 +1,17 @@
 // Runs an async task over many items with a bounded number in flight, so reading or writing
 // a hundred thousand files neither runs them one by one nor opens them all at once.
+// Items are pulled one at a time, so a generator can produce them while earlier tasks run.
 
-export async function mapLimited<T, R>(items: readonly T[], limit: number, task: (item: T) => Promise<R>): Promise<R[]> {
-  const results = new Array<R>(items.length);
-  let next = 0;
+export async function mapLimited<T, R>(items: Iterable<T>, limit: number, task: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = [];
+  const iterator = items[Symbol.iterator]();
+  let index = 0;
   const worker = async () => {
-    while (next < items.length) {
-      const index = next++;
-      results[index] = await task(items[index] as T);
+    for (let next = iterator.next(); !next.done; next = iterator.next()) {
+      const position = index++;
+      results[position] = await task(next.value);
     }
   };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  await Promise.all(Array.from({ length: limit }, worker));
   return results;
 }

@@ -2,7 +2,7 @@
 // the route table. Pure: no I/O, so the same catalogue always gives the same files.
 
 import { INVALID_PAGE_BODY, NOT_FOUND_BODY, UNSUPPORTED_ORDERING_BODY, methodNotAllowedBody, optionsBody } from '../api/bodies.ts';
-import { Float, encode, encodeArray, type Json } from '../api/json.ts';
+import { Float, encode, encodeArray, encodePlain, type Json, type PlainJson } from '../api/json.ts';
 import { compareStrings, parseOrdering, sortRecords } from '../api/ordering.ts';
 import { pageCount, pageLinks } from '../api/pagination.ts';
 import {
@@ -31,12 +31,15 @@ export interface RenderSettings {
 
 export interface Rendered {
   routes: Route[];
-  /** Output path (relative to the output folder) → file text, in a stable order. */
-  files: Map<string, string>;
+  /**
+   * Output path (relative to the output folder) and file text, in a stable order. Rendered
+   * as it is read, so the writer can write a file while the next one is rendered.
+   */
+  files: Iterable<[string, string]>;
 }
 
 // Field order is the order of the description's tables: DRF writes serializer fields in order.
-const companyJson = (c: Company): Json => ({
+const companyJson = (c: Company): PlainJson => ({
   id: c.id,
   name: c.name,
   street: c.street,
@@ -53,7 +56,7 @@ const companyJson = (c: Company): Json => ({
   vf_plus_status: c.vf_plus_status,
 });
 
-const eventJson = (e: Event): Json => ({
+const eventJson = (e: Event): PlainJson => ({
   id: e.id,
   name: e.name,
   slug: e.slug,
@@ -99,11 +102,11 @@ function fairJson(f: Fair, events: ReadonlyMap<number, Event>): Json {
   };
 }
 
-const textureJson = (t: Texture): Json => ({ id: t.id, name: t.name, texture: t.texture, categories: [...t.categories] });
+const textureJson = (t: Texture): PlainJson => ({ id: t.id, name: t.name, texture: t.texture, categories: [...t.categories] });
 
 /** Encodes each record once; every list that holds it reuses the text. */
-function encodeEach<T>(records: readonly T[], toJson: (record: T) => Json): Map<T, string> {
-  return new Map(records.map((record) => [record, encode(toJson(record))]));
+function encodeEach<T>(records: readonly T[], toJson: (record: T) => PlainJson): Map<T, string> {
+  return new Map(records.map((record) => [record, encodePlain(toJson(record))]));
 }
 
 function texturePage(route: Route, sorted: readonly Texture[], encoded: ReadonlyMap<Texture, string>, settings: RenderSettings): string {
@@ -118,6 +121,11 @@ function texturePage(route: Route, sorted: readonly Texture[], encoded: Readonly
 }
 
 export function render(catalogue: Catalogue, settings: RenderSettings): Rendered {
+  const routes = planRoutes(pageCount(catalogue.textures.length, settings.pageSize));
+  return { routes, files: renderFiles(catalogue, settings, routes) };
+}
+
+function* renderFiles(catalogue: Catalogue, settings: RenderSettings, routes: readonly Route[]): Generator<[string, string]> {
   const companies = sortRecords(catalogue.companies, [{ field: 'name', descending: false }], (c, field) =>
     field === 'name' ? c.name.toLowerCase() : c.id,
   );
@@ -126,13 +134,11 @@ export function render(catalogue: Catalogue, settings: RenderSettings): Rendered
   const encodedEvents = encodeEach(catalogue.events, eventJson);
   const encodedTextures = encodeEach(textures, textureJson);
 
-  const routes = planRoutes(pageCount(textures.length, settings.pageSize));
-  const files = new Map<string, string>();
   for (const route of routes) {
     let body: string;
     switch (route.resource) {
       case 'company':
-        body = encodeArray(companies.map((c) => encode(companyJson(c))));
+        body = encodePlain(companies.map(companyJson));
         break;
       case 'virtualfair':
         body = encode(catalogue.fairs.map((f) => fairJson(f, eventById)));
@@ -146,14 +152,13 @@ export function render(catalogue: Catalogue, settings: RenderSettings): Rendered
         body = texturePage(route, textures, encodedTextures, settings);
         break;
     }
-    files.set(route.file, body);
+    yield [route.file, body];
   }
-  for (const resource of RESOURCES) files.set(optionsFile(resource.name), optionsBody(resource.title));
-  files.set(NOT_FOUND_FILE, NOT_FOUND_BODY);
-  files.set(INVALID_PAGE_FILE, INVALID_PAGE_BODY);
-  files.set(UNSUPPORTED_ORDERING_FILE, UNSUPPORTED_ORDERING_BODY);
-  for (const method of REJECTED_METHODS) files.set(methodNotAllowedFile(method), methodNotAllowedBody(method));
-  files.set('_headers', settings.headersFile);
-  files.set('_redirects', renderRedirects(routes));
-  return { routes, files };
+  for (const resource of RESOURCES) yield [optionsFile(resource.name), optionsBody(resource.title)];
+  yield [NOT_FOUND_FILE, NOT_FOUND_BODY];
+  yield [INVALID_PAGE_FILE, INVALID_PAGE_BODY];
+  yield [UNSUPPORTED_ORDERING_FILE, UNSUPPORTED_ORDERING_BODY];
+  for (const method of REJECTED_METHODS) yield [methodNotAllowedFile(method), methodNotAllowedBody(method)];
+  yield ['_headers', settings.headersFile];
+  yield ['_redirects', renderRedirects(routes)];
 }

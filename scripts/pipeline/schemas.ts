@@ -43,9 +43,12 @@ const uuid = () =>
     .string()
     .regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/, 'expected a lower-case UUID (8-4-4-4-12 hex digits)');
 
+// Labels are non-empty and neither start nor end with white space (what trim() would remove).
+const LABEL = '(?:[^,\\s]|[^,\\s][^,]*[^,\\s])';
+const TAGS = new RegExp(`^${LABEL}(?:,${LABEL})*$`);
 const tags = () =>
   text().refine(
-    (s) => s.split(',').every((label) => label.length > 0 && label.trim() === label),
+    (s) => TAGS.test(s),
     'expected comma-separated labels with no space after a comma and no empty label',
   );
 

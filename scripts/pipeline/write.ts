@@ -7,15 +7,25 @@ import { mapLimited } from './map-limited.ts';
 
 const WRITE_CONCURRENCY = 32;
 
-export async function writeOutput(outDir: string, files: ReadonlyMap<string, string>): Promise<void> {
+/**
+ * Writes `files` (path → text) as the new content of `outDir`. They are pulled as the writes
+ * go, so a generator's next file is rendered while the previous ones are being written.
+ */
+export async function writeOutput(outDir: string, files: Iterable<readonly [string, string]>): Promise<void> {
   const target = path.resolve(outDir);
   const stamp = `${process.pid}-${Date.now()}`;
   const staging = `${target}.tmp-${stamp}`;
   const previous = `${target}.old-${stamp}`;
   try {
-    const dirs = new Set([...files.keys()].map((file) => path.dirname(path.join(staging, file))));
-    for (const dir of [...dirs].sort()) await mkdir(dir, { recursive: true });
-    await mapLimited([...files], WRITE_CONCURRENCY, ([file, text]) => writeFile(path.join(staging, file), text));
+    await mkdir(staging, { recursive: true });
+    const dirs = new Map<string, Promise<unknown>>();
+    await mapLimited(files, WRITE_CONCURRENCY, async ([file, text]) => {
+      const target = path.join(staging, file);
+      const dir = path.dirname(target);
+      if (!dirs.has(dir)) dirs.set(dir, mkdir(dir, { recursive: true }));
+      await dirs.get(dir);
+      await writeFile(target, text);
+    });
     const hadPrevious = await rename(target, previous).then(
       () => true,
       (error: NodeJS.ErrnoException) => {

@@ -11,12 +11,22 @@ const WORKER = fileURLToPath(new URL('./worker.ts', import.meta.url));
 /** The project root: the bundle's path comments are relative to it, whatever the cwd. */
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 
+// Both Cloudflare targets bundle the same worker with the same rules: bundle it once per build.
+const bundles = new Map<string, string>();
+
 export function bundleWorker(rules: readonly HeaderRule[], banner: string): string {
+  const key = JSON.stringify(rules);
+  const code = bundles.get(key) ?? bundle(key);
+  bundles.set(key, code);
+  return `${banner}\n\n${code}`;
+}
+
+function bundle(rulesJson: string): string {
   const result = buildSync({
     stdin: {
       // The rules are data of the build (the project's `_headers`), so they are inlined here
       // rather than read at run time: Pages does not serve `_headers` to the worker.
-      contents: `import { createWorker } from './${path.basename(WORKER)}';\nexport default createWorker(${JSON.stringify(rules)});\n`,
+      contents: `import { createWorker } from './${path.basename(WORKER)}';\nexport default createWorker(${rulesJson});\n`,
       resolveDir: path.dirname(WORKER),
       sourcefile: 'worker-entry.ts',
       loader: 'ts',
@@ -29,7 +39,6 @@ export function bundleWorker(rules: readonly HeaderRule[], banner: string): stri
     write: false,
     charset: 'utf8',
     legalComments: 'none',
-    banner: { js: banner },
     logLevel: 'silent',
   });
   const [output] = result.outputFiles;
