@@ -8,6 +8,8 @@ import type { Host } from './host.ts';
 import { nginx } from './nginx.ts';
 import { caddy } from './caddy.ts';
 import { apache } from './apache.ts';
+import { netlify } from './netlify.ts';
+import { vercel } from './vercel.ts';
 
 export const HOSTS: readonly Host[] = [
   cloudflareWorkers,
@@ -16,6 +18,8 @@ export const HOSTS: readonly Host[] = [
   nginx,
   caddy,
   apache,
+  netlify,
+  vercel,
 ];
 
 /**

@@ -117,6 +117,78 @@ const PAGES_STATIC_LIMITS: Readonly<Partial<Record<RuleId, string>> & Record<Tes
 };
 
 /**
+ * Netlify as `netlify dev --offline` runs it (test/e2e/targets/netlify.ts): Netlify's redirect
+ * engine and the functions are Netlify's, the file server is the CLI's own. The first two
+ * entries are limits of Netlify itself; the rest are the CLI's, and say nothing of production.
+ */
+const NETLIFY_NO_SLASH_REDIRECT =
+  'Netlify matches _redirects rules and function paths with or without the trailing slash (netlify-redirector; ' +
+  'netlify-cli matchURLPath strips it), so no rule or function can redirect /company to /company/ without also ' +
+  'redirecting /company/ to itself: /company is answered like /company/ (hosts/netlify/README.md)';
+const NETLIFY_DEV_CHARSET =
+  "netlify dev's static server (express) sends the files with Content-Type: application/json; charset=utf-8 and " +
+  'ignores the Content-Type of _headers (local-runtimes.md section 3); the functions\' answers are exact. Netlify\'s ' +
+  'CDN is reported to apply the _headers Content-Type, which no offline run can show';
+const NETLIFY_LIMITS: Readonly<Partial<Record<RuleId, string>> & Record<TestTitle, string>> = {
+  'paths.slash-redirect': NETLIFY_NO_SLASH_REDIRECT,
+  'headers.redirect': NETLIFY_NO_SLASH_REDIRECT,
+  'methods.head':
+    "netlify dev's static server sends a HEAD answer with the weak ETag of an empty body (GET's is of the file), and " +
+    'the functions\' answers carry per-request x-nf-fetch-timing / x-nf-start-timestamp headers (and GET a chunked ' +
+    'Transfer-Encoding) that differ between the GET and the HEAD; status and the _headers headers are equal',
+  '[body] the 404 and invalid-page bodies': NETLIFY_DEV_CHARSET,
+  '[headers] 404 answers: unknown path and invalid page': NETLIFY_DEV_CHARSET,
+  '[paths.not-found] Range and If-None-Match do not turn a 404 into 206 or 304': NETLIFY_DEV_CHARSET,
+  '[paths.absolute-form] GET http://127.0.0.1:<port>/company/ is answered as /company/': NETLIFY_DEV_CHARSET,
+  '[paths.not-found] POST /nope/ → 404 Not found, not 405':
+    "netlify dev answers a method other than GET or HEAD on a rewritten path with its static server's text/plain " +
+    '"Method Not Allowed" under the rule\'s status (404 here), not with the rule\'s file (local-runtimes.md section 3)',
+  '[paths.traversal] GET /_errors/not-found.json → 404 Not found':
+    "Netlify's redirect engine skips a rule that would rewrite a path to itself (netlify-redirector matches nothing " +
+    'for /_errors/not-found.json), so that file is served at its own path: the not-found body, with status 200',
+  ...Object.fromEntries(
+    ['/company/', '/virtualfair/', '/event/', '/virtualbooth-texture/'].map((path) => [
+      `[headers] GET every route of ${path}: 200 answers`,
+      NETLIFY_DEV_CHARSET,
+    ]),
+  ),
+  ...Object.fromEntries(
+    ['/nope/', '/', '/companies/', '/Company/', '/company/extra/', '/event/101/', '/company//'].map((url) => [
+      `[paths.not-found] GET ${url} → 404 Not found`,
+      NETLIFY_DEV_CHARSET,
+    ]),
+  ),
+  ...Object.fromEntries(
+    [
+      '/../package.json',
+      '/%2e%2e/package.json',
+      '/company/..%2f..%2fpackage.json',
+      '//etc/passwd',
+      '/company/%2e%2e/%2e%2e/package.json',
+      '/company/../../package.json',
+      '/_headers',
+      '/_redirects',
+      '/company/index.json',
+      '/event/ordering=-id.json',
+    ].map((url) => [`[paths.traversal] GET ${url} → 404 Not found`, NETLIFY_DEV_CHARSET]),
+  ),
+  // The query cases a rule answers from a file (the others go through the function, which passes).
+  ...Object.fromEntries(
+    [
+      '/event/?ordering=%2Did answers as /event/?ordering=-id (percent-decoded)',
+      '/event/?ORDERING=-id answers as /event/ (keys are case-sensitive: default order)',
+      '/event/?ordering=name&ordering=-id answers as /event/?ordering=-id (the last value wins)',
+      '/event/?x=1&ordering=-id answers as /event/?ordering=-id (unknown keys are ignored)',
+      '/company/?x=1&y=%FF answers as /company/ (unknown keys are ignored)',
+      '/company/?format=xml&format=api answers as /company/ (the last format wins)',
+      '/virtualbooth-texture/?page=2&page=3 answers as /virtualbooth-texture/?page=3 (the last value wins)',
+      '/virtualbooth-texture/?x=1&page=2 answers as /virtualbooth-texture/?page=2 (unknown keys are not copied into the links)',
+      '/virtualbooth-texture/?page=2&zzz=1&format=api answers as /virtualbooth-texture/?format=api&page=2 (unknown keys are not copied into the links)',
+    ].map((title) => [`[query] ${title}`, NETLIFY_DEV_CHARSET]),
+  ),
+};
+
+/**
  * Target name → rule id, or one test's exact title, → why that target cannot meet it (cite the
  * host's docs or source). A rule id marks every test of that rule on that target; a title
  * marks that test only.
@@ -141,6 +213,7 @@ export const KNOWN_DIFFERENCES: Readonly<Record<string, Partial<Record<RuleId, s
   'cloudflare-workers': CLOUDFLARE_RUNTIME,
   'cloudflare-pages': CLOUDFLARE_RUNTIME,
   'cloudflare-pages-static': PAGES_STATIC_LIMITS,
+  netlify: NETLIFY_LIMITS,
 };
 
 /**

@@ -10,6 +10,7 @@ import { local } from './local.ts';
 import { nginx } from './nginx.ts';
 import { caddy } from './caddy.ts';
 import { apache } from './apache.ts';
+import { netlify } from './netlify.ts';
 import type { Target } from './target.ts';
 
 export const TARGETS: readonly Target[] = [
@@ -20,6 +21,7 @@ export const TARGETS: readonly Target[] = [
   cloudflareWorkers,
   cloudflarePages,
   cloudflarePagesStatic,
+  netlify,
 ];
 
 export function targetByName(name: string): Target {

@@ -1,0 +1,47 @@
+// Bundles a Netlify function into one self-contained ES module, like the Cloudflare worker
+// (scripts/hosts/cloudflare/bundle.ts): the `_headers` rules and the route table's file → URL
+// list are data of the build, inlined. Netlify reads a function's `config` from its source
+// without running it, as a literal `export const config = {...}`, so that export is written
+// after the bundle as literal text, not left to esbuild (which would emit `export { config }`).
+
+import { buildSync } from 'esbuild';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { HeaderRule } from '../../api/headers.ts';
+import type { RouteUrls } from './function.ts';
+
+const FUNCTION = fileURLToPath(new URL('./function.ts', import.meta.url));
+/** The project root: the bundle's path comments are relative to it, whatever the cwd. */
+const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+
+/** Functions v2 in-source config: the paths and methods Netlify routes to the function before any rule. */
+export interface FunctionConfig {
+  path: string[];
+  method?: string[];
+}
+
+export function bundleFunction(rules: readonly HeaderRule[], urls: RouteUrls, prefix: string, config: FunctionConfig, banner: string): string {
+  const result = buildSync({
+    stdin: {
+      contents:
+        `import { createNetlifyFunction } from './${path.basename(FUNCTION)}';\n` +
+        `export default createNetlifyFunction(${JSON.stringify(rules)}, ${JSON.stringify(urls)}, ${JSON.stringify(prefix)});\n`,
+      resolveDir: path.dirname(FUNCTION),
+      sourcefile: 'function-entry.ts',
+      loader: 'ts',
+    },
+    absWorkingDir: ROOT,
+    bundle: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    write: false,
+    charset: 'utf8',
+    legalComments: 'none',
+    banner: { js: banner },
+    logLevel: 'silent',
+  });
+  const [output] = result.outputFiles;
+  if (!output) throw new Error('esbuild produced no function bundle');
+  return `${output.text}\n// Read by Netlify from the source (paths and methods routed to this function before any rule).\nexport const config = ${JSON.stringify(config, null, 2)};\n`;
+}

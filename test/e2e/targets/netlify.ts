@@ -1,0 +1,90 @@
+// Netlify, run by `netlify dev --offline` (netlify-cli 26.2.0, installed apart by
+// .ci/install-netlify-cli.sh) on a folder assembled as the deploy recipe of
+// hosts/netlify/README.md says: netlify.toml, a copy of the build output as public/, and the two
+// functions. netlify dev runs Netlify's redirect engine and the functions as Netlify would; its
+// static server is its own (express), so headers and methods on files are not production's.
+// What it answers differently is in ../expectations.ts.
+
+import { access, constants, cp, mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import { REPO_ROOT, freePort, spawnProcess, waitForPort } from './process.ts';
+import type { Target } from './target.ts';
+
+const NETLIFY = path.join(REPO_ROOT, 'node_modules/.cache/netlify-cli/node_modules/.bin/netlify');
+
+/** It loads the functions after the port opens; about 5 s here, more on a cold cache. */
+const READY_TIMEOUT_MS = 90_000;
+
+/**
+ * Off the network and out of $HOME: no telemetry or update check, its config (and .netlify/)
+ * in the work folder, no browser. Edge functions stay off: without the hidden flag the first
+ * request downloads Deno from edge.netlify.com and the CLI exits when that fails.
+ */
+function offlineEnv(workDir: string): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    HOME: workDir,
+    XDG_CONFIG_HOME: path.join(workDir, '.config'),
+    NETLIFY_TELEMETRY_DISABLED: '1',
+    BROWSER: 'none',
+    CI: 'true',
+    FORCE_COLOR: '0',
+  };
+}
+
+export const netlify: Target = {
+  name: 'netlify',
+  async start({ publicDir, hostsDir, port, workDir }) {
+    try {
+      await access(NETLIFY, constants.X_OK);
+    } catch {
+      throw new Error('netlify-cli is not installed: run .ci/install-netlify-cli.sh');
+    }
+    const site = path.join(workDir, 'site');
+    await mkdir(site);
+    await cp(publicDir, path.join(site, 'public'), { recursive: true });
+    await cp(path.join(hostsDir, 'netlify', 'netlify.toml'), path.join(site, 'netlify.toml'));
+    await cp(path.join(hostsDir, 'netlify', 'netlify'), path.join(site, 'netlify'), { recursive: true });
+    const functionsPort = await freePort();
+    // The static server's port is otherwise always 3999, which two targets at once would share.
+    const staticPort = await freePort();
+    const child = spawnProcess(
+      NETLIFY,
+      [
+        'dev',
+        '--offline',
+        '--internal-disable-edge-functions',
+        '--dir',
+        'public',
+        '--port',
+        String(port),
+        '--functions-port',
+        String(functionsPort),
+        '--staticServerPort',
+        String(staticPort),
+        '--no-open',
+        '--skip-gitignore',
+      ],
+      { cwd: site, env: offlineEnv(workDir) },
+    );
+    const origin = `http://127.0.0.1:${port}`;
+    try {
+      await waitForPort(port, child, READY_TIMEOUT_MS);
+      // The proxy listens before the functions are loaded: wait until one answers.
+      const deadline = Date.now() + READY_TIMEOUT_MS;
+      for (;;) {
+        const answered = await fetch(`${origin}/company/`, { method: 'OPTIONS', signal: AbortSignal.timeout(5_000) }).then(
+          async (response) => (await response.arrayBuffer(), response.headers.get('content-type') === 'application/json'),
+          () => false,
+        );
+        if (answered) break;
+        if (Date.now() > deadline) throw new Error(`netlify dev did not load its functions within ${READY_TIMEOUT_MS} ms:\n${child.output()}`);
+        await new Promise((r) => setTimeout(r, 200));
+      }
+    } catch (error) {
+      await child.stop();
+      throw error;
+    }
+    return { origin, stop: child.stop };
+  },
+};
