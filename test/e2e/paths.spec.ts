@@ -5,7 +5,7 @@
 import { RESOURCES } from '../../scripts/api/routes.ts';
 import { expect, test } from './fixtures.ts';
 import { expectAnswer } from './lib/assert.ts';
-import { INVALID_PAGE_BODY, NOT_FOUND_BODY, TEXTURE_PATH, withoutSlash } from './lib/contract.ts';
+import { INVALID_PAGE_BODY, NOT_FOUND_BODY, TEXTURE_PATH, TRAVERSALS, UNKNOWN_PATHS, withoutSlash } from './lib/contract.ts';
 
 for (const { path } of RESOURCES) {
   test(`[paths.slash-redirect] ${withoutSlash(path)} → 301 ${path}, keeping the query`, async ({ api }) => {
@@ -21,8 +21,6 @@ for (const { path } of RESOURCES) {
   });
 }
 
-const UNKNOWN_PATHS = ['/nope/', '/', '/companies/', '/Company/', '/company/extra/', '/event/101/', '/company//'];
-
 for (const url of UNKNOWN_PATHS) {
   test(`[paths.not-found] GET ${url} → 404 Not found`, async ({ api }) => {
     expectAnswer(await api.raw(url), 404, NOT_FOUND_BODY);
@@ -34,20 +32,6 @@ test('[paths.not-found] POST /nope/ → 404 Not found, not 405', async ({ api })
   expectAnswer(await api.raw('/nope/', { method: 'POST' }), 404, NOT_FOUND_BODY);
 });
 
-// Files outside the output, the host files inside it, and the output's own file names.
-const TRAVERSALS = [
-  '/../package.json',
-  '/%2e%2e/package.json',
-  '/company/..%2f..%2fpackage.json',
-  '//etc/passwd',
-  '/company/%2e%2e/%2e%2e/package.json',
-  '/company/../../package.json',
-  '/_headers',
-  '/_redirects',
-  '/company/index.json',
-  '/event/ordering=-id.json',
-  '/_errors/not-found.json',
-];
 
 for (const url of TRAVERSALS) {
   test(`[paths.traversal] GET ${url} → 404 Not found`, async ({ api }) => {

@@ -55,3 +55,21 @@ export const TEXTURE_PATH = '/virtualbooth-texture/';
 
 /** The list path without its slash (`/company`), which is answered with a 301. */
 export const withoutSlash = (path: string) => path.slice(0, -1);
+
+/** Paths no list is at. */
+export const UNKNOWN_PATHS = ['/nope/', '/', '/companies/', '/Company/', '/company/extra/', '/event/101/', '/company//'];
+
+// Files outside the output, the host files inside it, and the output's own file names.
+export const TRAVERSALS = [
+  '/../package.json',
+  '/%2e%2e/package.json',
+  '/company/..%2f..%2fpackage.json',
+  '//etc/passwd',
+  '/company/%2e%2e/%2e%2e/package.json',
+  '/company/../../package.json',
+  '/_headers',
+  '/_redirects',
+  '/company/index.json',
+  '/event/ordering=-id.json',
+  '/_errors/not-found.json',
+];
