@@ -68,6 +68,14 @@ export function listKeys(path: string, routes: readonly Route[]): { keys: string
   return { keys, values };
 }
 
+// A lookup per answer, not a scan: a large catalogue has thousands of pages, each asked about.
+const routeFiles = new WeakMap<readonly Route[], ReadonlySet<string>>();
+function filesOf(routes: readonly Route[]): ReadonlySet<string> {
+  let files = routeFiles.get(routes);
+  if (!files) routeFiles.set(routes, (files = new Set(routes.map((route) => route.file))));
+  return files;
+}
+
 /**
  * The file of the build that answers `path` with these query values (status 200), per
  * resolve(); undefined when the answer is not such a file (an error, a sort, a page beyond the last).
@@ -75,7 +83,7 @@ export function listKeys(path: string, routes: readonly Route[]): { keys: string
 export function fileAnswer(path: string, pairs: ReadonlyArray<readonly [string, string]>, routes: readonly Route[]): string | undefined {
   const search = new URLSearchParams(pairs.map(([k, v]): [string, string] => [k, v])).toString();
   const answer = resolve('GET', `${path}${search ? `?${search}` : ''}`);
-  if (answer.kind !== 'file' || answer.status !== 200 || !routes.some((route) => route.file === answer.file)) return undefined;
+  if (answer.kind !== 'file' || answer.status !== 200 || !filesOf(routes).has(answer.file)) return undefined;
   return answer.file;
 }
 
