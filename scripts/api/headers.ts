@@ -44,12 +44,19 @@ export function parseHeadersFile(text: string): { rules: HeaderRule[]; errors: H
   return { rules, errors };
 }
 
+// Servers ask for every request; a file has a handful of patterns, each compiled once.
+const compiled = new Map<string, RegExp>();
+
 function patternToRegExp(pattern: string): RegExp {
-  const source = pattern
-    .split('*')
-    .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
-    .join('.*');
-  return new RegExp(`^${source}$`);
+  let regex = compiled.get(pattern);
+  if (!regex) {
+    const source = pattern
+      .split('*')
+      .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+      .join('.*');
+    compiled.set(pattern, (regex = new RegExp(`^${source}$`)));
+  }
+  return regex;
 }
 
 /**

@@ -219,9 +219,14 @@ function resolve(method, rawUrl) {
 }
 
 // scripts/api/headers.ts
+var compiled = /* @__PURE__ */ new Map();
 function patternToRegExp(pattern) {
-  const source = pattern.split("*").map((part) => part.replace(/[.+?^${}()|[\]\\]/g, "\\$&")).join(".*");
-  return new RegExp(`^${source}$`);
+  let regex = compiled.get(pattern);
+  if (!regex) {
+    const source = pattern.split("*").map((part) => part.replace(/[.+?^${}()|[\]\\]/g, "\\$&")).join(".*");
+    compiled.set(pattern, regex = new RegExp(`^${source}$`));
+  }
+  return regex;
 }
 function headersFor(rules, path) {
   const result = {};
