@@ -91,8 +91,9 @@ export async function load(dataDir: string): Promise<Loaded> {
   let bytes = 0;
   const incomplete = new Set<ResourceName>();
   const parsed = await mapLimited(sources, READ_CONCURRENCY, async ({ resource, file }) => {
-    const text = await readFile(file, 'utf8');
-    bytes += Buffer.byteLength(text);
+    const data = await readFile(file);
+    bytes += data.length;
+    const text = data.toString('utf8');
     const found = errors.length;
     const records = parseFile(resource, file, text, errors);
     if (errors.length > found) incomplete.add(resource);
