@@ -42,24 +42,34 @@ export const test = base.extend<{ knownDifferences: void }, WorkerFixtures>({
       const tmp = await mkdtemp(path.join(os.tmpdir(), `e2e-${targetName}-`));
       let running: RunningTarget | undefined;
       try {
-        const port = await freePort();
-        const baseUrl = `http://127.0.0.1:${port}`;
-        const publicDir = path.join(tmp, 'public');
-        const hostsDir = path.join(tmp, 'hosts');
-        const workDir = path.join(tmp, 'work');
-        await mkdir(workDir);
-        const result = await build({
-          dataDir: path.join(REPO_ROOT, 'data'),
-          headersPath: path.join(REPO_ROOT, '_headers'),
-          outDir: publicDir,
-          hostsDir,
-          baseUrl,
-          pageSize: PAGE_SIZE,
-        });
-        running = await target.start({ publicDir, hostsDir, port, workDir });
-        // All traffic of the suite stays on this machine.
-        if (new URL(running.origin).hostname !== '127.0.0.1') throw new Error(`target origin must be on 127.0.0.1: ${running.origin}`);
-        await use({ target: targetName, origin: running.origin, baseUrl, publicDir, build: result });
+        // A port is free when picked, but another server (the other worker's, or workerd's own
+        // helpers) can take it before the target binds it: then build and start on a new one.
+        for (let attempt = 1; ; attempt++) {
+          const port = await freePort();
+          const baseUrl = `http://127.0.0.1:${port}`;
+          const publicDir = path.join(tmp, `${attempt}`, 'public');
+          const hostsDir = path.join(tmp, `${attempt}`, 'hosts');
+          const workDir = path.join(tmp, `${attempt}`, 'work');
+          await mkdir(workDir, { recursive: true });
+          const result = await build({
+            dataDir: path.join(REPO_ROOT, 'data'),
+            headersPath: path.join(REPO_ROOT, '_headers'),
+            outDir: publicDir,
+            hostsDir,
+            baseUrl,
+            pageSize: PAGE_SIZE,
+          });
+          try {
+            running = await target.start({ publicDir, hostsDir, port, workDir });
+          } catch (error) {
+            if (attempt < 3 && /EADDRINUSE|address already in use/i.test(String(error))) continue;
+            throw error;
+          }
+          // All traffic of the suite stays on this machine.
+          if (new URL(running.origin).hostname !== '127.0.0.1') throw new Error(`target origin must be on 127.0.0.1: ${running.origin}`);
+          await use({ target: targetName, origin: running.origin, baseUrl, publicDir, build: result });
+          break;
+        }
       } finally {
         await running?.stop();
         await rm(tmp, { recursive: true, force: true });

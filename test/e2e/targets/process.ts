@@ -32,12 +32,14 @@ export function spawnProcess(command: string, args: string[], options: SpawnOpti
   child.stderr?.on('data', (chunk) => (output += chunk));
   const exited = new Promise<void>((done) => child.once('exit', () => done()));
   const stop = async () => {
-    if (child.exitCode !== null || child.signalCode !== null) return;
+    const leaderGone = child.exitCode !== null || child.signalCode !== null;
     try {
+      // The whole group: a server that exited early can leave its own children (workerd) behind.
       process.kill(-(child.pid as number), 'SIGTERM');
     } catch {
       return;
     }
+    if (leaderGone) return;
     const timer = setTimeout(() => {
       try {
         process.kill(-(child.pid as number), 'SIGKILL');
