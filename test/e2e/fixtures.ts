@@ -39,7 +39,7 @@ export const test = base.extend<{ knownDifferences: void }, WorkerFixtures>({
   site: [
     async ({ targetName }, use) => {
       const target = targetByName(targetName);
-      const tmp = await mkdtemp(path.join(os.tmpdir(), `e2e-${targetName}-`));
+      const tmps: string[] = [];
       let running: RunningTarget | undefined;
       try {
         // A port is free when picked, but another server (the other worker's, or workerd's own
@@ -47,10 +47,12 @@ export const test = base.extend<{ knownDifferences: void }, WorkerFixtures>({
         for (let attempt = 1; ; attempt++) {
           const port = await freePort();
           const baseUrl = `http://127.0.0.1:${port}`;
-          const publicDir = path.join(tmp, `${attempt}`, 'public');
-          const hostsDir = path.join(tmp, `${attempt}`, 'hosts');
-          const workDir = path.join(tmp, `${attempt}`, 'work');
-          await mkdir(workDir, { recursive: true });
+          const tmp = await mkdtemp(path.join(os.tmpdir(), `e2e-${targetName}-`));
+          tmps.push(tmp);
+          const publicDir = path.join(tmp, 'public');
+          const hostsDir = path.join(tmp, 'hosts');
+          const workDir = path.join(tmp, 'work');
+          await mkdir(workDir);
           const result = await build({
             dataDir: path.join(REPO_ROOT, 'data'),
             headersPath: path.join(REPO_ROOT, '_headers'),
@@ -72,7 +74,7 @@ export const test = base.extend<{ knownDifferences: void }, WorkerFixtures>({
         }
       } finally {
         await running?.stop();
-        await rm(tmp, { recursive: true, force: true });
+        for (const tmp of tmps) await rm(tmp, { recursive: true, force: true });
       }
     },
     // Some hosts' runtimes (wrangler, netlify dev) take a while to start.
