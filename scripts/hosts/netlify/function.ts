@@ -11,6 +11,7 @@
 
 import { INVALID_PAGE_BODY, NOT_FOUND_BODY, optionsBody } from '../../api/bodies.ts';
 import type { HeaderRule } from '../../api/headers.ts';
+import { buildUrl } from '../../api/pagination.ts';
 import { INVALID_PAGE_FILE, NOT_FOUND_FILE, RESOURCES, optionsFile, type Route } from '../../api/routes.ts';
 import { createWorker, type Env } from '../cloudflare/worker.ts';
 
@@ -19,11 +20,7 @@ export type RouteUrls = ReadonlyArray<readonly [file: string, url: string]>;
 
 /** `/event/?ordering=-id`: the route's canonical request, keys sorted, values form-encoded. */
 export function canonicalUrl(route: Route): string {
-  const pairs = Object.keys(route.query)
-    .sort()
-    .map((key): [string, string] => [key, route.query[key] as string]);
-  const search = new URLSearchParams(pairs).toString();
-  return `${route.path}${search ? `?${search}` : ''}`;
+  return buildUrl('', route.path, route.query);
 }
 
 export function routeUrls(routes: readonly Route[]): RouteUrls {

@@ -71,6 +71,26 @@ function methodNotAllowedBody(method) {
   return encode({ detail: `Method "${method}" not allowed.` });
 }
 
+// scripts/api/pagination.ts
+var PYTHON_INT = new RegExp("^[+-]?\\p{Nd}+(?:_\\p{Nd}+)*$", "u");
+var DECIMAL_DIGIT = new RegExp("\\p{Nd}", "u");
+var SPACE = "[\\t\\n\\v\\f\\r \\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]";
+var PYTHON_WHITESPACE = new RegExp(`^${SPACE}+|${SPACE}+$`, "g");
+function toAsciiDigits(text) {
+  return text.replace(new RegExp("\\P{ASCII}", "gu"), (char) => {
+    let start = char.codePointAt(0);
+    while (DECIMAL_DIGIT.test(String.fromCodePoint(start - 1))) start--;
+    return String((char.codePointAt(0) - start) % 10);
+  });
+}
+function parsePage(raw) {
+  if (raw === "last") return raw;
+  const text = raw.replace(PYTHON_WHITESPACE, "");
+  if (!PYTHON_INT.test(text)) return null;
+  const digits = toAsciiDigits(text.replaceAll("_", "")).replace(/^\+/, "").replace(/^0+(?=\d)/, "");
+  return digits.startsWith("-") || digits === "0" ? null : digits;
+}
+
 // scripts/api/ordering.ts
 function parseOrdering(raw, fields) {
   const terms = [];
@@ -130,26 +150,6 @@ function sortRecords(records, terms, valueOf = (record, field) => record[field] 
     return 0;
   });
   return order.map((index) => records[index]);
-}
-
-// scripts/api/pagination.ts
-var PYTHON_INT = new RegExp("^[+-]?\\p{Nd}+(?:_\\p{Nd}+)*$", "u");
-var DECIMAL_DIGIT = new RegExp("\\p{Nd}", "u");
-var SPACE = "[\\t\\n\\v\\f\\r \\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]";
-var PYTHON_WHITESPACE = new RegExp(`^${SPACE}+|${SPACE}+$`, "g");
-function toAsciiDigits(text) {
-  return text.replace(new RegExp("\\P{ASCII}", "gu"), (char) => {
-    let start = char.codePointAt(0);
-    while (DECIMAL_DIGIT.test(String.fromCodePoint(start - 1))) start--;
-    return String((char.codePointAt(0) - start) % 10);
-  });
-}
-function parsePage(raw) {
-  if (raw === "last") return raw;
-  const text = raw.replace(PYTHON_WHITESPACE, "");
-  if (!PYTHON_INT.test(text)) return null;
-  const digits = toAsciiDigits(text.replaceAll("_", "")).replace(/^\+/, "").replace(/^0+(?=\d)/, "");
-  return digits.startsWith("-") || digits === "0" ? null : digits;
 }
 
 // scripts/api/routes.ts
