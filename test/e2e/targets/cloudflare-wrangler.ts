@@ -4,7 +4,7 @@
 
 import path from 'node:path';
 import { COMPATIBILITY_DATE } from '../../../scripts/hosts/cloudflare/runtime.ts';
-import { REPO_ROOT, freePort, spawnProcess, waitForPort } from './process.ts';
+import { REPO_ROOT, freePort, spawnProcess, waitForAnswer, waitForPort } from './process.ts';
 import type { RunningTarget } from './target.ts';
 
 export { COMPATIBILITY_DATE };
@@ -44,16 +44,7 @@ export async function startWrangler(args: string[], { port, workDir }: { port: n
   const origin = `http://127.0.0.1:${port}`;
   try {
     await waitForPort(port, child, READY_TIMEOUT_MS);
-    const deadline = Date.now() + READY_TIMEOUT_MS;
-    for (;;) {
-      const answered = await fetch(`${origin}/`, { signal: AbortSignal.timeout(5_000) }).then(
-        async (response) => (await response.arrayBuffer(), response.status < 500),
-        () => false,
-      );
-      if (answered) break;
-      if (Date.now() > deadline) throw new Error(`wrangler did not answer within ${READY_TIMEOUT_MS} ms:\n${child.output()}`);
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    await waitForAnswer(`${origin}/`, {}, (response) => response.status < 500, child, READY_TIMEOUT_MS);
   } catch (error) {
     await child.stop();
     throw error;

@@ -7,7 +7,7 @@
 
 import { access, constants, cp, mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { REPO_ROOT, freePort, spawnProcess, waitForPort } from './process.ts';
+import { REPO_ROOT, freePort, spawnProcess, waitForAnswer, waitForPort } from './process.ts';
 import type { Target } from './target.ts';
 
 const NETLIFY = path.join(REPO_ROOT, 'node_modules/.cache/netlify-cli/node_modules/.bin/netlify');
@@ -71,16 +71,8 @@ export const netlify: Target = {
     try {
       await waitForPort(port, child, READY_TIMEOUT_MS);
       // The proxy listens before the functions are loaded: wait until one answers.
-      const deadline = Date.now() + READY_TIMEOUT_MS;
-      for (;;) {
-        const answered = await fetch(`${origin}/company/`, { method: 'OPTIONS', signal: AbortSignal.timeout(5_000) }).then(
-          async (response) => (await response.arrayBuffer(), response.headers.get('content-type') === 'application/json'),
-          () => false,
-        );
-        if (answered) break;
-        if (Date.now() > deadline) throw new Error(`netlify dev did not load its functions within ${READY_TIMEOUT_MS} ms:\n${child.output()}`);
-        await new Promise((r) => setTimeout(r, 200));
-      }
+      const functionAnswers = (response: Response) => response.headers.get('content-type') === 'application/json';
+      await waitForAnswer(`${origin}/company/`, { method: 'OPTIONS' }, functionAnswers, child, READY_TIMEOUT_MS);
     } catch (error) {
       await child.stop();
       throw error;

@@ -81,3 +81,27 @@ export async function freePort(): Promise<number> {
     });
   });
 }
+
+/**
+ * Resolves once `url` answers so that `ready(response)` holds: some runtimes accept
+ * connections before they can answer (wrangler's proxy before workerd, netlify dev before its
+ * functions). Fails with the server's output after `timeoutMs`.
+ */
+export async function waitForAnswer(
+  url: string,
+  init: RequestInit,
+  ready: (response: Response) => boolean,
+  spawned: Spawned,
+  timeoutMs: number,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const answered = await fetch(url, { ...init, signal: AbortSignal.timeout(5_000) }).then(
+      async (response) => (await response.arrayBuffer(), ready(response)),
+      () => false,
+    );
+    if (answered) return;
+    if (Date.now() > deadline) throw new Error(`${url} did not answer as expected within ${timeoutMs} ms:\n${spawned.output()}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
