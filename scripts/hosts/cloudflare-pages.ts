@@ -40,9 +40,9 @@ refuses an assets folder that holds a \`_worker.js\`.
 
 export const cloudflarePages: Host = {
   name: NAME,
-  files: ({ headerRules }) =>
+  files: async ({ headerRules }) =>
     new Map([
-      ['_worker.js', bundleWorker(headerRules, generatedNote(NAME, '//'))],
+      ['_worker.js', await bundleWorker(headerRules, generatedNote(NAME, '//'))],
       ['README.md', readme()],
     ]),
 };

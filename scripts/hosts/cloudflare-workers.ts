@@ -48,9 +48,9 @@ function wranglerConfig(): string {
 
 export const cloudflareWorkers: Host = {
   name: NAME,
-  files: ({ headerRules }) =>
+  files: async ({ headerRules }) =>
     new Map([
       ['wrangler.jsonc', wranglerConfig()],
-      ['worker.js', bundleWorker(headerRules, generatedNote(NAME, '//'))],
+      ['worker.js', await bundleWorker(headerRules, generatedNote(NAME, '//'))],
     ]),
 };

@@ -12,6 +12,9 @@ export interface HostContext {
 
 export interface Host {
   name: string;
-  /** Files of hosts/<name>/ (path relative to that folder → text). */
-  files(context: HostContext): Map<string, string>;
+  /**
+   * Files of hosts/<name>/ (path relative to that folder → text). A promise when a file is
+   * bundled by esbuild, which works in its own process while the build writes.
+   */
+  files(context: HostContext): Map<string, string> | Promise<Map<string, string>>;
 }

@@ -119,13 +119,17 @@ How it is tested:
 
 export const netlify: Host = {
   name: NAME,
-  files: ({ routes, headerRules }) => {
+  files: async ({ routes, headerRules }) => {
     const urls = routeUrls(routes);
     const banner = generatedNote(NAME, '//');
+    const [methods, query] = await Promise.all([
+      bundleFunction(headerRules, urls, FUNCTION_PREFIX, METHODS_CONFIG, banner),
+      bundleFunction(headerRules, urls, FUNCTION_PREFIX, QUERY_CONFIG, banner),
+    ]);
     return new Map([
       ['netlify.toml', netlifyToml()],
-      [`${FUNCTIONS_DIR}/methods.mjs`, bundleFunction(headerRules, urls, FUNCTION_PREFIX, METHODS_CONFIG, banner)],
-      [`${FUNCTIONS_DIR}/query.mjs`, bundleFunction(headerRules, urls, FUNCTION_PREFIX, QUERY_CONFIG, banner)],
+      [`${FUNCTIONS_DIR}/methods.mjs`, methods],
+      [`${FUNCTIONS_DIR}/query.mjs`, query],
       ['README.md', readme()],
     ]);
   },

@@ -1,12 +1,13 @@
 // The pipeline in order: load → validate → render → write. Used by the CLI, the benchmark and
-// the tests alike. Nothing is written unless every check passed.
+// the tests alike. The output is replaced only when every check passed.
 
 import { readFile } from 'node:fs/promises';
 import { compareStrings } from '../api/ordering.ts';
 import { DataErrors, type DataError } from './errors.ts';
-import { load } from './load.ts';
-import { render } from './render.ts';
-import type { Route } from '../api/routes.ts';
+import { findSources, readSources } from './load.ts';
+import { renderLists, renderShared, routesOf } from './render.ts';
+import type { ResourceName, Route } from '../api/routes.ts';
+import { startWorker } from './worker.ts';
 import { validate, validateHeadersFile } from './validate.ts';
 import { writeOutput } from './write.ts';
 import path from 'node:path';
@@ -45,6 +46,13 @@ function byLocation(a: DataError, b: DataError): number {
   return compareStrings(a.file, b.file) || record(a) - record(b);
 }
 
+/**
+ * Resources loaded, validated and rendered on a worker thread, while this thread does the rest.
+ * Only a resource no other one needs can go: fairs need events, and the texture count decides
+ * the routes. Companies are also the largest list, most of a big catalogue's work.
+ */
+const WORKER_RESOURCES: ReadonlySet<ResourceName> = new Set(['company']);
+
 /** Runs the pipeline; throws DataErrors (holding every problem found) when the input is bad. */
 export async function build(options: BuildOptions): Promise<BuildResult> {
   const log = options.log ?? (() => {});
@@ -54,35 +62,67 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     log(`${line} (${Math.round(now - started)} ms)`);
     started = now;
   };
+  const settings = { baseUrl: options.baseUrl, pageSize: options.pageSize };
 
   const headersText = await readFile(options.headersPath, 'utf8');
   const headers = validateHeadersFile(options.headersPath, headersText);
-  const loaded = await load(options.dataDir);
-  step(`load: ${loaded.records.length} records from ${loaded.files} files, ${loaded.bytes} bytes`);
-  const { catalogue, errors } = validate(loaded.records, !loaded.incomplete.has('event'));
-  const problems = [...headers.errors, ...loaded.errors, ...errors];
-  if (problems.length > 0) throw new DataErrors(problems.sort(byLocation));
-  step('validate: no problems');
+  const found = await findSources(options.dataDir);
+  const away = found.sources.filter((source) => WORKER_RESOURCES.has(source.resource));
+  const worker = away.length > 0 ? startWorker({ sources: away, settings }) : null;
+  try {
+    const loaded = await readSources(found.sources.filter((source) => !WORKER_RESOURCES.has(source.resource)));
+    // Stage lines report both threads, so each is logged once the slower thread has got there;
+    // this thread does not wait for that.
+    const loadLine = (worker?.loaded ?? Promise.resolve({ records: 0, files: 0, bytes: 0 })).then((other) => {
+      const [records, files, bytes] = [loaded.records.length + other.records, loaded.files + other.files, loaded.bytes + other.bytes];
+      step(`load: ${records} records from ${files} files, ${bytes} bytes`);
+      return { records, files, bytes };
+    });
+    const { catalogue, errors } = validate(loaded.records, !loaded.incomplete.has('event'));
+    const problems = [...headers.errors, ...found.errors, ...loaded.errors, ...errors];
+    // With problems here, the worker's are awaited too: every problem is reported in one run.
+    if (problems.length > 0) throw new DataErrors([...problems, ...((await worker?.checked) ?? [])].sort(byLocation));
+    const checked = Promise.all([loadLine, worker?.checked ?? []]).then(([, others]) => {
+      if (others.length > 0) throw new DataErrors([...others].sort(byLocation));
+      step('validate: no problems');
+    });
+    checked.catch(() => {});
 
-  const { routes, files: rendering } = render(catalogue, { baseUrl: options.baseUrl, pageSize: options.pageSize, headersFile: headersText });
-  const hosts = HOSTS.filter((host) => !options.targets || options.targets.includes(host.name));
-  const hostFiles = hosts.map((host) => ({ host, files: host.files({ routes, headerRules: headers.rules }) }));
-  const files = new Map<string, string>();
-  let outputBytes = 0;
-  function* kept() {
-    for (const [file, text] of rendering) {
-      files.set(file, text);
-      outputBytes += Buffer.byteLength(text);
-      yield [file, text] as const;
+    const routes = routesOf(catalogue, settings);
+    const hosts = HOSTS.filter((host) => !options.targets || options.targets.includes(host.name));
+    // Started before the write, so esbuild bundles (in its own process) while this thread writes.
+    const hostFiles = Promise.all(hosts.map(async (host) => ({ host, files: await host.files({ routes, headerRules: headers.rules }) })));
+    // A failed write is the error to report; a bundling error then is only noise.
+    hostFiles.catch(() => {});
+    const files = new Map<string, string>();
+    let outputBytes = 0;
+    // This thread's files first, then the worker's once it has them. The worker's problems stop
+    // the writer before the output is replaced, so a bad company file leaves the old output.
+    async function* kept() {
+      // Without company files no worker started: the (empty) company list is rendered here.
+      const local = renderLists(catalogue, settings, routes.filter((route) => !worker || !WORKER_RESOURCES.has(route.resource)));
+      const shared = renderShared(routes, headersText);
+      for (const rendering of [local, shared, checked.then(() => worker?.rendered ?? [])]) {
+        for (const [file, text] of await rendering) {
+          files.set(file, text);
+          outputBytes += Buffer.byteLength(text);
+          yield [file, text] as const;
+        }
+      }
     }
+    if (options.check) for await (const _ of kept());
+    else await writeOutput(options.outDir, kept());
+    // One stage: each file is written while the next one is rendered.
+    step(`${options.check ? 'render' : 'render+write'}: ${routes.length} routes, ${files.size} files, ${outputBytes} bytes${options.check ? '' : ` to ${options.outDir}/`}`);
+    const hostOutputs = await hostFiles;
+    if (!options.check) {
+      for (const { host, files: hostFileMap } of hostOutputs) await writeOutput(path.join(options.hostsDir, host.name), hostFileMap);
+      if (hosts.length) step(`hosts: ${hosts.map((h) => `${options.hostsDir}/${h.name}/`).join(', ')}`);
+    }
+    const { records, files: sourceFiles, bytes: sourceBytes } = await loadLine;
+    return { routes, files, records, sourceFiles, sourceBytes, outputBytes };
+  } finally {
+    // Ends the thread when the build failed before it was done; after a success it has ended.
+    await worker?.stop();
   }
-  if (options.check) for (const _ of kept());
-  else await writeOutput(options.outDir, kept());
-  // One stage: each file is written while the next one is rendered.
-  step(`${options.check ? 'render' : 'render+write'}: ${routes.length} routes, ${files.size} files, ${outputBytes} bytes${options.check ? '' : ` to ${options.outDir}/`}`);
-  if (!options.check) {
-    for (const { host, files: hostFileMap } of hostFiles) await writeOutput(path.join(options.hostsDir, host.name), hostFileMap);
-    if (hosts.length) step(`hosts: ${hosts.map((h) => `${options.hostsDir}/${h.name}/`).join(', ')}`);
-  }
-  return { routes, files, records: loaded.records.length, sourceFiles: loaded.files, sourceBytes: loaded.bytes, outputBytes };
 }

@@ -62,22 +62,28 @@ function parseFile(resource: ResourceName, file: string, text: string, errors: D
   return [];
 }
 
+/** A source file and the resource its folder names. */
+export interface Source {
+  resource: ResourceName;
+  file: string;
+}
+
 /**
- * Reads `data/<resource>/**\/*.json` in path order (so a catalogue split over many files has a
+ * Lists `data/<resource>/**\/*.json` in path order (so a catalogue split over many files has a
  * stable order). Any other file under the data folder is an error, since it would be ignored.
  */
-export async function load(dataDir: string): Promise<Loaded> {
+export async function findSources(dataDir: string): Promise<{ sources: Source[]; errors: DataError[] }> {
   const errors: DataError[] = [];
   const folder = await stat(dataDir).catch(() => null);
   if (!folder?.isDirectory()) {
     // Building nothing would replace the API with empty lists: a mistyped --data must fail.
     errors.push({ file: dataDir, pointer: '', message: 'expected a folder holding the source data' });
-    return { records: [], errors, incomplete: new Set(), files: 0, bytes: 0 };
+    return { sources: [], errors };
   }
   // `dot: true`, so that a hidden stray file is reported rather than silently skipped.
   const entries = (await fg('**/*', { cwd: dataDir, onlyFiles: true, dot: true })).sort(compareStrings);
   const known = new Set<string>(RESOURCES.map((r) => r.name));
-  const sources: Array<{ resource: ResourceName; file: string }> = [];
+  const sources: Source[] = [];
   for (const entry of entries) {
     const file = path.join(dataDir, entry);
     const folder = entry.split('/')[0] ?? '';
@@ -88,6 +94,12 @@ export async function load(dataDir: string): Promise<Loaded> {
       errors.push({ file, pointer: '', message: `expected only .json files in the folders ${folders}` });
     }
   }
+  return { sources, errors };
+}
+
+/** Reads and parses the files, keeping their order. */
+export async function readSources(sources: readonly Source[]): Promise<Loaded> {
+  const errors: DataError[] = [];
   let bytes = 0;
   const incomplete = new Set<ResourceName>();
   const parsed = await mapLimited(sources, READ_CONCURRENCY, async ({ resource, file }) => {
@@ -100,4 +112,11 @@ export async function load(dataDir: string): Promise<Loaded> {
     return records;
   });
   return { records: parsed.flat(), errors, incomplete, files: sources.length, bytes };
+}
+
+/** Both steps: every source file of the data folder, parsed. */
+export async function load(dataDir: string): Promise<Loaded> {
+  const found = await findSources(dataDir);
+  const loaded = await readSources(found.sources);
+  return { ...loaded, errors: [...found.errors, ...loaded.errors] };
 }

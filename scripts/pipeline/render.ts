@@ -25,17 +25,6 @@ export interface RenderSettings {
   /** Public origin (and optional path prefix) of the API, without a trailing slash. */
   baseUrl: string;
   pageSize: number;
-  /** The text of the project's `_headers`, copied into the output. */
-  headersFile: string;
-}
-
-export interface Rendered {
-  routes: Route[];
-  /**
-   * Output path (relative to the output folder) and file text, in a stable order. Rendered
-   * as it is read, so the writer can write a file while the next one is rendered.
-   */
-  files: Iterable<[string, string]>;
 }
 
 // Field order is the order of the description's tables: DRF writes serializer fields in order.
@@ -109,56 +98,73 @@ function encodeEach<T>(records: readonly T[], toJson: (record: T) => PlainJson):
   return new Map(records.map((record) => [record, encodePlain(toJson(record))]));
 }
 
-function texturePage(route: Route, sorted: readonly Texture[], encoded: ReadonlyMap<Texture, string>, settings: RenderSettings): string {
-  const pages = pageCount(sorted.length, settings.pageSize);
+/** `encoded`: the text of each texture, in list order. */
+function texturePage(route: Route, encoded: readonly string[], settings: RenderSettings): string {
+  const pages = pageCount(encoded.length, settings.pageSize);
   const requested = route.query.page;
   const page = requested === undefined ? 1 : requested === 'last' ? pages : Number(requested);
   const links = pageLinks(settings.baseUrl, route.path, route.query.format ? { format: route.query.format } : {}, page, pages);
-  const items = sorted.slice((page - 1) * settings.pageSize, page * settings.pageSize).map((t) => encoded.get(t) as string);
+  const items = encoded.slice((page - 1) * settings.pageSize, page * settings.pageSize);
   // The envelope is built around the encoded items so they are not encoded again.
-  const head = encode({ count: sorted.length, next: links.next, previous: links.previous });
+  const head = encode({ count: encoded.length, next: links.next, previous: links.previous });
   return `${head.slice(0, -1)},"results":${encodeArray(items)}}`;
 }
 
-export function render(catalogue: Catalogue, settings: RenderSettings): Rendered {
-  const routes = planRoutes(pageCount(catalogue.textures.length, settings.pageSize));
-  return { routes, files: renderFiles(catalogue, settings, routes) };
+/** Every route of the catalogue: the texture count decides how many pages there are. */
+export function routesOf(catalogue: Catalogue, settings: RenderSettings): Route[] {
+  return planRoutes(pageCount(catalogue.textures.length, settings.pageSize));
 }
 
-function* renderFiles(catalogue: Catalogue, settings: RenderSettings, routes: readonly Route[]): Generator<[string, string]> {
-  const companies = sortRecords(catalogue.companies, [{ field: 'name', descending: false }], (c, field) =>
-    field === 'name' ? c.name.toLowerCase() : c.id,
+/**
+ * The list files of `routes` (output path and text), rendered as they are read, so the writer
+ * can write a file while the next one is rendered. A list is only sorted and encoded when one
+ * of its routes is asked for: the company list can be rendered on a thread of its own.
+ */
+export function* renderLists(catalogue: Catalogue, settings: RenderSettings, routes: readonly Route[]): Generator<[string, string]> {
+  const once = <T>(make: () => T) => {
+    let value: T | undefined;
+    return () => (value ??= make());
+  };
+  const companies = once(() =>
+    sortRecords(catalogue.companies, [{ field: 'name', descending: false }], (c, field) => (field === 'name' ? c.name.toLowerCase() : c.id)),
   );
-  const textures = [...catalogue.textures].sort((a, b) => compareStrings(a.name, b.name) || compareStrings(a.id, b.id));
-  const eventById = new Map(catalogue.events.map((e) => [e.id, e]));
-  const encodedEvents = encodeEach(catalogue.events, eventJson);
-  const encodedTextures = encodeEach(textures, textureJson);
+  const textures = once(() =>
+    [...catalogue.textures].sort((a, b) => compareStrings(a.name, b.name) || compareStrings(a.id, b.id)).map((t) => encodePlain(textureJson(t))),
+  );
+  const eventById = once(() => new Map(catalogue.events.map((e) => [e.id, e])));
+  const encodedEvents = once(() => encodeEach(catalogue.events, eventJson));
 
   for (const route of routes) {
     let body: string;
     switch (route.resource) {
       case 'company':
-        body = encodePlain(companies.map(companyJson));
+        body = encodePlain(companies().map(companyJson));
         break;
       case 'virtualfair':
-        body = encode(catalogue.fairs.map((f) => fairJson(f, eventById)));
+        body = encode(catalogue.fairs.map((f) => fairJson(f, eventById())));
         break;
       case 'event': {
         const terms = parseOrdering(route.query.ordering ?? '', EVENT_FIELDS);
-        body = encodeArray(sortRecords(catalogue.events, terms).map((e) => encodedEvents.get(e) as string));
+        const encoded = encodedEvents();
+        body = encodeArray(sortRecords(catalogue.events, terms).map((e) => encoded.get(e) as string));
         break;
       }
       case 'virtualbooth-texture':
-        body = texturePage(route, textures, encodedTextures, settings);
+        body = texturePage(route, textures(), settings);
         break;
     }
     yield [route.file, body];
   }
+}
+
+/** The files every output has besides the lists: OPTIONS, error and 405 bodies, host rules. */
+export function* renderShared(routes: readonly Route[], headersFile: string): Generator<[string, string]> {
   for (const resource of RESOURCES) yield [optionsFile(resource.name), optionsBody(resource.title)];
   yield [NOT_FOUND_FILE, NOT_FOUND_BODY];
   yield [INVALID_PAGE_FILE, INVALID_PAGE_BODY];
   yield [UNSUPPORTED_ORDERING_FILE, UNSUPPORTED_ORDERING_BODY];
   for (const method of REJECTED_METHODS) yield [methodNotAllowedFile(method), methodNotAllowedBody(method)];
-  yield ['_headers', settings.headersFile];
+  // The project's `_headers`, copied as it is, and the rewrites generated from the route table.
+  yield ['_headers', headersFile];
   yield ['_redirects', renderRedirects(routes)];
 }

@@ -11,7 +11,7 @@ const WRITE_CONCURRENCY = 32;
  * Writes `files` (path → text) as the new content of `outDir`. They are pulled as the writes
  * go, so a generator's next file is rendered while the previous ones are being written.
  */
-export async function writeOutput(outDir: string, files: Iterable<readonly [string, string]>): Promise<void> {
+export async function writeOutput(outDir: string, files: Iterable<readonly [string, string]> | AsyncIterable<readonly [string, string]>): Promise<void> {
   const target = path.resolve(outDir);
   const stamp = `${process.pid}-${Date.now()}`;
   const staging = `${target}.tmp-${stamp}`;

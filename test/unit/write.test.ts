@@ -86,4 +86,20 @@ describe('writeOutput', () => {
     await expect(writeOutput(path.join(parent, 'out'), new Map([['a', '1'], ['a/b', '2']]))).rejects.toThrow();
     expect(await readdir(parent)).toEqual([]);
   });
+
+  // The build's path when the worker thread finds bad company records: the main thread has
+  // already written its own files into the staging folder when the source throws.
+  it('keeps the old output when an async source throws after writing files', async () => {
+    const parent = await tempDir();
+    const out = path.join(parent, 'out');
+    await oldOutput(out);
+    const before = await readTreeText(out);
+    async function* files() {
+      for (let i = 0; i < 100; i++) yield [`page/${i}.json`, `{"n":${i}}`] as const;
+      throw new Error('bad company records');
+    }
+    await expect(writeOutput(out, files())).rejects.toThrow('bad company records');
+    expect(await readTreeText(out)).toEqual(before);
+    expect(await readdir(parent)).toEqual(['out']);
+  });
 });

@@ -2,7 +2,7 @@
 // `_worker.js` only as a single file, and one self-contained file per target means a deployed
 // worker never depends on where the project's scripts/ folder is.
 
-import { buildSync } from 'esbuild';
+import { build } from 'esbuild';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { HeaderRule } from '../../api/headers.ts';
@@ -12,17 +12,18 @@ const WORKER = fileURLToPath(new URL('./worker.ts', import.meta.url));
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 
 // Both Cloudflare targets bundle the same worker with the same rules: bundle it once per build.
-const bundles = new Map<string, string>();
+const bundles = new Map<string, Promise<string>>();
 
-export function bundleWorker(rules: readonly HeaderRule[], banner: string): string {
+/** Asynchronous: esbuild bundles in its own process while the build renders and writes. */
+export async function bundleWorker(rules: readonly HeaderRule[], banner: string): Promise<string> {
   const key = JSON.stringify(rules);
   const code = bundles.get(key) ?? bundle(key);
   bundles.set(key, code);
-  return `${banner}\n\n${code}`;
+  return `${banner}\n\n${await code}`;
 }
 
-function bundle(rulesJson: string): string {
-  const result = buildSync({
+async function bundle(rulesJson: string): Promise<string> {
+  const result = await build({
     stdin: {
       // The rules are data of the build (the project's `_headers`), so they are inlined here
       // rather than read at run time: Pages does not serve `_headers` to the worker.

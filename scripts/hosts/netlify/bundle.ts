@@ -4,7 +4,7 @@
 // without running it, as a literal `export const config = {...}`, so that export is written
 // after the bundle as literal text, not left to esbuild (which would emit `export { config }`).
 
-import { buildSync } from 'esbuild';
+import { build } from 'esbuild';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { HeaderRule } from '../../api/headers.ts';
@@ -20,8 +20,15 @@ export interface FunctionConfig {
   method?: string[];
 }
 
-export function bundleFunction(rules: readonly HeaderRule[], urls: RouteUrls, prefix: string, config: FunctionConfig, banner: string): string {
-  const result = buildSync({
+/** Asynchronous: esbuild bundles in its own process while the build renders and writes. */
+export async function bundleFunction(
+  rules: readonly HeaderRule[],
+  urls: RouteUrls,
+  prefix: string,
+  config: FunctionConfig,
+  banner: string,
+): Promise<string> {
+  const result = await build({
     stdin: {
       contents:
         `import { createNetlifyFunction } from './${path.basename(FUNCTION)}';\n` +

@@ -1,0 +1,47 @@
+// scripts/pipeline/worker.ts on a real worker thread: it renders the company list to the same
+// bytes as the main thread does, reports bad records without rendering, and a thread that fails
+// rejects every stage it did not finish.
+
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { formatDataError } from '../../scripts/pipeline/errors.ts';
+import { findSources, readSources } from '../../scripts/pipeline/load.ts';
+import { renderLists, routesOf } from '../../scripts/pipeline/render.ts';
+import { validate } from '../../scripts/pipeline/validate.ts';
+import { startWorker } from '../../scripts/pipeline/worker.ts';
+
+const SETTINGS = { baseUrl: 'http://localhost:3000', pageSize: 10 };
+
+async function companySources(dataDir: string) {
+  return (await findSources(dataDir)).sources.filter((source) => source.resource === 'company');
+}
+
+describe('startWorker', () => {
+  it('renders the company list of data/ to the bytes the main thread renders', async () => {
+    const sources = await companySources('data');
+    const worker = startWorker({ sources, settings: SETTINGS });
+    const { catalogue } = validate((await readSources(sources)).records);
+    const here = [...renderLists(catalogue, SETTINGS, routesOf(catalogue, SETTINGS).filter((r) => r.resource === 'company'))];
+    expect(await worker.loaded).toMatchObject({ records: catalogue.companies.length, files: sources.length });
+    expect(await worker.checked).toEqual([]);
+    const rendered = await worker.rendered;
+    expect(rendered.map(([file]) => file)).toEqual(['company/index.json']);
+    expect(rendered).toEqual(here);
+  });
+
+  it('reports bad records and renders nothing', async () => {
+    const caseDir = 'test/fixtures/broken/missing-field';
+    const worker = startWorker({ sources: await companySources(path.join(caseDir, 'data')), settings: SETTINGS });
+    expect((await worker.checked).map(formatDataError)).toEqual([
+      `${caseDir}/data/company/companies.json#/0/city (record 0, id 12): missing field (expected a string)`,
+    ]);
+    await expect(worker.rendered).rejects.toThrow(/worker thread ended \(exit code 0\) before it finished/);
+  });
+
+  it('rejects the stages it did not reach when the thread fails', async () => {
+    const worker = startWorker({ sources: [{ resource: 'company', file: 'test/fixtures/no-such-file.json' }], settings: SETTINGS });
+    await expect(worker.loaded).rejects.toThrow(/ENOENT/);
+    await expect(worker.checked).rejects.toThrow(/ENOENT/);
+    await expect(worker.rendered).rejects.toThrow(/ENOENT/);
+  });
+});
