@@ -99,6 +99,8 @@ export function report(summary: Summary): { text: string; passed: boolean } {
     'Stages (median wall time of each stage, its share of the median run, and its median CPU time):',
     ...stageLines('build', builds),
     ...stageLines('baseline', baselines),
+    `${''.padEnd(22)}(the build's two threads overlap: a stage ends when both have finished it, its time counts`,
+    `${''.padEnd(22)} from the end of the stage before; CPU is the whole process's, both threads and the I/O pool)`,
     '',
     `${'source'.padEnd(22)}${int(build.sourceFiles)} files, ${mb(build.sourceBytes)} (${int(build.sourceBytes)} bytes), ${int(summary.records)} records: ${counts}`,
     `${''.padEnd(22)}generated in ${seconds(summary.generatedMs)}, sha256 ${summary.sourceDigest}`,
