@@ -7,7 +7,7 @@ import { DataErrors, type DataError } from './errors.ts';
 import { findSources, readSources } from './load.ts';
 import { renderLists, renderShared, routesOf } from './render.ts';
 import type { ResourceName, Route } from '../api/routes.ts';
-import { startWorker } from './worker.ts';
+import { startWorker } from './start-worker.ts';
 import { validate, validateHeadersFile } from './validate.ts';
 import { writeOutput } from './write.ts';
 import path from 'node:path';

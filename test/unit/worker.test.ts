@@ -8,7 +8,7 @@ import { formatDataError } from '../../scripts/pipeline/errors.ts';
 import { findSources, readSources } from '../../scripts/pipeline/load.ts';
 import { renderLists, routesOf } from '../../scripts/pipeline/render.ts';
 import { validate } from '../../scripts/pipeline/validate.ts';
-import { startWorker } from '../../scripts/pipeline/worker.ts';
+import { startWorker } from '../../scripts/pipeline/start-worker.ts';
 
 const SETTINGS = { baseUrl: 'http://localhost:3000', pageSize: 10 };
 
