@@ -9,7 +9,7 @@ import { renderLists, renderShared, routesOf } from './render.ts';
 import type { ResourceName, Route } from '../api/routes.ts';
 import { startWorker } from './start-worker.ts';
 import { validate, validateHeadersFile } from './validate.ts';
-import { writeOutput } from './write.ts';
+import { writeOutput, type FileBody } from './write.ts';
 import path from 'node:path';
 import { HOSTS } from '../hosts/index.ts';
 
@@ -32,8 +32,8 @@ export interface BuildOptions {
 
 export interface BuildResult {
   routes: Route[];
-  /** Output path → text of every file the build wrote (or, with `check`, would write). */
-  files: Map<string, string>;
+  /** Output path → content of every file the build wrote (or, with `check`, would write). */
+  files: Map<string, FileBody>;
   records: number;
   sourceFiles: number;
   sourceBytes: number;
@@ -94,7 +94,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     const hostFiles = Promise.all(hosts.map(async (host) => ({ host, files: await host.files({ routes, headerRules: headers.rules }) })));
     // A failed write is the error to report; a bundling error then is only noise.
     hostFiles.catch(() => {});
-    const files = new Map<string, string>();
+    const files = new Map<string, FileBody>();
     let outputBytes = 0;
     // This thread's files first, then the worker's once it has them. The worker's problems stop
     // the writer before the output is replaced, so a bad company file leaves the old output.

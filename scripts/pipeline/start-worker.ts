@@ -17,7 +17,7 @@ export interface WorkerBuild {
   /** Every problem in its files; empty when all their records are valid. */
   checked: Promise<DataError[]>;
   /** Its output files, once `checked` found no problem. */
-  rendered: Promise<Array<[string, string]>>;
+  rendered: Promise<Array<[string, Uint8Array]>>;
   /** Ends the thread, whatever it is doing (a build that failed elsewhere needs no more of it). */
   stop(): Promise<void>;
 }
@@ -57,7 +57,7 @@ function deferred<T>() {
 export function startWorker(job: WorkerJob): WorkerBuild {
   const loaded = deferred<LoadStats>();
   const checked = deferred<DataError[]>();
-  const rendered = deferred<Array<[string, string]>>();
+  const rendered = deferred<Array<[string, Uint8Array]>>();
   const fail = (error: Error) => [loaded, checked, rendered].forEach((stage) => stage.reject(error));
   let stopped = false;
   const started = workerScript().then((code) => {

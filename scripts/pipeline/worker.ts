@@ -26,7 +26,7 @@ export interface LoadStats {
 export type WorkerMessage =
   | ({ type: 'loaded' } & LoadStats)
   | { type: 'checked'; errors: DataError[] }
-  | { type: 'rendered'; files: Array<[string, string]> };
+  | { type: 'rendered'; files: Array<[string, Uint8Array]> };
 
 async function run({ sources, settings }: WorkerJob): Promise<void> {
   const post = (message: WorkerMessage) => parentPort?.postMessage(message);
@@ -38,7 +38,11 @@ async function run({ sources, settings }: WorkerJob): Promise<void> {
   if (problems.length > 0) return;
   const resources = new Set(sources.map((source) => source.resource));
   const routes = routesOf(catalogue, settings).filter((route) => resources.has(route.resource));
-  post({ type: 'rendered', files: [...renderLists(catalogue, settings, routes)] });
+  // As UTF-8 bytes, which move to the main thread without a copy (a string would be copied,
+  // and then encoded there, on the thread that writes everything).
+  const encoder = new TextEncoder();
+  const files = [...renderLists(catalogue, settings, routes)].map(([file, text]): [string, Uint8Array] => [file, encoder.encode(text)]);
+  parentPort?.postMessage({ type: 'rendered', files } satisfies WorkerMessage, files.map(([, bytes]) => bytes.buffer as ArrayBuffer));
 }
 
 // A failure rejects unhandled, which ends the thread with an 'error' event on the main side.

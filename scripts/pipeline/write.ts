@@ -11,7 +11,13 @@ const WRITE_CONCURRENCY = 32;
  * Writes `files` (path → text) as the new content of `outDir`. They are pulled as the writes
  * go, so a generator's next file is rendered while the previous ones are being written.
  */
-export async function writeOutput(outDir: string, files: Iterable<readonly [string, string]> | AsyncIterable<readonly [string, string]>): Promise<void> {
+/** A file's content: text, or its UTF-8 bytes when they were encoded elsewhere (the worker thread). */
+export type FileBody = string | Uint8Array;
+
+export async function writeOutput(
+  outDir: string,
+  files: Iterable<readonly [string, FileBody]> | AsyncIterable<readonly [string, FileBody]>,
+): Promise<void> {
   const target = path.resolve(outDir);
   const stamp = `${process.pid}-${Date.now()}`;
   const staging = `${target}.tmp-${stamp}`;

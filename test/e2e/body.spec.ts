@@ -20,7 +20,8 @@ for (const { name, path: listPath } of RESOURCES) {
     for (const route of routes) {
       const answer = await api.get(urlOf(route));
       expect.soft(answer.status, `${answer}`).toBe(200);
-      const built = Buffer.from(site.build.files.get(route.file) ?? '(no such file in the build)', 'utf8');
+      const body = site.build.files.get(route.file) ?? '(no such file in the build)';
+      const built = typeof body === 'string' ? Buffer.from(body, 'utf8') : Buffer.from(body);
       expect.soft(answer.body.equals(built), `${answer}: body differs from ${route.file}`).toBe(true);
     }
   });

@@ -26,7 +26,8 @@ describe('startWorker', () => {
     expect(await worker.checked).toEqual([]);
     const rendered = await worker.rendered;
     expect(rendered.map(([file]) => file)).toEqual(['company/index.json']);
-    expect(rendered).toEqual(here);
+    // The worker sends UTF-8 bytes: the text the main thread renders, encoded.
+    expect(rendered.map(([file, bytes]) => [file, Buffer.from(bytes).toString('utf8')])).toEqual(here);
   });
 
   it('reports bad records and renders nothing', async () => {
