@@ -113,10 +113,3 @@ export async function readSources(sources: readonly Source[]): Promise<Loaded> {
   });
   return { records: parsed.flat(), errors, incomplete, files: sources.length, bytes };
 }
-
-/** Both steps: every source file of the data folder, parsed. */
-export async function load(dataDir: string): Promise<Loaded> {
-  const found = await findSources(dataDir);
-  const loaded = await readSources(found.sources);
-  return { ...loaded, errors: [...found.errors, ...loaded.errors] };
-}

@@ -29,7 +29,7 @@ export type WorkerMessage =
   | { type: 'rendered'; files: Array<[string, Uint8Array]> };
 
 async function run({ sources, settings }: WorkerJob): Promise<void> {
-  const post = (message: WorkerMessage) => parentPort?.postMessage(message);
+  const post = (message: WorkerMessage, transfer: ArrayBuffer[] = []) => parentPort?.postMessage(message, transfer);
   const loaded = await readSources(sources);
   post({ type: 'loaded', records: loaded.records.length, files: loaded.files, bytes: loaded.bytes });
   const { catalogue, errors } = validate(loaded.records);
@@ -42,7 +42,7 @@ async function run({ sources, settings }: WorkerJob): Promise<void> {
   // and then encoded there, on the thread that writes everything).
   const encoder = new TextEncoder();
   const files = [...renderLists(catalogue, settings, routes)].map(([file, text]): [string, Uint8Array] => [file, encoder.encode(text)]);
-  parentPort?.postMessage({ type: 'rendered', files } satisfies WorkerMessage, files.map(([, bytes]) => bytes.buffer as ArrayBuffer));
+  post({ type: 'rendered', files }, files.map(([, bytes]) => bytes.buffer as ArrayBuffer));
 }
 
 // A failure rejects unhandled, which ends the thread with an 'error' event on the main side.

@@ -7,13 +7,13 @@ import { mapLimited } from './map-limited.ts';
 
 const WRITE_CONCURRENCY = 32;
 
-/**
- * Writes `files` (path → text) as the new content of `outDir`. They are pulled as the writes
- * go, so a generator's next file is rendered while the previous ones are being written.
- */
 /** A file's content: text, or its UTF-8 bytes when they were encoded elsewhere (the worker thread). */
 export type FileBody = string | Uint8Array;
 
+/**
+ * Writes `files` (path → content) as the new content of `outDir`. They are pulled as the writes
+ * go, so a generator's next file is rendered while the previous ones are being written.
+ */
 export async function writeOutput(
   outDir: string,
   files: Iterable<readonly [string, FileBody]> | AsyncIterable<readonly [string, FileBody]>,

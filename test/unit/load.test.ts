@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { formatDataError } from '../../scripts/pipeline/errors.ts';
-import { load } from '../../scripts/pipeline/load.ts';
+import { findSources, readSources, type Loaded } from '../../scripts/pipeline/load.ts';
 
 let dir: string;
 
@@ -18,6 +18,13 @@ beforeEach(async () => {
 afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
+
+/** Both steps, as the build runs them: every source file of the folder, found and parsed. */
+async function load(dataDir: string): Promise<Loaded> {
+  const found = await findSources(dataDir);
+  const loaded = await readSources(found.sources);
+  return { ...loaded, errors: [...found.errors, ...loaded.errors] };
+}
 
 async function files(entries: Record<string, string | Buffer>): Promise<void> {
   for (const [name, content] of Object.entries(entries)) {
