@@ -12,7 +12,6 @@ export type Json = null | boolean | number | string | Float | Json[] | { [key: s
 export type PlainJson = null | boolean | number | string | PlainJson[] | { [key: string]: PlainJson };
 
 const LINE_SEPARATORS = /[\u2028\u2029]/g;
-const HAS_LINE_SEPARATOR = /[\u2028\u2029]/;
 
 function escapeSeparator(char: string): string {
   return char === '\u2028' ? '\\u2028' : '\\u2029';
@@ -76,7 +75,8 @@ export function encode(value: Json): string {
  */
 export function encodePlain(value: PlainJson): string {
   const text = JSON.stringify(value);
-  return HAS_LINE_SEPARATOR.test(text) ? text.replace(LINE_SEPARATORS, escapeSeparator) : text;
+  // includes() is a plain scan, several times faster than a regular expression on a 40 MB list.
+  return text.includes('\u2028') || text.includes('\u2029') ? text.replace(LINE_SEPARATORS, escapeSeparator) : text;
 }
 
 /** Joins already-encoded array items, so a record is encoded once however many lists hold it. */

@@ -105,8 +105,10 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
       for (const rendering of [local, shared, checked.then(() => worker?.rendered ?? [])]) {
         for (const [file, text] of await rendering) {
           files.set(file, text);
-          outputBytes += Buffer.byteLength(text);
-          yield [file, text] as const;
+          // The bytes the write needs anyway, encoded once: they also give the size.
+          const bytes = typeof text === 'string' ? Buffer.from(text) : text;
+          outputBytes += bytes.length;
+          yield [file, bytes] as const;
         }
       }
     }

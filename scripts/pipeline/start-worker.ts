@@ -2,12 +2,13 @@
 //
 // Node 20 passes no module hooks on to a worker thread, and registering tsx inside one costs
 // about half a second (each module, zod's included, goes through tsx's hooks thread). So the
-// worker's code is bundled by esbuild, which already bundles the host files, into one script
-// once per process: about 0.15 s in esbuild's own process, and the thread starts in about 0.1 s.
+// worker's code is bundled by esbuild, which already bundles the host files, into one script,
+// kept in node_modules/.cache until one of its files changes (bundle-cache.ts); the thread then
+// starts in about 0.1 s.
 
-import { build } from 'esbuild';
 import { Worker } from 'node:worker_threads';
 import { fileURLToPath } from 'node:url';
+import { cachedBundle } from './bundle-cache.ts';
 import type { DataError } from './errors.ts';
 import { JOB, type LoadStats, type WorkerJob, type WorkerMessage } from './worker.ts';
 
@@ -23,25 +24,24 @@ export interface WorkerBuild {
 }
 
 const WORKER = fileURLToPath(new URL('./worker.ts', import.meta.url));
+const CACHE_FILE = fileURLToPath(new URL('../../node_modules/.cache/static-drf-api/worker.json', import.meta.url));
 let script: Promise<string> | undefined;
 
 function workerScript(): Promise<string> {
-  script ??= build({
-    entryPoints: [WORKER],
-    bundle: true,
-    platform: 'node',
-    // A CommonJS script, as `eval` workers take; `module` first, so that packages shipping both
-    // (jsonc-parser) give esbuild their ES modules, which it can bundle without a require() at run time.
-    format: 'cjs',
-    mainFields: ['module', 'main'],
-    target: 'node20',
-    write: false,
-    logLevel: 'silent',
-  }).then((result) => {
-    const [output] = result.outputFiles;
-    if (!output) throw new Error("esbuild produced no bundle of the build's worker");
-    return output.text;
-  });
+  script ??= cachedBundle(
+    {
+      entryPoints: [WORKER],
+      bundle: true,
+      platform: 'node',
+      // A CommonJS script, as `eval` workers take; `module` first, so that packages shipping both
+      // (jsonc-parser) give esbuild their ES modules, which it can bundle without a require() at run time.
+      format: 'cjs',
+      mainFields: ['module', 'main'],
+      target: 'node20',
+      logLevel: 'silent',
+    },
+    CACHE_FILE,
+  );
   return script;
 }
 

@@ -292,4 +292,32 @@ describe('the output of the good fixture (page size 1)', () => {
     expect(files.get('company/index.json')).toBe('[]');
     expect(files.has('virtualbooth-texture/page=2.json')).toBe(false);
   });
+
+  it("writes a company's and a texture's fields in the API's order, whatever the source's order", async () => {
+    // Those lists are written from zod's output as it is, so this holds only while zod builds
+    // objects in the schema's key order.
+    const data = await tempDir();
+    const reversed = (file: string) => {
+      const value = JSON.parse(readFileSync(path.join(GOOD, file), 'utf8')) as object | object[];
+      const flip = (record: object) => Object.fromEntries(Object.entries(record).reverse());
+      return JSON.stringify(Array.isArray(value) ? value.map(flip) : flip(value));
+    };
+    for (const file of ['company/companies.json', 'virtualbooth-texture/cork.json']) {
+      await mkdir(path.join(data, path.dirname(file)), { recursive: true });
+      await writeFile(path.join(data, file), reversed(file));
+    }
+    expect(reversed('company/companies.json')).toMatch(/^\[\{"vf_plus_status":true,"tags":/);
+    const { files } = await build(options({ dataDir: data, outDir: path.join(data, 'never'), hostsDir: path.join(data, 'never-hosts'), check: true }));
+    expect(Buffer.from(files.get('company/index.json') as Uint8Array).toString()).toBe(
+      '[{"id":7,"name":"acme Tools Ltd","street":"","zip_code":"-","city":"","country_name":"United Kingdom","phone":null,"fax":null,' +
+        '"e_mail":"","platform_plus_status":true,"website":null,"logo":"https://media.example.com/logos/acme.png","tags":null,"vf_plus_status":false},' +
+        '{"id":12,"name":"Zeta Werkzeuge GmbH","street":"Königsallee 23","zip_code":"42853","city":"Remscheid","country_name":"Germany",' +
+        '"phone":"02191/77281","fax":null,"e_mail":"info@zeta.example.com","platform_plus_status":false,"website":"https://www.zeta.example.com/",' +
+        '"logo":null,"tags":"Welding & Cutting,CAD/CAM Software","vf_plus_status":true}]',
+    );
+    expect(files.get('virtualbooth-texture/index.json')).toBe(
+      '{"count":1,"next":null,"previous":null,"results":[{"id":"6a1351f2-4afd-4a5d-96cc-b91631d3a389","name":"Cork",' +
+        '"texture":"https://media.example.com/textures/cork.jpg","categories":["0c33de5e-721a-4c87-8ab3-6763ab932548"]}]}',
+    );
+  });
 });

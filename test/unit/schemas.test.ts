@@ -151,6 +151,22 @@ describe('isCalendarDate', () => {
   ])('%s → %s', (value, expected) => {
     expect(isCalendarDate(value)).toBe(expected);
   });
+
+  it("agrees with Date's calendar on every month 0..13 and day 0..32 of 1600..2000", () => {
+    const pad = (n: number) => String(n).padStart(2, '0');
+    const wrong: string[] = [];
+    for (let year = 1600; year <= 2000; year++) {
+      for (let month = 0; month <= 13; month++) {
+        for (let day = 0; day <= 32; day++) {
+          const date = new Date(Date.UTC(year, month - 1, day));
+          const exists = date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+          const text = `${year}-${pad(month)}-${pad(day)}`;
+          if (isCalendarDate(text) !== exists) wrong.push(text);
+        }
+      }
+    }
+    expect(wrong).toEqual([]);
+  });
 });
 
 const C = 'data/company/c.json#/0';
