@@ -83,3 +83,22 @@ export function encodePlain(value: PlainJson): string {
 export function encodeArray(encodedItems: readonly string[]): string {
   return `[${encodedItems.join(',')}]`;
 }
+
+/**
+ * encodeArray() over UTF-8 bytes: each list of a large catalogue's events is then a copy of the
+ * records' bytes, not a 2.5 MB string that would be encoded again for the write.
+ */
+export function encodeArrayBytes(encodedItems: readonly Uint8Array[]): Uint8Array {
+  let length = Math.max(encodedItems.length + 1, 2);
+  for (const item of encodedItems) length += item.length;
+  const out = new Uint8Array(length);
+  let at = 0;
+  out[at++] = 0x5b; // [
+  for (const [index, item] of encodedItems.entries()) {
+    if (index > 0) out[at++] = 0x2c; // ,
+    out.set(item, at);
+    at += item.length;
+  }
+  out[at] = 0x5d; // ]
+  return out;
+}

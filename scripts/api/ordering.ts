@@ -94,3 +94,21 @@ export function sortRecords<T extends { id: Comparable }>(
   });
   return order.map((index) => records[index] as T);
 }
+
+/**
+ * Records sorted by one field (then id ascending, as sortRecords leaves them), put in the order
+ * of that field descending, then id ascending: reversed, with each run of equal values turned
+ * back. Linear, where sorting again is not: the event list is written in both directions of
+ * each of its fields.
+ */
+export function descendingFrom<T>(ascending: readonly T[], valueOf: (record: T) => Comparable): T[] {
+  const out = [...ascending].reverse();
+  for (let start = 0; start < out.length; ) {
+    const value = valueOf(out[start] as T);
+    let end = start + 1;
+    while (end < out.length && valueOf(out[end] as T) === value) end++;
+    for (let i = start, j = end - 1; i < j; i++, j--) [out[i], out[j]] = [out[j] as T, out[i] as T];
+    start = end;
+  }
+  return out;
+}

@@ -2,8 +2,8 @@
 // the route table. Pure: no I/O, so the same catalogue always gives the same files.
 
 import { INVALID_PAGE_BODY, NOT_FOUND_BODY, UNSUPPORTED_ORDERING_BODY, methodNotAllowedBody, optionsBody } from '../api/bodies.ts';
-import { Float, encode, encodeArray, encodePlain, type Json, type PlainJson } from '../api/json.ts';
-import { compareStrings, parseOrdering, sortRecords } from '../api/ordering.ts';
+import { Float, encode, encodeArray, encodeArrayBytes, encodePlain, type Json, type PlainJson } from '../api/json.ts';
+import { compareStrings, descendingFrom, formatOrdering, parseOrdering, sortRecords, type OrderTerm } from '../api/ordering.ts';
 import { pageCount, pageLinks } from '../api/pagination.ts';
 import {
   EVENT_FIELDS,
@@ -77,11 +77,6 @@ function fairJson(f: Fair, events: ReadonlyMap<number, Event>): Json {
   };
 }
 
-/** Encodes each record once; every list that holds it reuses the text. */
-function encodeEach<T>(records: readonly T[], toJson: (record: T) => PlainJson): Map<T, string> {
-  return new Map(records.map((record) => [record, encodePlain(toJson(record))]));
-}
-
 /** `encoded`: the text of each texture, in list order. */
 function texturePage(route: Route, encoded: readonly string[], settings: RenderSettings): string {
   const pages = pageCount(encoded.length, settings.pageSize);
@@ -104,7 +99,7 @@ export function routesOf(catalogue: Catalogue, settings: RenderSettings): Route[
  * can write a file while the next one is rendered. A list is only sorted and encoded when one
  * of its routes is asked for: the company list can be rendered on a thread of its own.
  */
-export function* renderLists(catalogue: Catalogue, settings: RenderSettings, routes: readonly Route[]): Generator<[string, string]> {
+export function* renderLists(catalogue: Catalogue, settings: RenderSettings, routes: readonly Route[]): Generator<[string, string | Uint8Array]> {
   const once = <T>(make: () => T) => {
     let value: T | undefined;
     return () => (value ??= make());
@@ -116,10 +111,24 @@ export function* renderLists(catalogue: Catalogue, settings: RenderSettings, rou
     [...catalogue.textures].sort((a, b) => compareStrings(a.name, b.name) || compareStrings(a.id, b.id)).map((t) => encodePlain(t)),
   );
   const eventById = once(() => new Map(catalogue.events.map((e) => [e.id, e])));
-  const encodedEvents = once(() => encodeEach(catalogue.events, eventJson));
+  // Each event is encoded once, to UTF-8; its 15 lists are copies of those bytes.
+  const encodedEvents = once(() => new Map(catalogue.events.map((e) => [e, Buffer.from(encodePlain(eventJson(e)))])));
+  const eventOrders = new Map<string, Event[]>();
+  const eventsBy = (terms: readonly OrderTerm[]): Event[] => {
+    const key = formatOrdering(terms);
+    let events = eventOrders.get(key);
+    const last = terms.at(-1);
+    if (events === undefined && terms.length === 1 && last?.descending) {
+      const { field } = last;
+      events = descendingFrom(eventsBy([{ field, descending: false }]), (e) => e[field as keyof Event] ?? null);
+    }
+    events ??= sortRecords(catalogue.events, terms);
+    eventOrders.set(key, events);
+    return events;
+  };
 
   for (const route of routes) {
-    let body: string;
+    let body: string | Uint8Array;
     switch (route.resource) {
       case 'company':
         body = encodePlain(companies());
@@ -130,7 +139,7 @@ export function* renderLists(catalogue: Catalogue, settings: RenderSettings, rou
       case 'event': {
         const terms = parseOrdering(route.query.ordering ?? '', EVENT_FIELDS);
         const encoded = encodedEvents();
-        body = encodeArray(sortRecords(catalogue.events, terms).map((e) => encoded.get(e) as string));
+        body = encodeArrayBytes(eventsBy(terms).map((e) => encoded.get(e) as Uint8Array));
         break;
       }
       case 'virtualbooth-texture':

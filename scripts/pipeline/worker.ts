@@ -41,7 +41,11 @@ async function run({ sources, settings }: WorkerJob): Promise<void> {
   // As UTF-8 bytes, which move to the main thread without a copy (a string would be copied,
   // and then encoded there, on the thread that writes everything).
   const encoder = new TextEncoder();
-  const files = [...renderLists(catalogue, settings, routes)].map(([file, text]): [string, Uint8Array] => [file, encoder.encode(text)]);
+  // Bytes rendered as bytes are copied into a buffer of their own, which alone can be moved.
+  const files = [...renderLists(catalogue, settings, routes)].map(([file, body]): [string, Uint8Array] => [
+    file,
+    typeof body === 'string' ? encoder.encode(body) : new Uint8Array(body),
+  ]);
   post({ type: 'rendered', files }, files.map(([, bytes]) => bytes.buffer as ArrayBuffer));
 }
 

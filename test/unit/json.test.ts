@@ -3,7 +3,7 @@
 // U+2028/U+2029 escaped). Every expectation is a literal string, never computed.
 
 import { describe, expect, it } from 'vitest';
-import { Float, encode, encodeArray, pythonFloat, type Json } from '../../scripts/api/json.ts';
+import { Float, encode, encodeArray, encodeArrayBytes, pythonFloat, type Json } from '../../scripts/api/json.ts';
 
 describe('encode: layout', () => {
   it.each<[string, Json, string]>([
@@ -107,5 +107,17 @@ describe('encodeArray', () => {
     [['{"a":1}', '"x"'], '[{"a":1},"x"]'],
   ])('%j → %s', (items, expected) => {
     expect(encodeArray(items)).toBe(expected);
+  });
+});
+
+describe('encodeArrayBytes', () => {
+  it.each<[string[], string]>([
+    [[], '[]'],
+    [['1'], '[1]'],
+    [['{"a":"Öl"}', '"\u2028"', '"😀"'], '[{"a":"Öl"},"\u2028","😀"]'],
+  ])('%j → %s', (items, expected) => {
+    const bytes = encodeArrayBytes(items.map((item) => Buffer.from(item)));
+    expect(Buffer.from(bytes).toString('utf8')).toBe(expected);
+    expect(bytes.length).toBe(Buffer.byteLength(expected));
   });
 });

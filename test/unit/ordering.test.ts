@@ -1,9 +1,9 @@
 // scripts/api/ordering.ts: `?ordering=` parsed as DRF 3.14's OrderingFilter does (and reduced to
 // the terms that change the result), code-point string comparison, and the record sort with
-// its id tie-break and null placement.
+// its id tie-break and null placement; a descending order derived from the ascending one.
 
 import { describe, expect, it } from 'vitest';
-import { compareStrings, compareValues, formatOrdering, parseOrdering, sortRecords, type OrderTerm } from '../../scripts/api/ordering.ts';
+import { compareStrings, compareValues, descendingFrom, formatOrdering, parseOrdering, sortRecords, type OrderTerm } from '../../scripts/api/ordering.ts';
 import { EVENT_FIELDS } from '../../scripts/api/routes.ts';
 
 const asc = (field: string): OrderTerm => ({ field, descending: false });
@@ -152,5 +152,37 @@ describe('sortRecords', () => {
     const lower = (r: { id: number; name: string }, field: string) => (field === 'name' ? r.name.toLowerCase() : r.id);
     expect(sortRecords(list, [asc('name')], lower).map((r) => r.id)).toEqual([2, 3, 1, 4]);
     expect(sortRecords(list, [asc('name')]).map((r) => r.id)).toEqual([2, 4, 3, 1]);
+  });
+});
+
+describe('descendingFrom', () => {
+  const value = (field: keyof Row) => (r: Row) => r[field];
+
+  it.each<keyof Row>(['id', 'name', 'logo', 'start_date'])('gives what sortRecords gives for -%s, ties by id ascending, nulls first', (field) => {
+    expect(ids(descendingFrom(sortRecords(rows, [asc(field)]), value(field)))).toEqual(ids(sortRecords(rows, [desc(field)])));
+  });
+
+  it('agrees with sortRecords on many random lists full of ties and nulls', () => {
+    let seed = 7;
+    const random = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2147483648) % n);
+    for (let round = 0; round < 200; round++) {
+      const list: Row[] = Array.from({ length: random(30) }, (_, i) => ({
+        id: i * 7 + random(7),
+        name: 'abc'[random(3)] as string,
+        logo: random(3) === 0 ? null : `/media/${random(4)}.png`,
+        start_date: '2024-01-01',
+      }));
+      for (const field of ['name', 'logo'] as const) {
+        expect(ids(descendingFrom(sortRecords(list, [asc(field)]), value(field)))).toEqual(ids(sortRecords(list, [desc(field)])));
+      }
+    }
+  });
+
+  it('does not touch its input, and gives an empty list for an empty one', () => {
+    const ascending = sortRecords(rows, [asc('name')]);
+    const before = ids(ascending);
+    descendingFrom(ascending, value('name'));
+    expect(ids(ascending)).toEqual(before);
+    expect(descendingFrom([], value('name'))).toEqual([]);
   });
 });
