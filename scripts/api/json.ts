@@ -102,3 +102,19 @@ export function encodeArrayBytes(encodedItems: readonly Uint8Array[]): Uint8Arra
   out[at] = 0x5d; // ]
   return out;
 }
+
+const RUN = 100;
+
+/**
+ * The UTF-8 bytes of encodePlain(items), encoded a hundred items at a time. One name with a
+ * character above U+00FF makes the whole text of a list two bytes a character; in runs, most
+ * runs stay one byte a character, which V8 writes and encodes about a third faster.
+ */
+export function encodePlainArrayBytes(items: readonly PlainJson[]): Uint8Array {
+  const runs: Uint8Array[] = [];
+  for (let start = 0; start < items.length; start += RUN) {
+    // The run's items without the brackets: the runs joined by commas are the items joined.
+    runs.push(Buffer.from(encodePlain(items.slice(start, start + RUN)).slice(1, -1)));
+  }
+  return encodeArrayBytes(runs);
+}

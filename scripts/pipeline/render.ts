@@ -2,7 +2,7 @@
 // the route table. Pure: no I/O, so the same catalogue always gives the same files.
 
 import { INVALID_PAGE_BODY, NOT_FOUND_BODY, UNSUPPORTED_ORDERING_BODY, methodNotAllowedBody, optionsBody } from '../api/bodies.ts';
-import { Float, encode, encodeArray, encodeArrayBytes, encodePlain, type Json, type PlainJson } from '../api/json.ts';
+import { Float, encode, encodeArray, encodeArrayBytes, encodePlain, encodePlainArrayBytes, type Json, type PlainJson } from '../api/json.ts';
 import { compareStrings, descendingFrom, formatOrdering, parseOrdering, sortRecords, type OrderTerm } from '../api/ordering.ts';
 import { pageCount, pageLinks } from '../api/pagination.ts';
 import {
@@ -131,7 +131,7 @@ export function* renderLists(catalogue: Catalogue, settings: RenderSettings, rou
     let body: string | Uint8Array;
     switch (route.resource) {
       case 'company':
-        body = encodePlain(companies());
+        body = encodePlainArrayBytes(companies());
         break;
       case 'virtualfair':
         body = encode(catalogue.fairs.map((f) => fairJson(f, eventById())));

@@ -39,13 +39,12 @@ async function run({ sources, settings }: WorkerJob): Promise<void> {
   const resources = new Set(sources.map((source) => source.resource));
   const routes = routesOf(catalogue, settings).filter((route) => resources.has(route.resource));
   // As UTF-8 bytes, which move to the main thread without a copy (a string would be copied,
-  // and then encoded there, on the thread that writes everything).
+  // and then encoded there, on the thread that writes everything). Only a whole buffer can move.
   const encoder = new TextEncoder();
-  // Bytes rendered as bytes are copied into a buffer of their own, which alone can be moved.
-  const files = [...renderLists(catalogue, settings, routes)].map(([file, body]): [string, Uint8Array] => [
-    file,
-    typeof body === 'string' ? encoder.encode(body) : new Uint8Array(body),
-  ]);
+  const files = [...renderLists(catalogue, settings, routes)].map(([file, body]): [string, Uint8Array] => {
+    if (typeof body === 'string') return [file, encoder.encode(body)];
+    return [file, body.byteOffset === 0 && body.byteLength === body.buffer.byteLength ? body : new Uint8Array(body)];
+  });
   post({ type: 'rendered', files }, files.map(([, bytes]) => bytes.buffer as ArrayBuffer));
 }
 

@@ -289,7 +289,7 @@ describe('the output of the good fixture (page size 1)', () => {
     expect(routes.length).toBe(22);
     expect(files.get('virtualbooth-texture/index.json')).toBe('{"count":0,"next":null,"previous":null,"results":[]}');
     expect(files.get('virtualbooth-texture/page=last.json')).toBe('{"count":0,"next":null,"previous":null,"results":[]}');
-    expect(files.get('company/index.json')).toBe('[]');
+    expect(Buffer.from(files.get('company/index.json') as Uint8Array).toString()).toBe('[]');
     expect(files.has('virtualbooth-texture/page=2.json')).toBe(false);
   });
 

@@ -3,7 +3,7 @@
 // U+2028/U+2029 escaped). Every expectation is a literal string, never computed.
 
 import { describe, expect, it } from 'vitest';
-import { Float, encode, encodeArray, encodeArrayBytes, pythonFloat, type Json } from '../../scripts/api/json.ts';
+import { Float, encode, encodeArray, encodeArrayBytes, encodePlain, encodePlainArrayBytes, pythonFloat, type Json } from '../../scripts/api/json.ts';
 
 describe('encode: layout', () => {
   it.each<[string, Json, string]>([
@@ -119,5 +119,14 @@ describe('encodeArrayBytes', () => {
     const bytes = encodeArrayBytes(items.map((item) => Buffer.from(item)));
     expect(Buffer.from(bytes).toString('utf8')).toBe(expected);
     expect(bytes.length).toBe(Buffer.byteLength(expected));
+  });
+});
+
+describe('encodePlainArrayBytes', () => {
+  const item = (i: number) => ({ id: i, name: i % 7 === 0 ? `Łódź ${i}` : i % 5 === 0 ? `line\u2028${i}` : `Öl ${i}`, tags: i % 3 ? null : ['a', 'b'] });
+  it.each([0, 1, 99, 100, 101, 250])('gives the bytes of encodePlain() for %i items, in runs of 100', (count) => {
+    const items = Array.from({ length: count }, (_, i) => item(i));
+    const expected = Buffer.from(encodePlain(items));
+    expect(Buffer.from(encodePlainArrayBytes(items)).equals(expected)).toBe(true);
   });
 });

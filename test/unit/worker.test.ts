@@ -26,8 +26,9 @@ describe('startWorker', () => {
     expect(await worker.checked).toEqual([]);
     const rendered = await worker.rendered;
     expect(rendered.map(([file]) => file)).toEqual(['company/index.json']);
-    // The worker sends UTF-8 bytes: the text the main thread renders, encoded.
-    expect(rendered.map(([file, bytes]) => [file, Buffer.from(bytes).toString('utf8')])).toEqual(here);
+    // The worker sends the UTF-8 bytes the main thread renders.
+    const text = (body: string | Uint8Array) => (typeof body === 'string' ? body : Buffer.from(body).toString('utf8'));
+    expect(rendered.map(([file, bytes]) => [file, text(bytes)])).toEqual(here.map(([file, body]) => [file, text(body)]));
   });
 
   it('reports bad records and renders nothing', async () => {
