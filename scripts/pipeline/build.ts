@@ -96,21 +96,34 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     hostFiles.catch(() => {});
     const files = new Map<string, FileBody>();
     let outputBytes = 0;
-    // This thread's files first, then the worker's once it has them. The worker's problems stop
-    // the writer before the output is replaced, so a bad company file leaves the old output.
+    const keep = ([file, body]: readonly [string, FileBody]) => {
+      files.set(file, body);
+      // The bytes the write needs anyway, encoded once: they also give the size.
+      const bytes = typeof body === 'string' ? Buffer.from(body) : body;
+      outputBytes += bytes.length;
+      return [file, bytes] as const;
+    };
+    // This thread's files, with the worker's put in as soon as they arrive, so that the large
+    // company list is written while this thread still renders. The worker's problems stop the
+    // writer before the output is replaced, so a bad company file leaves the old output.
     async function* kept() {
-      // Without company files no worker started: the (empty) company list is rendered here.
-      const local = renderLists(catalogue, settings, routes.filter((route) => !worker || !WORKER_RESOURCES.has(route.resource)));
-      const shared = renderShared(routes, headersText);
-      for (const rendering of [local, shared, checked.then(() => worker?.rendered ?? [])]) {
-        for (const [file, text] of await rendering) {
-          files.set(file, text);
-          // The bytes the write needs anyway, encoded once: they also give the size.
-          const bytes = typeof text === 'string' ? Buffer.from(text) : text;
-          outputBytes += bytes.length;
-          yield [file, bytes] as const;
+      let arrived: Array<[string, Uint8Array]> | undefined;
+      const theirs = checked.then(() => worker?.rendered ?? []).then((files) => (arrived = files));
+      theirs.catch(() => {});
+      let taken = false;
+      const ours = function* () {
+        // Without company files no worker started: the (empty) company list is rendered here.
+        yield* renderLists(catalogue, settings, routes.filter((route) => !worker || !WORKER_RESOURCES.has(route.resource)));
+        yield* renderShared(routes, headersText);
+      };
+      for (const entry of ours()) {
+        yield keep(entry);
+        if (arrived && !taken) {
+          taken = true;
+          yield* arrived.map(keep);
         }
       }
+      if (!taken) yield* (await theirs).map(keep);
     }
     if (options.check) for await (const _ of kept());
     else await writeOutput(options.outDir, kept());
