@@ -17,6 +17,11 @@ export interface SourceRecord {
   /** Position in the file's array; null when the file holds a single record. */
   index: number | null;
   value: unknown;
+  /**
+   * True when the file has no escape of a UTF-16 surrogate (`\ud800`): then none of its strings
+   * can hold a lone one (UTF-8 cannot encode it), and validate() need not look for them.
+   */
+  wellFormed?: boolean;
 }
 
 export interface Loaded {
@@ -47,8 +52,12 @@ function describeSyntaxError(text: string, fallback: string): string {
   return `malformed JSON at ${lineAndColumn(text, first.offset)}: ${reason}`;
 }
 
+const SURROGATE_ESCAPE = /\\u[dD][89a-fA-F]/;
+
 function parseFile(resource: ResourceName, file: string, text: string, errors: DataError[]): SourceRecord[] {
   const source = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  // includes() first: it scans a file several times faster than the expression.
+  const wellFormed = !(source.includes('\\u') && SURROGATE_ESCAPE.test(source));
   let value: unknown;
   try {
     value = JSON.parse(source);
@@ -56,8 +65,8 @@ function parseFile(resource: ResourceName, file: string, text: string, errors: D
     errors.push({ file, pointer: '', message: describeSyntaxError(source, (error as Error).message) });
     return [];
   }
-  if (Array.isArray(value)) return value.map((item, index) => ({ resource, file, index, value: item }));
-  if (value !== null && typeof value === 'object') return [{ resource, file, index: null, value }];
+  if (Array.isArray(value)) return value.map((item, index) => ({ resource, file, index, value: item, wellFormed }));
+  if (value !== null && typeof value === 'object') return [{ resource, file, index: null, value, wellFormed }];
   errors.push({ file, pointer: '', message: 'expected a record object or an array of records' });
   return [];
 }

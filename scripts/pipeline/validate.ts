@@ -60,20 +60,33 @@ function describeIssue(record: SourceRecord, issue: z.core.$ZodIssue): DataError
   return [at(record, issue.path, `${message}, got ${snippet(issue.input)}`)];
 }
 
+/** Each string in `value` that holds a lone surrogate, with its path. */
+function illFormed(value: unknown, path: PropertyKey[] = []): Array<[PropertyKey[], string]> {
+  if (typeof value === 'string') return value.isWellFormed() ? [] : [[path, value]];
+  if (value === null || typeof value !== 'object') return [];
+  return Object.entries(value).flatMap(([key, item]) => illFormed(item, [...path, Array.isArray(value) ? Number(key) : key]));
+}
+
 /** The records of one resource that pass its schema; the problems of the others go to `errors`. */
 function checkRecords<T>(records: readonly SourceRecord[], resource: ResourceName, errors: DataError[]): T[] {
   const schema = SCHEMAS[resource] as unknown as z.ZodType<T>;
   const checked: T[] = [];
   for (const source of records) {
     const result = schema.safeParse(source.value);
-    if (result.success) {
+    const broken = source.wellFormed ? [] : illFormed(source.value);
+    if (result.success && broken.length === 0) {
       checked.push(result.data);
       continue;
     }
-    // Parsed again for the messages only: reportInput (the bad value in each issue) makes zod
-    // take its slow path, about twice the time on a catalogue that is almost always valid.
-    const reported = schema.safeParse(source.value, { reportInput: true });
-    errors.push(...(reported.error?.issues ?? []).flatMap((issue) => describeIssue(source, issue)));
+    if (!result.success) {
+      // Parsed again for the messages only: reportInput (the bad value in each issue) makes zod
+      // take its slow path, about twice the time on a catalogue that is almost always valid.
+      const reported = schema.safeParse(source.value, { reportInput: true });
+      errors.push(...(reported.error?.issues ?? []).flatMap((issue) => describeIssue(source, issue)));
+    }
+    for (const [path, text] of broken) {
+      errors.push(at(source, path, `expected well-formed Unicode text (no lone surrogates), got ${snippet(text)}`));
+    }
   }
   return checked;
 }

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { formatDataError } from '../../scripts/pipeline/errors.ts';
 import { findSources, readSources, type Loaded } from '../../scripts/pipeline/load.ts';
+import { validate } from '../../scripts/pipeline/validate.ts';
 
 let dir: string;
 
@@ -43,10 +44,30 @@ async function errorLines(): Promise<string[]> {
 const STRAY = 'expected only .json files in the folders company/, virtualfair/, event/, virtualbooth-texture/';
 
 describe('load: records', () => {
+  it('marks as well-formed the records of a file that escapes no surrogate, which alone could hold a lone one', async () => {
+    await files({
+      'event/accent.json': '{"id": 1, "name": "caf\\u00e9"}',
+      'event/pair.json': '[{"id": 2, "name": "\\ud83d\\ude00"}, {"id": 3}]',
+      'event/lone.json': '{"id": 4, "name": "\\uDC00"}',
+    });
+    const { records } = await load(dir);
+    expect(records.map((r) => [path.basename(r.file), r.value, r.wellFormed])).toEqual([
+      ['accent.json', { id: 1, name: 'café' }, true],
+      ['lone.json', { id: 4, name: '\udc00' }, false],
+      ['pair.json', { id: 2, name: '😀' }, false],
+      ['pair.json', { id: 3 }, false],
+    ]);
+    // validate() looks at those files' strings: the pair is well-formed, the lone one is not.
+    const lines = validate(records).errors.map(formatDataError).filter((line) => line.includes('surrogate'));
+    expect(lines.map((line) => line.replaceAll(dir, 'data'))).toEqual([
+      'data/event/lone.json#/name (record id 4): expected well-formed Unicode text (no lone surrogates), got "\\udc00"',
+    ]);
+  });
+
   it('reads a one-record file as a record with index null', async () => {
     await files({ 'event/one.json': '{"id": 5, "name": "Expo"}' });
     expect(await load(dir)).toEqual({
-      records: [{ resource: 'event', file: path.join(dir, 'event/one.json'), index: null, value: { id: 5, name: 'Expo' } }],
+      records: [{ resource: 'event', file: path.join(dir, 'event/one.json'), index: null, value: { id: 5, name: 'Expo' }, wellFormed: true }],
       errors: [],
       incomplete: new Set(),
       files: 1,
