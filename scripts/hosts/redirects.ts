@@ -76,15 +76,23 @@ function filesOf(routes: readonly Route[]): ReadonlySet<string> {
   return files;
 }
 
+// _redirects and vercel.json ask about the same queries: each is resolved once per build.
+const routeAnswers = new WeakMap<readonly Route[], Map<string, string | undefined>>();
+
 /**
  * The file of the build that answers `path` with these query values (status 200), per
  * resolve(); undefined when the answer is not such a file (an error, a sort, a page beyond the last).
  */
 export function fileAnswer(path: string, pairs: ReadonlyArray<readonly [string, string]>, routes: readonly Route[]): string | undefined {
   const search = new URLSearchParams(pairs.map(([k, v]): [string, string] => [k, v])).toString();
-  const answer = resolve('GET', `${path}${search ? `?${search}` : ''}`);
-  if (answer.kind !== 'file' || answer.status !== 200 || !filesOf(routes).has(answer.file)) return undefined;
-  return answer.file;
+  const target = `${path}${search ? `?${search}` : ''}`;
+  let answers = routeAnswers.get(routes);
+  if (!answers) routeAnswers.set(routes, (answers = new Map()));
+  if (answers.has(target)) return answers.get(target);
+  const answer = resolve('GET', target);
+  const file = answer.kind === 'file' && answer.status === 200 && filesOf(routes).has(answer.file) ? answer.file : undefined;
+  answers.set(target, file);
+  return file;
 }
 
 /** The rules of one list path: for each set of query keys (more keys first), exact values, then the rest. */
