@@ -89,8 +89,10 @@ export async function findSources(dataDir: string): Promise<{ sources: Source[];
     errors.push({ file: dataDir, pointer: '', message: 'expected a folder holding the source data' });
     return { sources: [], errors };
   }
-  // `dot: true`, so that a hidden stray file is reported rather than silently skipped.
-  const entries = (await fg('**/*', { cwd: dataDir, onlyFiles: true, dot: true })).sort(compareStrings);
+  // `dot: true`, so that a hidden stray file is reported rather than silently skipped. Everything
+  // but folders, so that a broken symbolic link is read (and reported), not left out.
+  const found = await fg('**/*', { cwd: dataDir, onlyFiles: false, markDirectories: true, dot: true });
+  const entries = found.filter((entry) => !entry.endsWith('/')).sort(compareStrings);
   const known = new Set<string>(RESOURCES.map((r) => r.name));
   const sources: Source[] = [];
   for (const entry of entries) {
@@ -112,7 +114,15 @@ export async function readSources(sources: readonly Source[]): Promise<Loaded> {
   let bytes = 0;
   const incomplete = new Set<ResourceName>();
   const parsed = await mapLimited(sources, READ_CONCURRENCY, async ({ resource, file }) => {
-    const data = await readFile(file);
+    let data: Buffer;
+    try {
+      data = await readFile(file);
+    } catch (error) {
+      const { code, message } = error as NodeJS.ErrnoException;
+      errors.push({ file, pointer: '', message: `expected a readable file, got ${code ?? message}` });
+      incomplete.add(resource);
+      return [];
+    }
     bytes += data.length;
     const text = data.toString('utf8');
     const found = errors.length;

@@ -2,7 +2,7 @@
 // an array per file, path order, syntax errors with line and column, BOM, top-level values that
 // are not records, and files outside the four resource folders.
 
-import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, mkdir, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -216,6 +216,19 @@ describe('load: files outside the four resource folders', () => {
     await files({ [name]: '{}', 'event/ok.json': '{"id": 1}' });
     expect(await errorLines()).toEqual([`data/${name}: ${STRAY}`]);
     expect((await load(dir)).records.map((r) => r.value)).toEqual([{ id: 1 }]);
+  });
+
+  it('reports a broken symbolic link, which cannot be read, and reads a folder named like a file as a folder', async () => {
+    await files({ 'event/ok.json': '{"id": 1}', 'company/folder.json/c.json': '{"id": 2}' });
+    await symlink(path.join(dir, 'nowhere.json'), path.join(dir, 'event/broken.json'));
+    expect(await errorLines()).toEqual(['data/event/broken.json: expected a readable file, got ENOENT']);
+    const { records, incomplete } = await load(dir);
+    expect(records.map((r) => [path.relative(dir, r.file), r.value])).toEqual([
+      ['company/folder.json/c.json', { id: 2 }],
+      ['event/ok.json', { id: 1 }],
+    ]);
+    // The events are then incomplete: a fair naming an event of that file is not reported twice.
+    expect(incomplete).toEqual(new Set(['event']));
   });
 
   it('reports every stray file', async () => {

@@ -40,10 +40,18 @@ describe('startWorker', () => {
     await expect(worker.rendered).rejects.toThrow(/worker thread ended \(exit code 0\) before it finished/);
   });
 
-  it('rejects the stages it did not reach when the thread fails', async () => {
+  it('reports a file it cannot read as a problem, then ends', async () => {
     const worker = startWorker({ sources: [{ resource: 'company', file: 'test/fixtures/no-such-file.json' }], settings: SETTINGS });
-    await expect(worker.loaded).rejects.toThrow(/ENOENT/);
-    await expect(worker.checked).rejects.toThrow(/ENOENT/);
-    await expect(worker.rendered).rejects.toThrow(/ENOENT/);
+    expect(await worker.loaded).toEqual({ type: 'loaded', records: 0, files: 1, bytes: 0 });
+    expect((await worker.checked).map(formatDataError)).toEqual(['test/fixtures/no-such-file.json: expected a readable file, got ENOENT']);
+    await expect(worker.rendered).rejects.toThrow(/worker thread ended \(exit code 0\) before it finished/);
+  });
+
+  it('rejects the stages it did not reach when the thread fails', async () => {
+    // A job the thread cannot even start on: its first step throws.
+    const worker = startWorker({ sources: null as never, settings: SETTINGS });
+    await expect(worker.loaded).rejects.toThrow(TypeError);
+    await expect(worker.checked).rejects.toThrow(TypeError);
+    await expect(worker.rendered).rejects.toThrow(TypeError);
   });
 });
