@@ -111,18 +111,19 @@ export function* renderLists(catalogue: Catalogue, settings: RenderSettings, rou
     [...catalogue.textures].sort((a, b) => compareStrings(a.name, b.name) || compareStrings(a.id, b.id)).map((t) => encodePlain(t)),
   );
   const eventById = once(() => new Map(catalogue.events.map((e) => [e.id, e])));
-  // Each event is encoded once, to UTF-8; its 15 lists are copies of those bytes.
+  // Each event is encoded once, to UTF-8; every event list is a copy of those bytes in its order.
   const encodedEvents = once(() => new Map(catalogue.events.map((e) => [e, Buffer.from(encodePlain(eventJson(e)))])));
+  // Each order is sorted once; a descending one is derived from the ascending one.
   const eventOrders = new Map<string, Event[]>();
   const eventsBy = (terms: readonly OrderTerm[]): Event[] => {
     const key = formatOrdering(terms);
-    let events = eventOrders.get(key);
-    const last = terms.at(-1);
-    if (events === undefined && terms.length === 1 && last?.descending) {
-      const { field } = last;
-      events = descendingFrom(eventsBy([{ field, descending: false }]), (e) => e[field as keyof Event] ?? null);
-    }
-    events ??= sortRecords(catalogue.events, terms);
+    const known = eventOrders.get(key);
+    if (known) return known;
+    const [only] = terms;
+    const events =
+      terms.length === 1 && only?.descending
+        ? descendingFrom(eventsBy([{ field: only.field, descending: false }]), (e) => e[only.field as keyof Event] ?? null)
+        : sortRecords(catalogue.events, terms);
     eventOrders.set(key, events);
     return events;
   };
