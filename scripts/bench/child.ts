@@ -34,6 +34,8 @@ export interface ChildResult {
    * wall time far more than this, so it shows what the code costs when the wall clock is noisy.
    */
   cpuMs: number;
+  /** The kernel's part of cpuMs: file system calls, page faults. */
+  systemMs: number;
   /** process.resourceUsage().maxRSS, in bytes: the peak, start-up included. */
   maxRssBytes: number;
   /** RSS once modules are loaded, just before the clock starts. */
@@ -82,6 +84,8 @@ async function readTree(dir: string): Promise<Map<string, string>> {
   return files;
 }
 
+const systemNow = () => process.cpuUsage().system / 1000;
+
 const cpuNow = () => {
   const { user, system } = process.cpuUsage();
   return (user + system) / 1000;
@@ -124,6 +128,7 @@ async function runBuild(job: Extract<Job, { kind: 'build' }>): Promise<ChildResu
   const stages: Stage[] = [];
   const startRssBytes = process.memoryUsage().rss;
   const startCpu = cpuNow();
+  const startSystem = systemNow();
   const cpu = cpuLap();
   // build() calls log as each stage ends, so the CPU used since the last call is that stage's.
   const log = (line: string) => {
@@ -138,6 +143,7 @@ async function runBuild(job: Extract<Job, { kind: 'build' }>): Promise<ChildResu
     return {
       ms,
       cpuMs: cpuNow() - startCpu,
+      systemMs: systemNow() - startSystem,
       maxRssBytes: process.resourceUsage().maxRSS * 1024,
       startRssBytes,
       stages,
@@ -153,7 +159,7 @@ async function runBuild(job: Extract<Job, { kind: 'build' }>): Promise<ChildResu
       error instanceof DataErrors
         ? [error.message, ...error.errors.slice(0, 20).map(formatDataError)].join('\n')
         : String((error as Error).stack ?? error);
-    return { ms: 0, cpuMs: 0, maxRssBytes: 0, startRssBytes, stages, sourceFiles: 0, sourceBytes: 0, outputFiles: 0, outputBytes: 0, error: message };
+    return { ms: 0, cpuMs: 0, systemMs: 0, maxRssBytes: 0, startRssBytes, stages, sourceFiles: 0, sourceBytes: 0, outputFiles: 0, outputBytes: 0, error: message };
   }
 }
 
@@ -166,6 +172,7 @@ async function runBaseline(job: Extract<Job, { kind: 'baseline' }>): Promise<Chi
   const stages: Stage[] = [];
   const startRssBytes = process.memoryUsage().rss;
   const startCpu = cpuNow();
+  const startSystem = systemNow();
   const step = stageTimer(stages);
   const started = performance.now();
 
@@ -186,6 +193,7 @@ async function runBaseline(job: Extract<Job, { kind: 'baseline' }>): Promise<Chi
   return {
     ms,
     cpuMs: cpuNow() - startCpu,
+    systemMs: systemNow() - startSystem,
     maxRssBytes: process.resourceUsage().maxRSS * 1024,
     startRssBytes,
     stages,
