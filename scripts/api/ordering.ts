@@ -67,6 +67,11 @@ function nativeOrderHolds(values: readonly Comparable[]): boolean {
   return values.every((v) => typeof v !== 'string' || !/[\ud800-\uffff]/.test(v));
 }
 
+/** A record's value of `field` as the ordering compares it: a missing field is null. */
+export function fieldValue(record: object, field: string): Comparable {
+  return (record as Record<string, Comparable>)[field] ?? null;
+}
+
 /**
  * Sorts records by the terms, then by id ascending, without touching the input.
  * The final id key makes every order total, so the output never depends on the sort algorithm.
@@ -75,7 +80,7 @@ function nativeOrderHolds(values: readonly Comparable[]): boolean {
 export function sortRecords<T extends { id: Comparable }>(
   records: readonly T[],
   terms: readonly OrderTerm[],
-  valueOf: (record: T, field: string) => Comparable = (record, field) => (record as Record<string, Comparable>)[field] ?? null,
+  valueOf: (record: T, field: string) => Comparable = fieldValue,
 ): T[] {
   const keys = [...terms, { field: 'id', descending: false }].map(({ field, descending }) => {
     const values = records.map((record) => valueOf(record, field));

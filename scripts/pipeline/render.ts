@@ -3,7 +3,7 @@
 
 import { INVALID_PAGE_BODY, NOT_FOUND_BODY, UNSUPPORTED_ORDERING_BODY, methodNotAllowedBody, optionsBody } from '../api/bodies.ts';
 import { Float, encode, encodeArray, encodeArrayBytes, encodePlain, encodePlainArrayBytes, type Json, type PlainJson } from '../api/json.ts';
-import { compareStrings, descendingFrom, formatOrdering, parseOrdering, sortRecords, type OrderTerm } from '../api/ordering.ts';
+import { compareStrings, descendingFrom, fieldValue, formatOrdering, parseOrdering, sortRecords, type OrderTerm } from '../api/ordering.ts';
 import { pageCount, pageLinks } from '../api/pagination.ts';
 import {
   EVENT_FIELDS,
@@ -122,7 +122,7 @@ export function* renderLists(catalogue: Catalogue, settings: RenderSettings, rou
     const [only] = terms;
     const events =
       terms.length === 1 && only?.descending
-        ? descendingFrom(eventsBy([{ field: only.field, descending: false }]), (e) => e[only.field as keyof Event] ?? null)
+        ? descendingFrom(eventsBy([{ field: only.field, descending: false }]), (e) => fieldValue(e, only.field))
         : sortRecords(catalogue.events, terms);
     eventOrders.set(key, events);
     return events;

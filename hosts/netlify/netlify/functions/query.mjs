@@ -135,7 +135,10 @@ function compareValues(a, b) {
 function nativeOrderHolds(values) {
   return values.every((v) => typeof v !== "string" || !/[\ud800-\uffff]/.test(v));
 }
-function sortRecords(records, terms, valueOf = (record, field) => record[field] ?? null) {
+function fieldValue(record, field) {
+  return record[field] ?? null;
+}
+function sortRecords(records, terms, valueOf = fieldValue) {
   const keys = [...terms, { field: "id", descending: false }].map(({ field, descending }) => {
     const values = records.map((record) => valueOf(record, field));
     const compare = nativeOrderHolds(values) ? (a, b) => a === b ? 0 : a === null ? 1 : b === null ? -1 : a < b ? -1 : 1 : compareValues;
