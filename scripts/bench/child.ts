@@ -84,12 +84,27 @@ async function readTree(dir: string): Promise<Map<string, string>> {
   return files;
 }
 
-const systemNow = () => process.cpuUsage().system / 1000;
-
 const cpuNow = () => {
   const { user, system } = process.cpuUsage();
   return (user + system) / 1000;
 };
+
+/** Starts the clocks of a run; the function returned reads what the run has taken so far. */
+function startClocks(): () => Pick<ChildResult, 'ms' | 'cpuMs' | 'systemMs' | 'maxRssBytes' | 'startRssBytes'> {
+  const startRssBytes = process.memoryUsage().rss;
+  const { user, system } = process.cpuUsage();
+  const started = performance.now();
+  return () => {
+    const now = process.cpuUsage();
+    return {
+      ms: performance.now() - started,
+      cpuMs: (now.user + now.system - user - system) / 1000,
+      systemMs: (now.system - system) / 1000,
+      maxRssBytes: process.resourceUsage().maxRSS * 1024,
+      startRssBytes,
+    };
+  };
+}
 
 /** CPU ms since the previous call (the first call: since the clock started). */
 function cpuLap(): () => number {
@@ -126,9 +141,6 @@ async function runBuild(job: Extract<Job, { kind: 'build' }>): Promise<ChildResu
   const { build } = await import('../pipeline/build.ts');
   const { DataErrors, formatDataError } = await import('../pipeline/errors.ts');
   const stages: Stage[] = [];
-  const startRssBytes = process.memoryUsage().rss;
-  const startCpu = cpuNow();
-  const startSystem = systemNow();
   const cpu = cpuLap();
   // build() calls log as each stage ends, so the CPU used since the last call is that stage's.
   const log = (line: string) => {
@@ -136,16 +148,11 @@ async function runBuild(job: Extract<Job, { kind: 'build' }>): Promise<ChildResu
     const stage = parseStage(line);
     if (stage) stages.push({ ...stage, cpuMs: cpu() });
   };
-  const started = performance.now();
+  const taken = startClocks();
   try {
     const result = await build({ ...job.options, log });
-    const ms = performance.now() - started;
     return {
-      ms,
-      cpuMs: cpuNow() - startCpu,
-      systemMs: systemNow() - startSystem,
-      maxRssBytes: process.resourceUsage().maxRSS * 1024,
-      startRssBytes,
+      ...taken(),
       stages,
       sourceFiles: result.sourceFiles,
       sourceBytes: result.sourceBytes,
@@ -159,7 +166,7 @@ async function runBuild(job: Extract<Job, { kind: 'build' }>): Promise<ChildResu
       error instanceof DataErrors
         ? [error.message, ...error.errors.slice(0, 20).map(formatDataError)].join('\n')
         : String((error as Error).stack ?? error);
-    return { ms: 0, cpuMs: 0, systemMs: 0, maxRssBytes: 0, startRssBytes, stages, sourceFiles: 0, sourceBytes: 0, outputFiles: 0, outputBytes: 0, error: message };
+    return { ms: 0, cpuMs: 0, systemMs: 0, maxRssBytes: 0, startRssBytes: taken().startRssBytes, stages, sourceFiles: 0, sourceBytes: 0, outputFiles: 0, outputBytes: 0, error: message };
   }
 }
 
@@ -170,11 +177,8 @@ async function runBaseline(job: Extract<Job, { kind: 'baseline' }>): Promise<Chi
   let outputBytes = 0;
   for (const text of outputs.values()) outputBytes += Buffer.byteLength(text);
   const stages: Stage[] = [];
-  const startRssBytes = process.memoryUsage().rss;
-  const startCpu = cpuNow();
-  const startSystem = systemNow();
   const step = stageTimer(stages);
-  const started = performance.now();
+  const taken = startClocks();
 
   let sourceBytes = 0;
   const parsed = await mapLimited(job.sourceFiles, READ_CONCURRENCY, async (file) => {
@@ -189,13 +193,8 @@ async function runBaseline(job: Extract<Job, { kind: 'baseline' }>): Promise<Chi
   await mapLimited([...outputs], WRITE_CONCURRENCY, ([file, text]) => writeFile(path.join(job.outDir, file), text));
   step('write', `${outputs.size} files, ${outputBytes} bytes`);
 
-  const ms = performance.now() - started;
   return {
-    ms,
-    cpuMs: cpuNow() - startCpu,
-    systemMs: systemNow() - startSystem,
-    maxRssBytes: process.resourceUsage().maxRSS * 1024,
-    startRssBytes,
+    ...taken(),
     stages,
     // The parsed values stay alive until here, as the build's records do until it has rendered.
     sourceFiles: parsed.length,
