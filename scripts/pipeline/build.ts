@@ -8,7 +8,7 @@ import { findSources, readSources } from './load.ts';
 import { renderLists, renderShared, routesOf } from './render.ts';
 import type { ResourceName, Route } from '../api/routes.ts';
 import { startWorker } from './start-worker.ts';
-import { validate, validateHeadersFile } from './validate.ts';
+import { checkCatalogue, checkSchemas, validateHeadersFile } from './validate.ts';
 import { writeOutput, type FileBody } from './write.ts';
 import path from 'node:path';
 import { HOSTS } from '../hosts/index.ts';
@@ -70,15 +70,18 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
   const away = found.sources.filter((source) => WORKER_RESOURCES.has(source.resource));
   const worker = away.length > 0 ? startWorker({ sources: away, settings }) : null;
   try {
-    const loaded = await readSources(found.sources.filter((source) => !WORKER_RESOURCES.has(source.resource)));
+    const loaded = await readSources(
+      found.sources.filter((source) => !WORKER_RESOURCES.has(source.resource)),
+      checkSchemas,
+    );
     // Stage lines report both threads, so each is logged once the slower thread has got there;
     // this thread does not wait for that.
     const loadLine = (worker?.loaded ?? Promise.resolve({ records: 0, files: 0, bytes: 0 })).then((other) => {
-      const [records, files, bytes] = [loaded.records.length + other.records, loaded.files + other.files, loaded.bytes + other.bytes];
+      const [records, files, bytes] = [loaded.records + other.records, loaded.files + other.files, loaded.bytes + other.bytes];
       step(`load: ${records} records from ${files} files, ${bytes} bytes`);
       return { records, files, bytes };
     });
-    const { catalogue, errors } = validate(loaded.records, !loaded.incomplete.has('event'));
+    const { catalogue, errors } = checkCatalogue(loaded.parsed, !loaded.incomplete.has('event'));
     const problems = [...headers.errors, ...found.errors, ...loaded.errors, ...errors];
     // With problems here, the worker's are awaited too: every problem is reported in one run.
     if (problems.length > 0) throw new DataErrors([...problems, ...((await worker?.checked) ?? [])].sort(byLocation));

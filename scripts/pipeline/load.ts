@@ -24,8 +24,11 @@ export interface SourceRecord {
   wellFormed?: boolean;
 }
 
-export interface Loaded {
-  records: SourceRecord[];
+export interface Loaded<T = SourceRecord[]> {
+  /** What each file gave, in source order: its records, or what the caller's `take` kept of them. */
+  parsed: T[];
+  /** How many records the files held. */
+  records: number;
   errors: DataError[];
   /** Resources with a file that could not be parsed: their records are incomplete. */
   incomplete: Set<ResourceName>;
@@ -108,10 +111,18 @@ export async function findSources(dataDir: string): Promise<{ sources: Source[];
   return { sources, errors };
 }
 
-/** Reads and parses the files, keeping their order. */
-export async function readSources(sources: readonly Source[]): Promise<Loaded> {
+/**
+ * Reads and parses the files, keeping their order. Each file's records go to `take` as soon as
+ * the file is parsed: the build checks them there and keeps only what it needs, so that the
+ * parsed values of a large catalogue die young instead of all living until the last file is read.
+ */
+export async function readSources<T = SourceRecord[]>(
+  sources: readonly Source[],
+  take: (records: SourceRecord[]) => T = (records) => records as T,
+): Promise<Loaded<T>> {
   const errors: DataError[] = [];
   let bytes = 0;
+  let count = 0;
   const incomplete = new Set<ResourceName>();
   const parsed = await mapLimited(sources, READ_CONCURRENCY, async ({ resource, file }) => {
     let data: Buffer;
@@ -121,14 +132,15 @@ export async function readSources(sources: readonly Source[]): Promise<Loaded> {
       const { code, message } = error as NodeJS.ErrnoException;
       errors.push({ file, pointer: '', message: `expected a readable file, got ${code ?? message}` });
       incomplete.add(resource);
-      return [];
+      return take([]);
     }
     bytes += data.length;
     const text = data.toString('utf8');
     const found = errors.length;
     const records = parseFile(resource, file, text, errors);
     if (errors.length > found) incomplete.add(resource);
-    return records;
+    count += records.length;
+    return take(records);
   });
-  return { records: parsed.flat(), errors, incomplete, files: sources.length, bytes };
+  return { parsed, records: count, errors, incomplete, files: sources.length, bytes };
 }

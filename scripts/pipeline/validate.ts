@@ -1,5 +1,6 @@
-// Stage 2: check every record against its zod schema, then the rules that span records
-// (unique ids, fairs naming existing events that have a logo). Every problem is collected.
+// Stage 2: check every record against its zod schema (file by file, as they are read), then
+// the rules that span records (unique ids, fairs naming existing events that have a logo).
+// Every problem is collected.
 
 import type { z } from 'zod';
 import { headersFor, parseHeadersFile, type HeaderRule } from '../api/headers.ts';
@@ -67,15 +68,39 @@ function illFormed(value: unknown, path: PropertyKey[] = []): Array<[PropertyKey
   return Object.entries(value).flatMap(([key, item]) => illFormed(item, [...path, Array.isArray(value) ? Number(key) : key]));
 }
 
-/** The records of one resource that pass its schema; the problems of the others go to `errors`. */
-function checkRecords<T>(records: readonly SourceRecord[], resource: ResourceName, errors: DataError[]): T[] {
-  const schema = SCHEMAS[resource] as unknown as z.ZodType<T>;
-  const checked: T[] = [];
+/** The records of one file (or any records): their schema checks, and what the later rules need. */
+export interface Checked {
+  /** The records that passed their schema, as zod returned them (keys in schema order). */
+  valid: { [R in ResourceName]: unknown[] };
+  /** Every record, reduced to what the rules across records read (see `slim`). */
+  records: SourceRecord[];
+  errors: DataError[];
+}
+
+/**
+ * A record as the rules across records see it: where it is, its id and a fair's event ids.
+ * Without the rest of the parsed value, which can then be collected while it is still young.
+ */
+function slim(record: SourceRecord): SourceRecord {
+  const { value } = record;
+  const kept: { id?: unknown; events?: unknown } = {};
+  if (value !== null && typeof value === 'object') {
+    if ('id' in value) kept.id = value.id;
+    if ('events' in value) kept.events = value.events;
+  }
+  return { resource: record.resource, file: record.file, index: record.index, value: kept };
+}
+
+/** Checks each record against its resource's schema, as soon as its file is parsed. */
+export function checkSchemas(records: readonly SourceRecord[]): Checked {
+  const valid: Checked['valid'] = { company: [], virtualfair: [], event: [], 'virtualbooth-texture': [] };
+  const errors: DataError[] = [];
   for (const source of records) {
+    const schema = SCHEMAS[source.resource] as z.ZodType;
     const result = schema.safeParse(source.value);
     const broken = source.wellFormed ? [] : illFormed(source.value);
     if (result.success && broken.length === 0) {
-      checked.push(result.data);
+      valid[source.resource].push(result.data);
       continue;
     }
     if (!result.success) {
@@ -88,7 +113,7 @@ function checkRecords<T>(records: readonly SourceRecord[], resource: ResourceNam
       errors.push(at(source, path, `expected well-formed Unicode text (no lone surrogates), got ${snippet(text)}`));
     }
   }
-  return checked;
+  return { valid, records: records.map(slim), errors };
 }
 
 /** Ids are unique per resource; each repeat names the record that used the id first. */
@@ -137,19 +162,34 @@ function checkFairEvents(
   }
 }
 
-/** `eventsComplete` is false when an event file could not be read (see checkFairEvents). */
-export function validate(records: readonly SourceRecord[], eventsComplete = true): { catalogue: Catalogue; errors: DataError[] } {
-  const errors: DataError[] = [];
+/**
+ * The rules across records, over the schema checks of every file in source order (so that
+ * the API keeps the order of the data, and a repeated id names the earlier record).
+ * `eventsComplete` is false when an event file could not be read (see checkFairEvents).
+ */
+export function checkCatalogue(parts: readonly Checked[], eventsComplete = true): { catalogue: Catalogue; errors: DataError[] } {
+  const errors = parts.flatMap((part) => part.errors);
+  const valid = <T>(resource: ResourceName) => parts.flatMap((part) => part.valid[resource]) as T[];
+  const catalogue: Catalogue = {
+    companies: valid<Company>('company'),
+    events: valid<Event>('event'),
+    fairs: valid<Fair>('virtualfair'),
+    textures: valid<Texture>('virtualbooth-texture'),
+  };
   const of = new Map<ResourceName, SourceRecord[]>(RESOURCES.map((r) => [r.name, []]));
-  for (const record of records) of.get(record.resource)?.push(record);
+  for (const part of parts) for (const record of part.records) of.get(record.resource)?.push(record);
   const sources = (resource: ResourceName) => of.get(resource) ?? [];
-  const companies = checkRecords<Company>(sources('company'), 'company', errors);
-  const events = checkRecords<Event>(sources('event'), 'event', errors);
-  const fairs = checkRecords<Fair>(sources('virtualfair'), 'virtualfair', errors);
-  const textures = checkRecords<Texture>(sources('virtualbooth-texture'), 'virtualbooth-texture', errors);
   for (const resource of of.keys()) checkUniqueIds(sources(resource), errors);
-  checkFairEvents(sources('virtualfair'), sources('event'), events, eventsComplete, errors);
-  return { catalogue: { companies, events, fairs, textures }, errors };
+  checkFairEvents(sources('virtualfair'), sources('event'), catalogue.events, eventsComplete, errors);
+  return { catalogue, errors };
+}
+
+/** Every check of the records at once; the build checks each file as it is read instead. */
+export function validate(records: readonly SourceRecord[], eventsComplete = true): { catalogue: Catalogue; errors: DataError[] } {
+  // A part per resource, so that schema problems are listed resource by resource.
+  const order: ResourceName[] = ['company', 'event', 'virtualfair', 'virtualbooth-texture'];
+  const parts = order.map((resource) => checkSchemas(records.filter((record) => record.resource === resource)));
+  return checkCatalogue(parts, eventsComplete);
 }
 
 /** The headers every list must carry for the API to answer as DRF does (CONTRACT section 2). */

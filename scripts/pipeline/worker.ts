@@ -6,7 +6,7 @@ import { isMainThread, parentPort, workerData } from 'node:worker_threads';
 import type { DataError } from './errors.ts';
 import { readSources, type Source } from './load.ts';
 import { renderLists, routesOf, type RenderSettings } from './render.ts';
-import { validate } from './validate.ts';
+import { checkCatalogue, checkSchemas } from './validate.ts';
 
 /** Marks the worker data, so the thread runs only when started as the build's worker. */
 export const JOB = 'static-drf-api build worker';
@@ -30,9 +30,9 @@ export type WorkerMessage =
 
 async function run({ sources, settings }: WorkerJob): Promise<void> {
   const post = (message: WorkerMessage, transfer: ArrayBuffer[] = []) => parentPort?.postMessage(message, transfer);
-  const loaded = await readSources(sources);
-  post({ type: 'loaded', records: loaded.records.length, files: loaded.files, bytes: loaded.bytes });
-  const { catalogue, errors } = validate(loaded.records);
+  const loaded = await readSources(sources, checkSchemas);
+  post({ type: 'loaded', records: loaded.records, files: loaded.files, bytes: loaded.bytes });
+  const { catalogue, errors } = checkCatalogue(loaded.parsed);
   const problems = [...loaded.errors, ...errors];
   post({ type: 'checked', errors: problems });
   if (problems.length > 0) return;

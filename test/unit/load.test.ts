@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { formatDataError } from '../../scripts/pipeline/errors.ts';
-import { findSources, readSources, type Loaded } from '../../scripts/pipeline/load.ts';
+import { findSources, readSources, type Loaded, type SourceRecord } from '../../scripts/pipeline/load.ts';
 import { validate } from '../../scripts/pipeline/validate.ts';
 
 let dir: string;
@@ -21,10 +21,12 @@ afterEach(async () => {
 });
 
 /** Both steps, as the build runs them: every source file of the folder, found and parsed. */
-async function load(dataDir: string): Promise<Loaded> {
+async function load(dataDir: string): Promise<Omit<Loaded, 'parsed' | 'records'> & { records: SourceRecord[] }> {
   const found = await findSources(dataDir);
-  const loaded = await readSources(found.sources);
-  return { ...loaded, errors: [...found.errors, ...loaded.errors] };
+  const { parsed, records, ...loaded } = await readSources(found.sources);
+  // The count is what the files held: the records handed on, file by file.
+  expect(records).toBe(parsed.flat().length);
+  return { ...loaded, records: parsed.flat(), errors: [...found.errors, ...loaded.errors] };
 }
 
 async function files(entries: Record<string, string | Buffer>): Promise<void> {

@@ -20,7 +20,7 @@ describe('startWorker', () => {
   it('renders the company list of data/ to the bytes the main thread renders', async () => {
     const sources = await companySources('data');
     const worker = startWorker({ sources, settings: SETTINGS });
-    const { catalogue } = validate((await readSources(sources)).records);
+    const { catalogue } = validate((await readSources(sources)).parsed.flat());
     const here = [...renderLists(catalogue, SETTINGS, routesOf(catalogue, SETTINGS).filter((r) => r.resource === 'company'))];
     expect(await worker.loaded).toMatchObject({ records: catalogue.companies.length, files: sources.length });
     expect(await worker.checked).toEqual([]);
