@@ -94,7 +94,8 @@ export function encodeArrayBytes(encodedItems: readonly Uint8Array[]): Uint8Arra
   const out = new Uint8Array(length);
   let at = 0;
   out[at++] = 0x5b; // [
-  for (const [index, item] of encodedItems.entries()) {
+  for (let index = 0; index < encodedItems.length; index++) {
+    const item = encodedItems[index] as Uint8Array;
     if (index > 0) out[at++] = 0x2c; // ,
     out.set(item, at);
     at += item.length;
@@ -111,10 +112,21 @@ const RUN = 100;
  * runs stay one byte a character, which V8 writes and encodes about a third faster.
  */
 export function encodePlainArrayBytes(items: readonly PlainJson[]): Uint8Array {
-  const runs: Uint8Array[] = [];
+  const runs: string[] = [];
   for (let start = 0; start < items.length; start += RUN) {
     // The run's items without the brackets: the runs joined by commas are the items joined.
-    runs.push(Buffer.from(encodePlain(items.slice(start, start + RUN)).slice(1, -1)));
+    runs.push(encodePlain(items.slice(start, start + RUN)).slice(1, -1));
   }
-  return encodeArrayBytes(runs);
+  // Encoded straight into one buffer of the exact size: no second copy of a 40 MB list.
+  let length = 2 + Math.max(runs.length - 1, 0);
+  for (const run of runs) length += Buffer.byteLength(run);
+  const out = Buffer.allocUnsafeSlow(length);
+  let at = 0;
+  out[at++] = 0x5b; // [
+  for (let index = 0; index < runs.length; index++) {
+    if (index > 0) out[at++] = 0x2c; // ,
+    at += out.write(runs[index] as string, at);
+  }
+  out[at] = 0x5d; // ]
+  return out;
 }

@@ -42,6 +42,8 @@ export function parsePage(raw: string): string | null {
 
 /** Python's urllib.parse.quote_plus: form encoding with `+` for space and upper-case escapes. */
 export function quotePlus(text: string): string {
+  // Most values (`json`, page numbers) need no escape: one test instead of three passes.
+  if (/^[\w.~-]*$/.test(text)) return text;
   return encodeURIComponent(text)
     .replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)
     .replaceAll('%20', '+');

@@ -3,7 +3,7 @@
 
 import { INVALID_PAGE_BODY, NOT_FOUND_BODY, UNSUPPORTED_ORDERING_BODY, methodNotAllowedBody, optionsBody } from '../api/bodies.ts';
 import { Float, encode, encodeArray, encodeArrayBytes, encodePlain, encodePlainArrayBytes, type Json, type PlainJson } from '../api/json.ts';
-import { compareStrings, descendingFrom, fieldValue, formatOrdering, parseOrdering, sortRecords, type OrderTerm } from '../api/ordering.ts';
+import { descendingFrom, fieldValue, formatOrdering, parseOrdering, sortRecords, type OrderTerm } from '../api/ordering.ts';
 import { pageCount, pageLinks } from '../api/pagination.ts';
 import {
   EVENT_FIELDS,
@@ -107,9 +107,7 @@ export function* renderLists(catalogue: Catalogue, settings: RenderSettings, rou
   const companies = once(() =>
     sortRecords(catalogue.companies, [{ field: 'name', descending: false }], (c, field) => (field === 'name' ? c.name.toLowerCase() : c.id)),
   );
-  const textures = once(() =>
-    [...catalogue.textures].sort((a, b) => compareStrings(a.name, b.name) || compareStrings(a.id, b.id)).map((t) => encodePlain(t)),
-  );
+  const textures = once(() => sortRecords(catalogue.textures, [{ field: 'name', descending: false }]).map((t) => encodePlain(t)));
   const eventById = once(() => new Map(catalogue.events.map((e) => [e.id, e])));
   // Each event is encoded once, to UTF-8; every event list is a copy of those bytes in its order.
   const encodedEvents = once(() => new Map(catalogue.events.map((e) => [e, Buffer.from(encodePlain(eventJson(e)))])));

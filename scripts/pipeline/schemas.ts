@@ -13,11 +13,9 @@ const count = () => z.int().nonnegative({ error: 'expected an integer of 0 or mo
 
 function isAbsoluteHttpUrl(value: string): boolean {
   if (!/^https?:\/\/[^/?#\s]/i.test(value) || /\s/.test(value)) return false;
-  try {
-    return ['http:', 'https:'].includes(new URL(value).protocol);
-  } catch {
-    return false;
-  }
+  // The scheme is http(s) by the test above, so whether the rest parses is all that is left;
+  // canParse() makes no URL object (a company list holds 100,000 of these).
+  return URL.canParse(value);
 }
 
 // `abort` keeps later checks (which parse the URL) from running on a value that is not one.
