@@ -5,8 +5,8 @@
 // and options are the same: editing any of the worker's modules, or updating zod, makes a new one.
 
 import { build, version, type BuildOptions, type BuildResult } from 'esbuild';
-import { statSync } from 'node:fs';
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { readFileSync, statSync } from 'node:fs';
+import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
 interface Kept {
@@ -25,9 +25,11 @@ const unchanged = ([file, size, mtimeMs]: Kept['inputs'][number]) => {
   return stats !== undefined && stats.size === size && stats.mtimeMs === mtimeMs;
 };
 
-async function readKept(cacheFile: string, key: string): Promise<string | null> {
+// Synchronous, a millisecond or two: the caller's next step is to start the thread, and with an
+// asynchronous read that would wait behind whatever work the build's thread does meanwhile.
+function readKept(cacheFile: string, key: string): string | null {
   try {
-    const kept = JSON.parse(await readFile(cacheFile, 'utf8')) as Kept;
+    const kept = JSON.parse(readFileSync(cacheFile, 'utf8')) as Kept;
     return kept.key === key && kept.inputs.length > 0 && kept.inputs.every(unchanged) ? kept.code : null;
   } catch {
     // No cache yet, or one from a crashed write: bundle again.
@@ -39,7 +41,7 @@ async function readKept(cacheFile: string, key: string): Promise<string | null> 
 export async function cachedBundle(options: BuildOptions, cacheFile: string, bundler: Bundler = build): Promise<string> {
   const cwd = options.absWorkingDir ?? process.cwd();
   const key = JSON.stringify({ esbuild: version, cwd, options });
-  const kept = await readKept(cacheFile, key);
+  const kept = readKept(cacheFile, key);
   if (kept !== null) return kept;
 
   const started = Date.now();
