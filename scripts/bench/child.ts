@@ -1,4 +1,4 @@
-// Runs inside a fresh child process, started by measure.ts as `node --import tsx child.ts <job.json>`:
+// Runs inside a fresh child process, started by measure.ts as `node <flags> --import tsx child.ts <job.json>`:
 // either the BUILD (the real pipeline) or the BASELINE (the same file I/O and JSON.parse, nothing
 // else). Each times only its work: modules are loaded and inputs read before the clock starts.
 // Stage lines go to stderr as they happen; the one JSON result goes to stdout.

@@ -86,7 +86,7 @@ export function report(summary: Summary): { text: string; passed: boolean } {
 
   const lines = [
     '',
-    `Results over ${builds.length} rounds (build and baseline alternating, each run in a fresh \`node --import tsx\` child).`,
+    `Results over ${builds.length} rounds (build and baseline alternating, each run in a fresh \`node --import tsx\` child with the Node flags of \`npm run build\`).`,
     'Times cover the work only: module loading, and the baseline preloading the bytes it writes, happen before the clock starts.',
     '',
     `${''.padEnd(22)}${'median'.padStart(11)}${'min'.padStart(11)}${'max'.padStart(11)}   rounds`,
