@@ -32,8 +32,8 @@ export interface BuildOptions {
 
 export interface BuildResult {
   routes: Route[];
-  /** Output path → content of every file the build wrote (or, with `check`, would write). */
-  files: Map<string, FileBody>;
+  /** Output path → UTF-8 bytes of every file the build wrote (or, with `check`, would write). */
+  files: Map<string, Uint8Array>;
   records: number;
   sourceFiles: number;
   sourceBytes: number;
@@ -97,12 +97,13 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     const hostFiles = Promise.all(hosts.map(async (host) => ({ host, files: await host.files({ routes, headerRules: headers.rules }) })));
     // A failed write is the error to report; a bundling error then is only noise.
     hostFiles.catch(() => {});
-    const files = new Map<string, FileBody>();
+    const files = new Map<string, Uint8Array>();
     let outputBytes = 0;
     const keep = ([file, body]: readonly [string, FileBody]) => {
-      files.set(file, body);
-      // The bytes the write needs anyway, encoded once: they also give the size.
+      // The bytes the write needs anyway, encoded once: they also give the size. Kept as bytes
+      // (outside V8's heap), the rendered text is garbage at once instead of living to the end.
       const bytes = typeof body === 'string' ? Buffer.from(body) : body;
+      files.set(file, bytes);
       outputBytes += bytes.length;
       return [file, bytes] as const;
     };

@@ -20,8 +20,7 @@ for (const { name, path: listPath } of RESOURCES) {
     for (const route of routes) {
       const answer = await api.get(urlOf(route));
       expect.soft(answer.status, `${answer}`).toBe(200);
-      const body = site.build.files.get(route.file) ?? '(no such file in the build)';
-      const built = typeof body === 'string' ? Buffer.from(body, 'utf8') : Buffer.from(body);
+      const built = Buffer.from(site.build.files.get(route.file) ?? '(no such file in the build)');
       expect.soft(answer.body.equals(built), `${answer}: body differs from ${route.file}`).toBe(true);
     }
   });
