@@ -68,16 +68,12 @@ export function listKeys(path: string, routes: readonly Route[]): { keys: string
   return { keys, values };
 }
 
-// A lookup per answer, not a scan: a large catalogue has thousands of pages, each asked about.
-const routeFiles = new WeakMap<readonly Route[], ReadonlySet<string>>();
-function filesOf(routes: readonly Route[]): ReadonlySet<string> {
-  let files = routeFiles.get(routes);
-  if (!files) routeFiles.set(routes, (files = new Set(routes.map((route) => route.file))));
-  return files;
-}
-
-// _redirects and vercel.json ask about the same queries: each is resolved once per build.
-const routeAnswers = new WeakMap<readonly Route[], Map<string, string | undefined>>();
+/**
+ * Per route table: its files (a lookup per answer, not a scan: a large catalogue has thousands
+ * of pages, each asked about) and the answers found so far (_redirects and vercel.json ask about
+ * the same queries: each is resolved once per build).
+ */
+const known = new WeakMap<readonly Route[], { files: ReadonlySet<string>; answers: Map<string, string | undefined> }>();
 
 /**
  * The file of the build that answers `path` with these query values (status 200), per
@@ -86,12 +82,12 @@ const routeAnswers = new WeakMap<readonly Route[], Map<string, string | undefine
 export function fileAnswer(path: string, pairs: ReadonlyArray<readonly [string, string]>, routes: readonly Route[]): string | undefined {
   const search = new URLSearchParams(pairs.map(([k, v]): [string, string] => [k, v])).toString();
   const target = `${path}${search ? `?${search}` : ''}`;
-  let answers = routeAnswers.get(routes);
-  if (!answers) routeAnswers.set(routes, (answers = new Map()));
-  if (answers.has(target)) return answers.get(target);
+  let table = known.get(routes);
+  if (!table) known.set(routes, (table = { files: new Set(routes.map((route) => route.file)), answers: new Map() }));
+  if (table.answers.has(target)) return table.answers.get(target);
   const answer = resolve('GET', target);
-  const file = answer.kind === 'file' && answer.status === 200 && filesOf(routes).has(answer.file) ? answer.file : undefined;
-  answers.set(target, file);
+  const file = answer.kind === 'file' && answer.status === 200 && table.files.has(answer.file) ? answer.file : undefined;
+  table.answers.set(target, file);
   return file;
 }
 

@@ -82,13 +82,8 @@ export interface Checked {
  * Without the rest of the parsed value, which can then be collected while it is still young.
  */
 function slim(record: SourceRecord): SourceRecord {
-  const { value } = record;
-  const kept: { id?: unknown; events?: unknown } = {};
-  if (value !== null && typeof value === 'object') {
-    if ('id' in value) kept.id = value.id;
-    if ('events' in value) kept.events = value.events;
-  }
-  return { resource: record.resource, file: record.file, index: record.index, value: kept };
+  const events = (record.value as { events?: unknown } | null)?.events;
+  return { resource: record.resource, file: record.file, index: record.index, value: { id: idOf(record.value), events } };
 }
 
 /** Checks each record against its resource's schema, as soon as its file is parsed. */
