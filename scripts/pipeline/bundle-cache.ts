@@ -8,6 +8,12 @@ import { build, version, type BuildOptions, type BuildResult } from 'esbuild';
 import { readFileSync, statSync } from 'node:fs';
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** Where the project keeps a bundle called `name`: node_modules/.cache, which npm and git leave alone. */
+export function cacheFile(name: string): string {
+  return fileURLToPath(new URL(`../../node_modules/.cache/static-drf-api/${name}.json`, import.meta.url));
+}
 
 interface Kept {
   /** The esbuild version and options the bundle was made with. */

@@ -8,7 +8,7 @@
 
 import { Worker } from 'node:worker_threads';
 import { fileURLToPath } from 'node:url';
-import { cachedBundle } from './bundle-cache.ts';
+import { cacheFile, cachedBundle } from './bundle-cache.ts';
 import type { DataError } from './errors.ts';
 import { JOB, type LoadStats, type WorkerJob, type WorkerMessage } from './worker.ts';
 
@@ -24,7 +24,6 @@ export interface WorkerBuild {
 }
 
 const WORKER = fileURLToPath(new URL('./worker.ts', import.meta.url));
-const CACHE_FILE = fileURLToPath(new URL('../../node_modules/.cache/static-drf-api/worker.json', import.meta.url));
 let script: Promise<string> | undefined;
 
 function workerScript(): Promise<string> {
@@ -40,7 +39,7 @@ function workerScript(): Promise<string> {
       target: 'node20',
       logLevel: 'silent',
     },
-    CACHE_FILE,
+    cacheFile('worker'),
   );
   return script;
 }

@@ -4,15 +4,12 @@
 // without running it, as a literal `export const config = {...}`, so that export is written
 // after the bundle as literal text, not left to esbuild (which would emit `export { config }`).
 
-import { build } from 'esbuild';
-import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { HeaderRule } from '../../api/headers.ts';
+import { bundleEntry } from '../bundle.ts';
 import type { RouteUrls } from './function.ts';
 
 const FUNCTION = fileURLToPath(new URL('./function.ts', import.meta.url));
-/** The project root: the bundle's path comments are relative to it, whatever the cwd. */
-const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 
 /** Functions v2 in-source config: the paths and methods Netlify routes to the function before any rule. */
 export interface FunctionConfig {
@@ -20,7 +17,7 @@ export interface FunctionConfig {
   method?: string[];
 }
 
-/** Asynchronous: esbuild bundles in its own process while the build renders and writes. */
+/** Asynchronous: esbuild, when it runs, bundles in its own process while the build renders and writes. */
 export async function bundleFunction(
   rules: readonly HeaderRule[],
   urls: RouteUrls,
@@ -28,27 +25,15 @@ export async function bundleFunction(
   config: FunctionConfig,
   banner: string,
 ): Promise<string> {
-  const result = await build({
-    stdin: {
-      contents:
-        `import { createNetlifyFunction } from './${path.basename(FUNCTION)}';\n` +
-        `export default createNetlifyFunction(${JSON.stringify(rules)}, ${JSON.stringify(urls)}, ${JSON.stringify(prefix)});\n`,
-      resolveDir: path.dirname(FUNCTION),
-      sourcefile: 'function-entry.ts',
-      loader: 'ts',
-    },
-    absWorkingDir: ROOT,
-    bundle: true,
-    format: 'esm',
+  const code = await bundleEntry({
+    name: 'netlify-function',
+    module: FUNCTION,
+    contents:
+      `import { createNetlifyFunction } from './function.ts';\n` +
+      `export default createNetlifyFunction(${JSON.stringify(rules)}, ${JSON.stringify(urls)}, ${JSON.stringify(prefix)});\n`,
     platform: 'node',
     target: 'node20',
-    write: false,
-    charset: 'utf8',
-    legalComments: 'none',
-    banner: { js: banner },
-    logLevel: 'silent',
+    banner,
   });
-  const [output] = result.outputFiles;
-  if (!output) throw new Error('esbuild produced no function bundle');
-  return `${output.text}\n// Read by Netlify from the source (paths and methods routed to this function before any rule).\nexport const config = ${JSON.stringify(config, null, 2)};\n`;
+  return `${code}\n// Read by Netlify from the source (paths and methods routed to this function before any rule).\nexport const config = ${JSON.stringify(config, null, 2)};\n`;
 }
