@@ -28,9 +28,9 @@ export interface RenderSettings {
 }
 
 // Field order is the order of the description's tables: DRF writes serializer fields in order.
-// Companies and textures are written as validated: zod builds each object in its schema's key
-// order whatever the source's, and those schemas list the fields in this order (schemas.ts).
-// A copy of 100,000 companies would only be garbage a moment later.
+// Companies and textures are written as validated: validation keeps each in its schema's key
+// order whatever the source's (validate.ts), and those schemas list the fields in this order
+// (schemas.ts). A copy of 100,000 companies would only be garbage a moment later.
 const eventJson = (e: Event): PlainJson => ({
   id: e.id,
   name: e.name,

@@ -70,7 +70,7 @@ function illFormed(value: unknown, path: PropertyKey[] = []): Array<[PropertyKey
 
 /** The records of one file (or any records): their schema checks, and what the later rules need. */
 export interface Checked {
-  /** The records that passed their schema, as zod returned them (keys in schema order). */
+  /** The records that passed their schema, with their keys in the schema's order (see `inSchemaOrder`). */
   valid: { [R in ResourceName]: unknown[] };
   /** Every record, reduced to what the rules across records read (see `slim`). */
   records: SourceRecord[];
@@ -86,6 +86,19 @@ function slim(record: SourceRecord): SourceRecord {
   return { resource: record.resource, file: record.file, index: record.index, value: { id: idOf(record.value), events } };
 }
 
+const FIELDS = Object.fromEntries(RESOURCES.map(({ name }) => [name, Object.keys(SCHEMAS[name].shape)])) as Record<ResourceName, string[]>;
+
+/**
+ * Whether a valid record's own keys are its schema's, in the schema's order. Then it is kept as
+ * parsed: zod's copy of it would hold the same values in the same order, and would be one more
+ * object per record for the collector to move until the build ends (about 0.15 s of CPU on the
+ * benchmark's 131,000 records). Data written by a program usually has its fields in one order.
+ */
+function inSchemaOrder(value: object, fields: readonly string[]): boolean {
+  const keys = Object.keys(value);
+  return keys.length === fields.length && keys.every((key, index) => key === fields[index]);
+}
+
 /** Checks each record against its resource's schema, as soon as its file is parsed. */
 export function checkSchemas(records: readonly SourceRecord[]): Checked {
   const valid: Checked['valid'] = { company: [], virtualfair: [], event: [], 'virtualbooth-texture': [] };
@@ -95,7 +108,8 @@ export function checkSchemas(records: readonly SourceRecord[]): Checked {
     const result = schema.safeParse(source.value);
     const broken = source.wellFormed ? [] : illFormed(source.value);
     if (result.success && broken.length === 0) {
-      valid[source.resource].push(result.data);
+      const value = source.value as object;
+      valid[source.resource].push(inSchemaOrder(value, FIELDS[source.resource]) ? value : result.data);
       continue;
     }
     if (!result.success) {

@@ -296,8 +296,8 @@ describe('the output of the good fixture (page size 1)', () => {
   });
 
   it("writes a company's and a texture's fields in the API's order, whatever the source's order", async () => {
-    // Those lists are written from zod's output as it is, so this holds only while zod builds
-    // objects in the schema's key order.
+    // Those lists are written from the validated records as they are: this holds while validation
+    // keeps zod's copy (which has the schema's key order) of a record whose keys are out of order.
     const data = await tempDir();
     const reversed = (file: string) => {
       const value = JSON.parse(readFileSync(path.join(GOOD, file), 'utf8')) as object | object[];

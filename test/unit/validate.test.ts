@@ -29,6 +29,26 @@ describe('checkSchemas', () => {
   });
 });
 
+describe('checkSchemas keeps each valid record in its schema\'s key order', () => {
+  const company = {
+    id: 3, name: 'Acme', street: '', zip_code: '', city: '', country_name: 'Germany', phone: null, fax: null, e_mail: null,
+    platform_plus_status: false, website: null, logo: null, tags: null, vf_plus_status: false,
+  };
+  const record = (value: object, index: number): SourceRecord => ({ resource: 'company', file: 'data/company/c.json', index, value, wellFormed: true });
+
+  it('as parsed, when its keys are already in that order: no copy', () => {
+    const [kept] = checkSchemas([record(company, 0)]).valid.company;
+    expect(kept).toBe(company);
+  });
+
+  it("as zod's copy, in that order, when they are not", () => {
+    const reversed = Object.fromEntries(Object.entries(company).reverse());
+    const [kept] = checkSchemas([record(reversed, 0)]).valid.company;
+    expect(kept).not.toBe(reversed);
+    expect(JSON.stringify(kept)).toBe(JSON.stringify(company));
+  });
+});
+
 describe('checkCatalogue over files checked one by one', () => {
   it('gives the catalogue of the shipped data, in source order, as validate() over all records does', async () => {
     const { whole, perFile } = await bothWays('data');
