@@ -113,8 +113,9 @@ export async function findSources(dataDir: string): Promise<{ sources: Source[];
 
 /**
  * Reads and parses the files, keeping their order. Each file's records go to `take` as soon as
- * the file is parsed: the build checks them there and keeps only what it needs, so that the
- * parsed values of a large catalogue die young instead of all living until the last file is read.
+ * the file is parsed: the build checks them there and keeps only what it needs (the valid records
+ * and what the rules across records read), so that the rest of a large catalogue's parse (record
+ * wrappers, zod's copies, invalid values) dies young instead of living until the last file is read.
  */
 export async function readSources<T = SourceRecord[]>(
   sources: readonly Source[],
