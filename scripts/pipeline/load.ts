@@ -19,7 +19,7 @@ export interface SourceRecord {
   value: unknown;
   /**
    * True when the file has no escape of a UTF-16 surrogate (`\ud800`): then none of its strings
-   * can hold a lone one (UTF-8 cannot encode it), and validate() need not look for them.
+   * can hold a lone one (UTF-8 cannot encode it), and checkSchemas() need not look for them.
    */
   wellFormed?: boolean;
 }

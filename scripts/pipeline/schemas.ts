@@ -4,8 +4,9 @@
 import { z } from 'zod';
 
 // That every string is text UTF-8 can encode (no lone surrogate, which would make the DRF
-// service fail, not answer) is checked by validate() for the whole record, and only in a file
-// that can hold one: as a refinement of each string it cost a third of a company's validation.
+// service fail, not answer) is checked by checkSchemas() (validate.ts) for the whole record, and
+// only in a file that can hold one: as a refinement of each string it cost a third of a
+// company's validation.
 const text = () => z.string();
 const nonEmpty = () => text().refine((s) => s.length > 0, 'expected a non-empty string');
 const id = () => z.int().positive({ error: 'expected a positive integer id' });
@@ -61,7 +62,8 @@ const tilePattern = () =>
     'expected a tile pattern holding each of {z}, {x} and {y} exactly once',
   );
 
-// The API writes a company and a texture as zod returns them, with the keys in this order.
+// The API writes a company and a texture as validated, with the keys in this order (validate.ts
+// keeps a record whose keys are in another order as zod's copy, which follows the schema).
 export const companySchema = z.strictObject({
   id: id(),
   name: nonEmpty(),

@@ -7,8 +7,7 @@ import { rm, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { build } from 'esbuild';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { Bundler } from '../../scripts/pipeline/bundle-cache.ts';
-import { cacheFile } from '../../scripts/pipeline/bundle-cache.ts';
+import { cacheFile, type Bundler } from '../../scripts/pipeline/bundle-cache.ts';
 import { tempDirs } from './helpers/tree.ts';
 
 const tempDir = tempDirs('host-bundle-test-');
