@@ -80,6 +80,22 @@ function stageLines(label: string, results: readonly ChildResult[]): string[] {
   });
 }
 
+/** The line on the time target: judged on `judged` of the `rounds`, at the median `ratio` of those. */
+function timeVerdict(rounds: number, judged: number, ratio: number): string {
+  if (judged >= TARGETS.minJudgedRounds) {
+    const verdict = ratio <= TARGETS.maxRatio ? 'PASS' : 'FAIL';
+    return `${verdict} time:   build/baseline ${times(ratio)}, median of ${judged} judged rounds of ${rounds} (target <= ${TARGETS.maxRatio}x)`;
+  }
+  if (judged === rounds) {
+    return `UNRELIABLE time: build/baseline ${times(ratio)}, but only ${rounds} round(s) were run (at least ${TARGETS.minJudgedRounds} needed: --rounds 3 or more).`;
+  }
+  return (
+    `UNRELIABLE time: only ${judged} of ${rounds} rounds could be judged (at least ${TARGETS.minJudgedRounds} needed): ` +
+    `in the others the baseline's kernel time was more than its build's, or over ${TARGETS.maxBaselineSystemShare}x its user time, ` +
+    `so the disk was slow. Run again later.`
+  );
+}
+
 /** The printed report, and whether every target was met. */
 export function report(summary: Summary): { text: string; passed: boolean } {
   const { builds, baselines } = summary;
@@ -92,8 +108,7 @@ export function report(summary: Summary): { text: string; passed: boolean } {
   const judgedRatios = ratios.filter((_, i) => counted[i]);
   const ratio = median(judgedRatios);
   const worstRss = max(builds.map((r) => r.maxRssBytes));
-  const slowDisk = judgedRatios.length < TARGETS.minJudgedRounds;
-  const timeOk = !slowDisk && ratio <= TARGETS.maxRatio;
+  const timeOk = judgedRatios.length >= TARGETS.minJudgedRounds && ratio <= TARGETS.maxRatio;
   const memoryOk = worstRss < TARGETS.maxBuildRssBytes;
   const counts = Object.entries(summary.counts)
     .map(([name, n]) => `${name} ${int(n)}`)
@@ -137,11 +152,7 @@ export function report(summary: Summary): { text: string; passed: boolean } {
       : `${''.padEnd(22)}sha256 ${summary.output.digest} in the first build; differed in ${summary.warnings.length} run(s):`,
     ...summary.warnings.map((w) => `WARN  ${w} (was the pipeline edited during the bench?)`),
     '',
-    slowDisk
-      ? `UNRELIABLE time: only ${judgedRatios.length} of ${ratios.length} rounds could be judged (at least ${TARGETS.minJudgedRounds} needed): ` +
-        `in the others the baseline's kernel time was more than its build's, or over ${TARGETS.maxBaselineSystemShare}x its user time, ` +
-        `so the disk was slow. Run again later.`
-      : `${timeOk ? 'PASS' : 'FAIL'} time:   build/baseline ${times(ratio)}, median of ${judgedRatios.length} judged rounds of ${ratios.length} (target <= ${TARGETS.maxRatio}x)`,
+    timeVerdict(ratios.length, judgedRatios.length, ratio),
     `${memoryOk ? 'PASS' : 'FAIL'} memory: build peak RSS ${mb(worstRss)} in the worst round (target < ${mb(TARGETS.maxBuildRssBytes)})`,
   ];
   return { text: lines.join('\n'), passed: timeOk && memoryOk };

@@ -74,6 +74,12 @@ describe('report', () => {
     expect(verdict(result.text)).toBe('PASS time:   build/baseline 1.45x, median of 3 judged rounds of 3 (target <= 1.5x)');
   });
 
+  it('gives no verdict on the time when fewer than three rounds were run, and says so', () => {
+    const result = report(summary([run(1400, 3000, 800)], [run(1000, 1500, 550)]));
+    expect(verdict(result.text)).toBe('UNRELIABLE time: build/baseline 1.40x, but only 1 round(s) were run (at least 3 needed: --rounds 3 or more).');
+    expect(result.passed).toBe(false);
+  });
+
   it('gives no verdict on the time with fewer than three judged rounds', () => {
     const builds = [run(1400, 3000, 800), run(1400, 3000, 800), run(1400, 3000, 800)];
     const baselines = [run(1000, 1500, 550), run(1000, 1500, 900), run(1000, 1500, 550)];
