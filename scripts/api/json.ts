@@ -113,20 +113,23 @@ const RUN = 100;
  */
 export function encodePlainArrayBytes(items: readonly PlainJson[]): Uint8Array {
   const runs: string[] = [];
+  let units = 0;
   for (let start = 0; start < items.length; start += RUN) {
     // The run's items without the brackets: the runs joined by commas are the items joined.
-    runs.push(encodePlain(items.slice(start, start + RUN)).slice(1, -1));
+    const run = encodePlain(items.slice(start, start + RUN)).slice(1, -1);
+    runs.push(run);
+    units += run.length;
   }
-  // Encoded straight into one buffer of the exact size: no second copy of a 40 MB list.
-  let length = 2 + Math.max(runs.length - 1, 0);
-  for (const run of runs) length += Buffer.byteLength(run);
-  const out = Buffer.allocUnsafeSlow(length);
+  // Encoded straight into one buffer, with room for the most bytes the text can take (3 per
+  // UTF-16 unit): measuring each run first would read the 40 MB list once more. Pages of the
+  // room left unused are never touched, so they cost address space, not memory.
+  const out = Buffer.allocUnsafeSlow(2 + runs.length + units * 3);
   let at = 0;
   out[at++] = 0x5b; // [
   for (let index = 0; index < runs.length; index++) {
     if (index > 0) out[at++] = 0x2c; // ,
     at += out.write(runs[index] as string, at);
   }
-  out[at] = 0x5d; // ]
-  return out;
+  out[at++] = 0x5d; // ]
+  return out.subarray(0, at);
 }

@@ -28,6 +28,16 @@ export type WorkerMessage =
   | { type: 'checked'; errors: DataError[] }
   | { type: 'rendered'; files: Array<[string, Uint8Array]> };
 
+/**
+ * Whether `bytes` is the only view of its buffer, as far as the build's code goes: it is the whole
+ * buffer, or it starts it and is too large to be a slice of Buffer's shared pool (which serves
+ * only allocations under half its size). The company list is such a view: its buffer has room
+ * left over (encodePlainArrayBytes), which moves with it, untouched.
+ */
+export function ownsBuffer(bytes: Uint8Array): boolean {
+  return bytes.byteOffset === 0 && (bytes.byteLength === bytes.buffer.byteLength || bytes.byteLength >= Buffer.poolSize >>> 1);
+}
+
 async function run({ sources, settings }: WorkerJob): Promise<void> {
   const post = (message: WorkerMessage, transfer: ArrayBuffer[] = []) => parentPort?.postMessage(message, transfer);
   const loaded = await readSources(sources, checkSchemas);
@@ -39,11 +49,12 @@ async function run({ sources, settings }: WorkerJob): Promise<void> {
   const resources = new Set(sources.map((source) => source.resource));
   const routes = routesOf(catalogue, settings).filter((route) => resources.has(route.resource));
   // As UTF-8 bytes, which move to the main thread without a copy (a string would be copied,
-  // and then encoded there, on the thread that writes everything). Only a whole buffer can move.
+  // and then encoded there, on the thread that writes everything). Only a whole buffer can move,
+  // so a view that may share its buffer is copied first (see ownsBuffer).
   const encoder = new TextEncoder();
   const files = [...renderLists(catalogue, settings, routes)].map(([file, body]): [string, Uint8Array] => {
     if (typeof body === 'string') return [file, encoder.encode(body)];
-    return [file, body.byteOffset === 0 && body.byteLength === body.buffer.byteLength ? body : new Uint8Array(body)];
+    return [file, ownsBuffer(body) ? body : new Uint8Array(body)];
   });
   post({ type: 'rendered', files }, files.map(([, bytes]) => bytes.buffer as ArrayBuffer));
 }

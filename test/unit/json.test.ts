@@ -129,4 +129,12 @@ describe('encodePlainArrayBytes', () => {
     const expected = Buffer.from(encodePlain(items));
     expect(Buffer.from(encodePlainArrayBytes(items)).equals(expected)).toBe(true);
   });
+
+  it('gives a view at the start of a buffer of its own (which can move to another thread as it is)', () => {
+    const bytes = encodePlainArrayBytes(Array.from({ length: 250 }, (_, i) => item(i)));
+    expect(bytes.byteOffset).toBe(0);
+    // Room for three bytes a UTF-16 unit, most of it unused: never a slice of Buffer's pool.
+    expect(bytes.buffer.byteLength).toBeGreaterThan(bytes.byteLength);
+    expect(bytes.buffer.byteLength).toBeGreaterThanOrEqual(Buffer.poolSize);
+  });
 });

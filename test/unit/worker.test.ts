@@ -9,12 +9,25 @@ import { findSources, readSources } from '../../scripts/pipeline/load.ts';
 import { renderLists, routesOf } from '../../scripts/pipeline/render.ts';
 import { validate } from '../../scripts/pipeline/validate.ts';
 import { startWorker } from '../../scripts/pipeline/start-worker.ts';
+import { ownsBuffer } from '../../scripts/pipeline/worker.ts';
 
 const SETTINGS = { baseUrl: 'http://localhost:3000', pageSize: 10 };
 
 async function companySources(dataDir: string) {
   return (await findSources(dataDir)).sources.filter((source) => source.resource === 'company');
 }
+
+describe('ownsBuffer', () => {
+  it.each<[string, () => Uint8Array, boolean]>([
+    ['a whole buffer', () => new Uint8Array(10), true],
+    ['a small Buffer (a slice of the shared pool)', () => Buffer.from('abc'), false],
+    ['the first slice of a fresh pool', () => Buffer.from(new Uint8Array(Buffer.poolSize)).subarray(0, 3), false],
+    ['a large view at the start of its buffer', () => Buffer.allocUnsafeSlow(100_000).subarray(0, 50_000), true],
+    ['a large view further in', () => Buffer.allocUnsafeSlow(100_000).subarray(1, 50_000), false],
+  ])('%s: %s', (_, make, expected) => {
+    expect(ownsBuffer(make())).toBe(expected);
+  });
+});
 
 describe('startWorker', () => {
   it('renders the company list of data/ to the bytes the main thread renders', async () => {
@@ -29,6 +42,9 @@ describe('startWorker', () => {
     // The worker sends the UTF-8 bytes the main thread renders.
     const text = (body: string | Uint8Array) => (typeof body === 'string' ? body : Buffer.from(body).toString('utf8'));
     expect(rendered.map(([file, bytes]) => [file, text(bytes)])).toEqual(here.map(([file, body]) => [file, text(body)]));
+    // Moved, not copied: the list's buffer came with the room encodePlainArrayBytes left in it.
+    const [[, list]] = rendered as [[string, Uint8Array]];
+    expect(list.buffer.byteLength).toBeGreaterThan(list.byteLength);
   });
 
   it('reports bad records and renders nothing', async () => {
