@@ -138,20 +138,30 @@ function nativeOrderHolds(values) {
 function fieldValue(record, field) {
   return record[field] ?? null;
 }
+function byKey(values, sign, next) {
+  if (nativeOrderHolds(values)) {
+    return (a, b) => {
+      const x = values[a];
+      const y = values[b];
+      if (x === y) return next ? next(a, b) : 0;
+      if (x === null) return sign;
+      if (y === null) return -sign;
+      return x < y ? -sign : sign;
+    };
+  }
+  return (a, b) => sign * compareValues(values[a], values[b]) || (next ? next(a, b) : 0);
+}
 function sortRecords(records, terms, valueOf = fieldValue) {
-  const keys = [...terms, { field: "id", descending: false }].map(({ field, descending }) => {
-    const values = records.map((record) => valueOf(record, field));
-    const compare = nativeOrderHolds(values) ? (a, b) => a === b ? 0 : a === null ? 1 : b === null ? -1 : a < b ? -1 : 1 : compareValues;
-    return { values, compare, sign: descending ? -1 : 1 };
-  });
+  let compare;
+  for (const { field, descending } of [...terms, { field: "id", descending: false }].reverse()) {
+    compare = byKey(
+      records.map((record) => valueOf(record, field)),
+      descending ? -1 : 1,
+      compare
+    );
+  }
   const order = records.map((_, index) => index);
-  order.sort((a, b) => {
-    for (const { values, compare, sign } of keys) {
-      const result = compare(values[a], values[b]);
-      if (result !== 0) return sign * result;
-    }
-    return 0;
-  });
+  order.sort(compare);
   return order.map((index) => records[index]);
 }
 
@@ -176,7 +186,15 @@ var NOT_FOUND = { kind: "file", status: 404, file: NOT_FOUND_FILE };
 var INVALID_PAGE = { kind: "file", status: 404, file: INVALID_PAGE_FILE };
 var BY_PATH = new Map(RESOURCES.map((r) => [r.path, r.name]));
 function lastValues(search) {
-  return new Map(new URLSearchParams(search));
+  if (/[%+?]/.test(search)) return new Map(new URLSearchParams(search));
+  const values = /* @__PURE__ */ new Map();
+  for (const pair of search.split("&")) {
+    if (pair === "") continue;
+    const equals = pair.indexOf("=");
+    if (equals < 0) values.set(pair, "");
+    else values.set(pair.slice(0, equals), pair.slice(equals + 1));
+  }
+  return values;
 }
 function decodePath(rawPath) {
   try {
