@@ -75,17 +75,12 @@ export function listKeys(path: string, routes: readonly Route[]): { keys: string
  */
 const known = new WeakMap<readonly Route[], { files: ReadonlySet<string>; answers: Map<string, string | undefined> }>();
 
-/** What form encoding (URLSearchParams) leaves as it is: most keys and values of the rules. */
-const UNRESERVED = /^[\w.*-]*$/;
-
 /**
  * The file of the build that answers `path` with these query values (status 200), per
  * resolve(); undefined when the answer is not such a file (an error, a sort, a page beyond the last).
  */
 export function fileAnswer(path: string, pairs: ReadonlyArray<readonly [string, string]>, routes: readonly Route[]): string | undefined {
-  const search = pairs.every(([k, v]) => UNRESERVED.test(k) && UNRESERVED.test(v))
-    ? pairs.map(([k, v]) => `${k}=${v}`).join('&')
-    : new URLSearchParams(pairs.map(([k, v]): [string, string] => [k, v])).toString();
+  const search = new URLSearchParams(pairs.map(([k, v]): [string, string] => [k, v])).toString();
   const target = `${path}${search ? `?${search}` : ''}`;
   let table = known.get(routes);
   if (!table) known.set(routes, (table = { files: new Set(routes.map((route) => route.file)), answers: new Map() }));

@@ -3,7 +3,7 @@
 // (APPEND_SLASH, 404), `format`, the method, then ordering and pagination.
 
 import { describe, expect, it } from 'vitest';
-import { fileFor, lastValues, planRoutes, resolve, type Answer } from '../../scripts/api/routes.ts';
+import { fileFor, planRoutes, resolve, type Answer } from '../../scripts/api/routes.ts';
 
 describe('fileFor', () => {
   it.each<[string, Record<string, string>, string]>([
@@ -97,28 +97,6 @@ const NOT_FOUND: Answer = { kind: 'file', status: 404, file: '_errors/not-found.
 const INVALID_PAGE: Answer = { kind: 'file', status: 404, file: '_errors/invalid-page.json' };
 const redirect = (location: string): Answer => ({ kind: 'redirect', status: 301, location });
 const notAllowed = (method: string): Answer => ({ kind: 'not-allowed', status: 405, method });
-
-describe('lastValues', () => {
-  // Split by hand when there is nothing to decode: the pairs must be those URLSearchParams gives.
-  it.each([
-    '',
-    'ordering=-id',
-    'format=json&page=2',
-    'page=1&page=last',
-    'a&&b=&=c&d=e=f',
-    'ordering=',
-    '&',
-    '=',
-    'format=%6Ason',
-    'ordering=-start_date%2Cname',
-    'q=a+b',
-    '?page=2',
-    'page=2?x=1',
-    'name=Łódź',
-  ])('reads %j as URLSearchParams does', (search) => {
-    expect([...lastValues(search)]).toEqual([...new Map(new URLSearchParams(search))]);
-  });
-});
 
 describe('resolve', () => {
   it.each<[string, string, Answer]>([

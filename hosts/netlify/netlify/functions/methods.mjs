@@ -186,15 +186,7 @@ var NOT_FOUND = { kind: "file", status: 404, file: NOT_FOUND_FILE };
 var INVALID_PAGE = { kind: "file", status: 404, file: INVALID_PAGE_FILE };
 var BY_PATH = new Map(RESOURCES.map((r) => [r.path, r.name]));
 function lastValues(search) {
-  if (/[%+?]/.test(search)) return new Map(new URLSearchParams(search));
-  const values = /* @__PURE__ */ new Map();
-  for (const pair of search.split("&")) {
-    if (pair === "") continue;
-    const equals = pair.indexOf("=");
-    if (equals < 0) values.set(pair, "");
-    else values.set(pair.slice(0, equals), pair.slice(equals + 1));
-  }
-  return values;
+  return new Map(new URLSearchParams(search));
 }
 function decodePath(rawPath) {
   try {
