@@ -85,6 +85,18 @@ describe('planRoutes', () => {
     });
   });
 
+  // What the host files rely on (hosts/redirects.ts, fileAnswer): a route's own request is
+  // answered by its file, in whatever order its query keys are written.
+  it('answers each route with its own file, its query in any key order', () => {
+    for (const route of planRoutes(4)) {
+      const entries = Object.entries(route.query);
+      for (const order of [entries, [...entries].reverse()]) {
+        const search = new URLSearchParams(order).toString();
+        expect(resolve('GET', `${route.path}${search ? `?${search}` : ''}`)).toMatchObject({ kind: 'file', status: 200, file: route.file });
+      }
+    }
+  });
+
   it('names every file once', () => {
     const files = planRoutes(4).map((r) => r.file);
     expect(new Set(files).size).toBe(files.length);

@@ -1,0 +1,42 @@
+// scripts/hosts/redirects.ts: fileAnswer, which both rule files (_redirects, vercel.json) ask
+// which file answers a query. It knows each route's own query from the route table and asks
+// resolve() about the rest; here every query it is asked is checked against resolve() alone.
+
+import { describe, expect, it } from 'vitest';
+import { RESOURCES, planRoutes, resolve } from '../../scripts/api/routes.ts';
+import { combinations, fileAnswer, listKeys, subsets } from '../../scripts/hosts/redirects.ts';
+
+function byResolve(path: string, pairs: Array<[string, string]>, files: ReadonlySet<string>): string | undefined {
+  const search = new URLSearchParams(pairs).toString();
+  const answer = resolve('GET', `${path}${search ? `?${search}` : ''}`);
+  return answer.kind === 'file' && answer.status === 200 && files.has(answer.file) ? answer.file : undefined;
+}
+
+describe('fileAnswer', () => {
+  it('gives the file resolve() gives, for every query the rules ask about', () => {
+    const routes = planRoutes(3);
+    const files = new Set(routes.map((route) => route.file));
+    let asked = 0;
+    for (const { path } of RESOURCES) {
+      const { keys, values } = listKeys(path, routes);
+      for (const subset of subsets(keys)) {
+        for (const pairs of combinations(subset, values)) {
+          expect(fileAnswer(path, pairs, routes), `${path} ${JSON.stringify(pairs)}`).toBe(byResolve(path, pairs, files));
+          asked++;
+        }
+      }
+    }
+    // Route queries and others alike: a page of each format, `page=1`, the probes' orderings.
+    expect(asked).toBeGreaterThan(routes.length);
+  });
+
+  it('asks resolve() about keys in another order, and about values no route has', () => {
+    const routes = planRoutes(3);
+    expect(fileAnswer('/virtualbooth-texture/', [['page', '2'], ['format', 'api']], routes)).toBe('virtualbooth-texture/format=api/page=2.json');
+    expect(fileAnswer('/virtualbooth-texture/', [['page', '1']], routes)).toBe('virtualbooth-texture/index.json');
+    expect(fileAnswer('/virtualbooth-texture/', [['page', '4']], routes)).toBeUndefined();
+    expect(fileAnswer('/event/', [['ordering', 'id']], routes)).toBe('event/index.json');
+    expect(fileAnswer('/event/', [['ordering', 'name,id']], routes)).toBe('event/ordering=name.json');
+    expect(fileAnswer('/event/', [['ordering', 'name,slug']], routes)).toBeUndefined();
+  });
+});
