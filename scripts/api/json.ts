@@ -79,14 +79,10 @@ export function encodePlain(value: PlainJson): string {
   return text.includes('\u2028') || text.includes('\u2029') ? text.replace(LINE_SEPARATORS, escapeSeparator) : text;
 }
 
-/** Joins already-encoded array items, so a record is encoded once however many lists hold it. */
-export function encodeArray(encodedItems: readonly string[]): string {
-  return `[${encodedItems.join(',')}]`;
-}
-
 /**
- * encodeArray() over UTF-8 bytes: each list of a large catalogue's events is then a copy of the
- * records' bytes, not a 2.5 MB string that would be encoded again for the write.
+ * An array of already-encoded items, as UTF-8 bytes: a record is encoded once however many lists
+ * hold it, and each list of a large catalogue's events is a copy of the records' bytes, not a
+ * 2.5 MB string that would be encoded again for the write.
  */
 export function encodeArrayBytes(encodedItems: readonly Uint8Array[]): Uint8Array {
   let length = Math.max(encodedItems.length + 1, 2);

@@ -2,7 +2,7 @@
 // the route table. Pure: no I/O, so the same catalogue always gives the same files.
 
 import { INVALID_PAGE_BODY, NOT_FOUND_BODY, UNSUPPORTED_ORDERING_BODY, methodNotAllowedBody, optionsBody } from '../api/bodies.ts';
-import { Float, encode, encodeArray, encodeArrayBytes, encodePlain, encodePlainArrayBytes, type Json, type PlainJson } from '../api/json.ts';
+import { Float, encode, encodeArrayBytes, encodePlain, encodePlainArrayBytes, type Json, type PlainJson } from '../api/json.ts';
 import { descendingFrom, fieldValue, formatOrdering, parseOrdering, sortRecords, type OrderTerm } from '../api/ordering.ts';
 import { pageCount, pageLinks } from '../api/pagination.ts';
 import {
@@ -77,16 +77,15 @@ function fairJson(f: Fair, events: ReadonlyMap<number, Event>): Json {
   };
 }
 
-/** `encoded`: the text of each texture, in list order. */
-function texturePage(route: Route, encoded: readonly string[], settings: RenderSettings): string {
-  const pages = pageCount(encoded.length, settings.pageSize);
+/** `items(page)`: the text of that page's textures, an array, encoded once for every format. */
+function texturePage(route: Route, count: number, items: (page: number) => string, settings: RenderSettings): string {
+  const pages = pageCount(count, settings.pageSize);
   const requested = route.query.page;
   const page = requested === undefined ? 1 : requested === 'last' ? pages : Number(requested);
   const links = pageLinks(settings.baseUrl, route.path, route.query.format ? { format: route.query.format } : {}, page, pages);
-  const items = encoded.slice((page - 1) * settings.pageSize, page * settings.pageSize);
   // The envelope is built around the encoded items so they are not encoded again.
-  const head = encode({ count: encoded.length, next: links.next, previous: links.previous });
-  return `${head.slice(0, -1)},"results":${encodeArray(items)}}`;
+  const head = encodePlain({ count, next: links.next, previous: links.previous });
+  return `${head.slice(0, -1)},"results":${items(page)}}`;
 }
 
 /** Every route of the catalogue: the texture count decides how many pages there are. */
@@ -107,7 +106,18 @@ export function* renderLists(catalogue: Catalogue, settings: RenderSettings, rou
   const companies = once(() =>
     sortRecords(catalogue.companies, [{ field: 'name', descending: false }], (c, field) => (field === 'name' ? c.name.toLowerCase() : c.id)),
   );
-  const textures = once(() => sortRecords(catalogue.textures, [{ field: 'name', descending: false }]).map((t) => encodePlain(t)));
+  const textures = once(() => sortRecords(catalogue.textures, [{ field: 'name', descending: false }]));
+  // A page's textures are encoded as one array, once for its three routes (with each format):
+  // a native call per page, not one per texture and a join.
+  const texturePages = new Map<number, string>();
+  const pageItems = (page: number): string => {
+    let items = texturePages.get(page);
+    if (items === undefined) {
+      items = encodePlain(textures().slice((page - 1) * settings.pageSize, page * settings.pageSize));
+      texturePages.set(page, items);
+    }
+    return items;
+  };
   const eventById = once(() => new Map(catalogue.events.map((e) => [e.id, e])));
   // Each event is encoded once, to UTF-8; every event list is a copy of those bytes in its order.
   const encodedEvents = once(() => new Map(catalogue.events.map((e) => [e, Buffer.from(encodePlain(eventJson(e)))])));
@@ -142,7 +152,7 @@ export function* renderLists(catalogue: Catalogue, settings: RenderSettings, rou
         break;
       }
       case 'virtualbooth-texture':
-        body = texturePage(route, textures(), settings);
+        body = texturePage(route, catalogue.textures.length, pageItems, settings);
         break;
     }
     yield [route.file, body];

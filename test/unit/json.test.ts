@@ -3,7 +3,7 @@
 // U+2028/U+2029 escaped). Every expectation is a literal string, never computed.
 
 import { describe, expect, it } from 'vitest';
-import { Float, encode, encodeArray, encodeArrayBytes, encodePlain, encodePlainArrayBytes, pythonFloat, type Json } from '../../scripts/api/json.ts';
+import { Float, encode, encodeArrayBytes, encodePlain, encodePlainArrayBytes, pythonFloat, type Json } from '../../scripts/api/json.ts';
 
 describe('encode: layout', () => {
   it.each<[string, Json, string]>([
@@ -97,16 +97,6 @@ describe('encode: plain numbers must be integers', () => {
   it.each([1.5, 0.1, NaN, Infinity, 2 ** 53])('rejects plain %d', (value) => {
     expect(() => encode(value)).toThrow(TypeError);
     expect(() => encode([value])).toThrow(/wrap floats in Float/);
-  });
-});
-
-describe('encodeArray', () => {
-  it.each<[string[], string]>([
-    [[], '[]'],
-    [['1'], '[1]'],
-    [['{"a":1}', '"x"'], '[{"a":1},"x"]'],
-  ])('%j → %s', (items, expected) => {
-    expect(encodeArray(items)).toBe(expected);
   });
 });
 
