@@ -80,17 +80,17 @@ function stageLines(label: string, results: readonly ChildResult[]): string[] {
   });
 }
 
-/** The line on the time target: judged on `judged` of the `rounds`, at the median `ratio` of those. */
-function timeVerdict(rounds: number, judged: number, ratio: number): string {
-  if (judged >= TARGETS.minJudgedRounds) {
+/** The line on the time target: judged on `judgedRounds` of the `rounds`, at the median `ratio` of those. */
+function timeVerdict(rounds: number, judgedRounds: number, ratio: number): string {
+  if (judgedRounds >= TARGETS.minJudgedRounds) {
     const verdict = ratio <= TARGETS.maxRatio ? 'PASS' : 'FAIL';
-    return `${verdict} time:   build/baseline ${times(ratio)}, median of ${judged} judged rounds of ${rounds} (target <= ${TARGETS.maxRatio}x)`;
+    return `${verdict} time:   build/baseline ${times(ratio)}, median of ${judgedRounds} judged rounds of ${rounds} (target <= ${TARGETS.maxRatio}x)`;
   }
-  if (judged === rounds) {
+  if (judgedRounds === rounds) {
     return `UNRELIABLE time: build/baseline ${times(ratio)}, but only ${rounds} round(s) were run (at least ${TARGETS.minJudgedRounds} needed: --rounds 3 or more).`;
   }
   return (
-    `UNRELIABLE time: only ${judged} of ${rounds} rounds could be judged (at least ${TARGETS.minJudgedRounds} needed): ` +
+    `UNRELIABLE time: only ${judgedRounds} of ${rounds} rounds could be judged (at least ${TARGETS.minJudgedRounds} needed): ` +
     `in the others the baseline's kernel time was more than its build's, or over ${TARGETS.maxBaselineSystemShare}x its user time, ` +
     `so the disk was slow. Run again later.`
   );

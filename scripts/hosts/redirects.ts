@@ -16,8 +16,8 @@
 // own query) or asked of its resolve() (any other combination of the values the table knows,
 // see fileAnswer); a query no file answers (an empty or unknown `format`, an unknown or
 // comma-separated ordering, a page written otherwise, or beyond the last) is rewritten to the
-// Netlify target's function, which answers it with the same resolve(). So a query is either answered from the file DRF's answer is in or
-// by the function; never from another file.
+// Netlify target's function, which answers it with the same resolve(). So a query is either
+// answered from the file DRF's answer is in or by the function; never from another file.
 
 import { EVENT_FIELDS, FORMATS, NOT_FOUND_FILE, RESOURCES, resolve, type Route } from '../api/routes.ts';
 
