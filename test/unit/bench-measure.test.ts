@@ -21,7 +21,7 @@ async function flagsOf(build: string): Promise<string[]> {
 describe('buildNodeFlags', () => {
   it("reads the project's build flags, which check and start use too", async () => {
     const flags = await buildNodeFlags();
-    expect(flags).toEqual(['--initial-old-space-size=300']);
+    expect(flags).toEqual(['--initial-old-space-size=300', '--single-threaded-gc']);
     const { scripts } = JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: Record<string, string> };
     expect(scripts.check).toBe(`tsx ${flags.join(' ')} scripts/build.ts --check`);
     expect(scripts.start).toBe(`tsx ${flags.join(' ')} scripts/start.ts`);
