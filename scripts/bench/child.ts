@@ -3,8 +3,10 @@
 // else). Each times only its work: modules are loaded and inputs read before the clock starts.
 // Stage lines go to stderr as they happen; the one JSON result goes to stdout.
 
-import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
+import { readFile as readFileWithCallback, writeFile as writeFileWithCallback } from 'node:fs';
+import { mkdir, readFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import type { BuildOptions } from '../pipeline/build.ts';
 
 export type Job =
@@ -51,10 +53,13 @@ export interface ChildResult {
   error?: string;
 }
 
-// Same bounds as the pipeline's load and write, so the baseline is not handicapped by its I/O
-// pattern (nor favoured by an unbounded one).
+// Same bounds and the same calls as the pipeline's load and write, so the baseline is not
+// handicapped by its I/O pattern (nor favoured by an unbounded one). The callback API, as there:
+// fs/promises' FileHandle for each file made the baseline about 0.3 s slower, the build 0.2 s.
 const READ_CONCURRENCY = 64;
 const WRITE_CONCURRENCY = 32;
+const readSource = promisify(readFileWithCallback);
+const writeOutputFile = promisify(writeFileWithCallback);
 
 // A copy of the pipeline's helper, so that changing the pipeline never changes the baseline.
 async function mapLimited<T, R>(items: readonly T[], limit: number, task: (item: T) => Promise<R>): Promise<R[]> {
@@ -182,7 +187,7 @@ async function runBaseline(job: Extract<Job, { kind: 'baseline' }>): Promise<Chi
 
   let sourceBytes = 0;
   const parsed = await mapLimited(job.sourceFiles, READ_CONCURRENCY, async (file) => {
-    const text = await readFile(file, 'utf8');
+    const text = await readSource(file, 'utf8');
     sourceBytes += Buffer.byteLength(text);
     return JSON.parse(text) as unknown;
   });
@@ -190,7 +195,7 @@ async function runBaseline(job: Extract<Job, { kind: 'baseline' }>): Promise<Chi
 
   const dirs = new Set([...outputs.keys()].map((file) => path.dirname(path.join(job.outDir, file))));
   for (const dir of [...dirs].sort()) await mkdir(dir, { recursive: true });
-  await mapLimited([...outputs], WRITE_CONCURRENCY, ([file, text]) => writeFile(path.join(job.outDir, file), text));
+  await mapLimited([...outputs], WRITE_CONCURRENCY, ([file, text]) => writeOutputFile(path.join(job.outDir, file), text));
   step('write', `${outputs.size} files, ${outputBytes} bytes`);
 
   return {

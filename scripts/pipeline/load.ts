@@ -1,8 +1,10 @@
 // Stage 1: find the source files with fast-glob and parse them. A file holds one record or an
 // array of records; a syntax error is reported with its line and column.
 
-import { readFile, stat } from 'node:fs/promises';
+import { readFile as readFileWithCallback } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import fg from 'fast-glob';
 import { parse as parseTolerant, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import { RESOURCES, type ResourceName } from '../api/routes.ts';
@@ -37,6 +39,8 @@ export interface Loaded<T = SourceRecord[]> {
 }
 
 const READ_CONCURRENCY = 64;
+// The callback API, promisified, for the reason write.ts gives: no FileHandle for each file.
+const readFile = promisify(readFileWithCallback);
 
 function lineAndColumn(text: string, offset: number): string {
   const before = text.slice(0, offset);

