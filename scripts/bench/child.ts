@@ -7,7 +7,7 @@ import { readFile as readFileWithCallback, writeFile as writeFileWithCallback } 
 import { mkdir, readFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import type { BuildOptions } from '../pipeline/build.ts';
+import type { BuildOptions } from '../cli/run-build.ts';
 
 export type Job =
   | { kind: 'build'; options: Omit<BuildOptions, 'log' | 'check'> }
@@ -15,7 +15,7 @@ export type Job =
       kind: 'baseline';
       /** The files the build reads, in the order it reads them. */
       sourceFiles: string[];
-      /** A finished build's output (public/ and hosts/): its files are what the baseline writes. */
+      /** A finished build's output (public/ and targets/): its files are what the baseline writes. */
       referenceDir: string;
       outDir: string;
     };
@@ -143,8 +143,8 @@ export function parseStage(line: string): Omit<Stage, 'cpuMs'> | null {
 }
 
 async function runBuild(job: Extract<Job, { kind: 'build' }>): Promise<ChildResult> {
-  const { build } = await import('../pipeline/build.ts');
-  const { DataErrors, formatDataError } = await import('../pipeline/errors.ts');
+  const { build } = await import('../cli/run-build.ts');
+  const { DataErrors, formatDataError } = await import('../build/errors.ts');
   const stages: Stage[] = [];
   const cpu = cpuLap();
   // build() calls log as each stage ends, so the CPU used since the last call is that stage's.

@@ -3,7 +3,7 @@
 
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { RESOURCES } from '../../scripts/api/routes.ts';
+import { RESOURCES } from '../../scripts/contract/routes.ts';
 import { expect, test } from './fixtures.ts';
 import { expectAnswer } from './lib/assert.ts';
 import { FIELDS, INVALID_PAGE_BODY, NOT_FOUND_BODY, TEXTURE_PATH } from './lib/contract.ts';
@@ -20,7 +20,7 @@ for (const { name, path: listPath } of RESOURCES) {
     for (const route of routes) {
       const answer = await api.get(urlOf(route));
       expect.soft(answer.status, `${answer}`).toBe(200);
-      const built = Buffer.from(site.build.files.get(route.file) ?? '(no such file in the build)');
+      const built = await readFile(path.join(site.publicDir, route.file));
       expect.soft(answer.body.equals(built), `${answer}: body differs from ${route.file}`).toBe(true);
     }
   });

@@ -39,7 +39,7 @@ type TestTitle = `[${string}`;
 /**
  * What the web servers that route with regexes on the raw query (nginx, Caddy, Apache) cannot do.
  * They cannot sort at request time: a comma, raw or encoded, gets 400 with the pre-rendered
- * _errors/unsupported-ordering.json, never a list in the wrong order (scripts/hosts/servers/).
+ * _errors/unsupported-ordering.json, never a list in the wrong order (scripts/targets/web-servers/).
  */
 const QUERY_REGEX_LIMITS: Readonly<Partial<Record<RuleId, string>> & Record<TestTitle, string>> = {
   'ordering.multi': 'cannot sort at request time: several fields get 400 unsupported-ordering, not a list',
@@ -73,7 +73,7 @@ const CLOUDFLARE_RUNTIME: Readonly<Partial<Record<RuleId, string>>> = {
 /** Static Pages sees the path only: why each query-dependent test fails there. */
 const PAGES_NO_QUERY =
   'Pages matches _redirects and _headers on the path only and serves files by path: the query string is ignored, so ' +
-  '?ordering=, ?page= and ?format= all get the plain list (hosts/cloudflare-pages-static/README.md says so)';
+  '?ordering=, ?page= and ?format= all get the plain list (targets/cloudflare-pages-static/README.md says so)';
 const PAGES_METHODS =
   "Pages' asset server answers every method but GET and HEAD with its own 405 and an empty body, before it looks " +
   'for a file (workers-sdk pages-shared asset-server handler.ts, MethodNotAllowedResponse); _headers still applies';
@@ -126,7 +126,7 @@ const PAGES_STATIC_LIMITS: Readonly<Partial<Record<RuleId, string>> & Record<Tes
 const NETLIFY_NO_SLASH_REDIRECT =
   'Netlify matches _redirects rules and function paths with or without the trailing slash (netlify-redirector; ' +
   'netlify-cli matchURLPath strips it), so no rule or function can redirect /company to /company/ without also ' +
-  'redirecting /company/ to itself: /company is answered like /company/ (hosts/netlify/README.md)';
+  'redirecting /company/ to itself: /company is answered like /company/ (targets/netlify/README.md)';
 const NETLIFY_DEV_CHARSET =
   "netlify dev's static server (express) sends the files with Content-Type: application/json; charset=utf-8 and " +
   'ignores the Content-Type of _headers (local-runtimes.md section 3); the functions\' answers are exact. Netlify\'s ' +
@@ -200,7 +200,7 @@ export const KNOWN_DIFFERENCES: Readonly<Record<string, Partial<Record<RuleId, s
       ]),
     ),
   },
-  // The worker (scripts/hosts/cloudflare/worker.ts) meets every rule; only the runtime differs.
+  // The worker (scripts/respond/fetch-handler.ts) meets every rule; only the runtime differs.
   'cloudflare-workers': CLOUDFLARE_RUNTIME,
   'cloudflare-pages': CLOUDFLARE_RUNTIME,
   'cloudflare-pages-static': PAGES_STATIC_LIMITS,

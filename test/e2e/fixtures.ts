@@ -6,7 +6,7 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { test as base, expect } from '@playwright/test';
-import { build, type BuildResult } from '../../scripts/pipeline/build.ts';
+import { build, type BuildResult } from '../../scripts/cli/run-build.ts';
 import { expectedFailure } from './expectations.ts';
 import { PAGE_SIZE } from './lib/contract.ts';
 import { Client } from './lib/http.ts';
@@ -50,19 +50,19 @@ export const test = base.extend<{ knownDifferences: void }, WorkerFixtures>({
           const tmp = await mkdtemp(path.join(os.tmpdir(), `e2e-${targetName}-`));
           tmps.push(tmp);
           const publicDir = path.join(tmp, 'public');
-          const hostsDir = path.join(tmp, 'hosts');
+          const targetsDir = path.join(tmp, 'hosts');
           const workDir = path.join(tmp, 'work');
           await mkdir(workDir);
           const result = await build({
             dataDir: path.join(REPO_ROOT, 'data'),
             headersPath: path.join(REPO_ROOT, '_headers'),
             outDir: publicDir,
-            hostsDir,
+            targetsDir,
             baseUrl,
             pageSize: PAGE_SIZE,
           });
           try {
-            running = await target.start({ publicDir, hostsDir, port, workDir });
+            running = await target.start({ publicDir, targetsDir, port, workDir });
           } catch (error) {
             if (attempt < 3 && /EADDRINUSE|address already in use/i.test(String(error))) continue;
             throw error;

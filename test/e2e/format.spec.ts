@@ -1,7 +1,7 @@
 // [format] CONTRACT section 5: `format=api` and `format=json` answer the same JSON as no
 // format (DRF's browsable API is not rendered), any other value is 404 Not found.
 
-import { RESOURCES } from '../../scripts/api/routes.ts';
+import { RESOURCES } from '../../scripts/contract/routes.ts';
 import { expect, test } from './fixtures.ts';
 import { expectAnswer } from './lib/assert.ts';
 import { NOT_FOUND_BODY, TEXTURE_PATH } from './lib/contract.ts';

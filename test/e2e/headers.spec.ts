@@ -1,7 +1,7 @@
 // [headers] CONTRACT section 2: every answer of a list path carries the six API headers,
 // each exactly once with exactly the contract's value (a duplicate or a charset is a failure).
 
-import { RESOURCES } from '../../scripts/api/routes.ts';
+import { RESOURCES } from '../../scripts/contract/routes.ts';
 import { expect, test } from './fixtures.ts';
 import { expectApiHeaders } from './lib/assert.ts';
 import { TEXTURE_PATH, withoutSlash } from './lib/contract.ts';

@@ -1,7 +1,7 @@
 // [methods] CONTRACT section 3: HEAD is GET without the body, OPTIONS answers DRF's metadata,
 // every other method gets 405 naming the method, all with the section 2 headers.
 
-import { RESOURCES } from '../../scripts/api/routes.ts';
+import { RESOURCES } from '../../scripts/contract/routes.ts';
 import { expect, test } from './fixtures.ts';
 import { comparableHeaders, expectAnswer } from './lib/assert.ts';
 import { OPTIONS_BODIES, REJECTED_METHODS, TEXTURE_PATH, notAllowedBody } from './lib/contract.ts';

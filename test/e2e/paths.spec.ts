@@ -2,7 +2,7 @@
 // URL ever reaching a file by its name (traversal, host files, the output's own file paths).
 // Odd URLs go through raw node:http so they reach the server exactly as written.
 
-import { RESOURCES } from '../../scripts/api/routes.ts';
+import { RESOURCES } from '../../scripts/contract/routes.ts';
 import { expect, test } from './fixtures.ts';
 import { expectAnswer } from './lib/assert.ts';
 import { INVALID_PAGE_BODY, NOT_FOUND_BODY, TEXTURE_PATH, TRAVERSALS, UNKNOWN_PATHS, withoutSlash } from './lib/contract.ts';

@@ -1,4 +1,4 @@
-// scripts/pipeline/build.ts and the CLI scripts/build.ts, end to end on files:
+// scripts/build/build.ts and the CLI scripts/build.ts, end to end on files:
 // (a) the build is deterministic; (b) the committed public/ is what data/ builds to;
 // (c) every kind of bad input in test/fixtures/broken/<case>/ is reported with exactly the lines
 // of its expected.txt (all of them), and the previous output is left byte for byte as it was;
@@ -10,9 +10,10 @@ import { cpSync, existsSync, readdirSync, readFileSync, symlinkSync } from 'node
 import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { build, type BuildOptions } from '../../scripts/pipeline/build.ts';
-import { DataErrors, formatDataError } from '../../scripts/pipeline/errors.ts';
-import { DEFAULTS } from '../../scripts/settings.ts';
+import { buildSite } from '../../scripts/build/pipeline.ts';
+import { build, type BuildOptions } from '../../scripts/cli/run-build.ts';
+import { DataErrors, formatDataError } from '../../scripts/build/errors.ts';
+import { DEFAULTS } from '../../scripts/cli/settings.ts';
 import { readTree, readTreeText, tempDirs } from './helpers/tree.ts';
 
 const ROOT = process.cwd();
@@ -24,7 +25,7 @@ const tempDir = tempDirs('build-test-');
 const text = (bytes: Uint8Array | undefined) => (bytes === undefined ? undefined : Buffer.from(bytes).toString('utf8'));
 
 /** The default settings, except the output folders: tests never write into the project. */
-const options = (overrides: Partial<BuildOptions> & Pick<BuildOptions, 'outDir' | 'hostsDir'>): BuildOptions => ({
+const options = (overrides: Partial<BuildOptions> & Pick<BuildOptions, 'outDir' | 'targetsDir'>): BuildOptions => ({
   dataDir: DEFAULTS.dataDir,
   headersPath: DEFAULTS.headersPath,
   baseUrl: DEFAULTS.baseUrl,
@@ -38,10 +39,10 @@ async function outputs(): Promise<{ parent: string; out: string; hosts: string }
   return { parent, out: path.join(parent, 'public'), hosts: path.join(parent, 'hosts') };
 }
 
-/** A temp parent folder holding a good build of the small fixture in `public/` and `hosts/`. */
+/** A temp parent folder holding a good build of the small fixture in `public/` and `targets/`. */
 async function goodOutput(): Promise<{ parent: string; out: string; hosts: string }> {
   const folders = await outputs();
-  await build(options({ dataDir: GOOD, outDir: folders.out, hostsDir: folders.hosts, pageSize: 1 }));
+  await build(options({ dataDir: GOOD, outDir: folders.out, targetsDir: folders.hosts, pageSize: 1 }));
   return folders;
 }
 
@@ -55,21 +56,21 @@ function expectSameTree(actual: Map<string, Buffer>, expected: Map<string, Buffe
 describe('(a) determinism', () => {
   it('builds the shipped data/ to the same bytes twice', async () => {
     const [one, two] = [await outputs(), await outputs()];
-    await build(options({ outDir: one.out, hostsDir: one.hosts }));
-    await build(options({ outDir: two.out, hostsDir: two.hosts }));
+    await build(options({ outDir: one.out, targetsDir: one.hosts }));
+    await build(options({ outDir: two.out, targetsDir: two.hosts }));
     const first = await readTree(one.parent);
     expect(first.size).toBeGreaterThan(40);
     expectSameTree(await readTree(two.parent), first, 'two builds of the same data differ');
   });
 });
 
-describe('(b) the committed public/ and hosts/', () => {
+describe('(b) the committed public/ and targets/', () => {
   it('are what data/ builds to with the default settings', async () => {
-    const stale = 'is stale: run `npm run build` and commit public/ and hosts/';
+    const stale = 'is stale: run `npm run build` and commit public/ and targets/';
     const { out, hosts } = await outputs();
-    await build(options({ outDir: out, hostsDir: hosts }));
+    await build(options({ outDir: out, targetsDir: hosts }));
     expectSameTree(await readTree(DEFAULTS.outDir), await readTree(out), `public/ ${stale}`);
-    expectSameTree(await readTree(DEFAULTS.hostsDir), await readTree(hosts), `hosts/ ${stale}`);
+    expectSameTree(await readTree(DEFAULTS.targetsDir), await readTree(hosts), `targets/ ${stale}`);
   });
 });
 
@@ -108,7 +109,7 @@ describe('(c) bad input', () => {
     const { parent, out, hosts } = await goodOutput();
     const before = await readTree(parent);
 
-    const failing = build(options({ dataDir: path.join(caseDir, 'data'), outDir: out, hostsDir: hosts, headersPath: headersOf(name), pageSize: 1 }));
+    const failing = build(options({ dataDir: path.join(caseDir, 'data'), outDir: out, targetsDir: hosts, headersPath: headersOf(name), pageSize: 1 }));
     await expect(failing).rejects.toBeInstanceOf(DataErrors);
     const error = (await failing.catch((e: unknown) => e)) as DataErrors;
     const lines = error.errors.map(formatDataError).map((line) => line.replaceAll(`${caseDir}/`, ''));
@@ -123,7 +124,7 @@ describe('(c) bad input', () => {
   it('reports the same problems in check mode and writes nothing', async () => {
     const { parent, out, hosts } = await outputs();
     const caseDir = path.join(BROKEN, 'several-errors-in-several-files');
-    const failing = build(options({ dataDir: path.join(caseDir, 'data'), outDir: out, hostsDir: hosts, check: true }));
+    const failing = build(options({ dataDir: path.join(caseDir, 'data'), outDir: out, targetsDir: hosts, check: true }));
     await expect(failing).rejects.toBeInstanceOf(DataErrors);
     const error = (await failing.catch((e: unknown) => e)) as DataErrors;
     expect(error.errors.map(formatDataError).map((line) => line.replaceAll(`${caseDir}/`, ''))).toEqual(
@@ -136,7 +137,7 @@ describe('(c) bad input', () => {
   it('fails on a data folder that does not exist and leaves the previous output', async () => {
     const { parent, out, hosts } = await goodOutput();
     const before = await readTree(parent);
-    const built = build(options({ dataDir: path.join(parent, 'no-such-data'), outDir: out, hostsDir: hosts })).then(() => 'built an empty catalogue');
+    const built = build(options({ dataDir: path.join(parent, 'no-such-data'), outDir: out, targetsDir: hosts })).then(() => 'built an empty catalogue');
     await expect(built).rejects.toBeInstanceOf(DataErrors);
     expectSameTree(await readTree(parent), before, 'a build of a missing data folder replaced the output');
   });
@@ -145,7 +146,7 @@ describe('(c) bad input', () => {
 /** Runs the CLI without the settings' environment variables; stderr as lines. */
 function cli(args: string[], cwd = ROOT) {
   const { BASE_URL: _base, PAGE_SIZE: _size, ...env } = process.env;
-  const result = spawnSync(TSX, ['scripts/build.ts', ...args], { cwd, encoding: 'utf8', env });
+  const result = spawnSync(TSX, ['scripts/cli/build-command.ts', ...args], { cwd, encoding: 'utf8', env });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr.split('\n').filter((line, i, all) => i < all.length - 1 || line !== '') };
 }
 
@@ -156,7 +157,7 @@ describe('(d) the CLI', () => {
     const caseDir = path.join(BROKEN, 'several-errors-in-several-files');
     const expected = expectedLines('several-errors-in-several-files');
 
-    const { status, stdout, stderr } = cli(['--data', path.join(caseDir, 'data'), '--out', out, '--hosts-dir', hosts, '--base-url', 'https://api.example.com']);
+    const { status, stdout, stderr } = cli(['--data', path.join(caseDir, 'data'), '--out', out, '--targets-dir', hosts, '--base-url', 'https://api.example.com']);
     expect(status).toBe(1);
     expect(stdout).toBe('');
     expect(stderr[0]).toMatch(/^load: 8 records from 6 files, \d+ bytes \(\d+ ms\)$/);
@@ -171,7 +172,7 @@ describe('(d) the CLI', () => {
 
   it('--check on good data exits 0 and writes nothing', async () => {
     const { parent, out, hosts } = await outputs();
-    const { status, stdout, stderr } = cli(['--check', '--data', GOOD, '--out', out, '--hosts-dir', hosts]);
+    const { status, stdout, stderr } = cli(['--check', '--data', GOOD, '--out', out, '--targets-dir', hosts]);
     expect(status).toBe(0);
     expect(stdout).toBe('');
     expect(stderr.at(-1)).toBe('checked 36 files for 22 routes from 8 records');
@@ -287,7 +288,7 @@ describe('the output of the good fixture (page size 1)', () => {
     const data = await tempDir();
     await mkdir(path.join(data, 'event'));
     await writeFile(path.join(data, 'event', 'events.json'), '[]');
-    const { files, routes } = await build(options({ dataDir: data, outDir: path.join(data, 'never'), hostsDir: path.join(data, 'never-hosts'), check: true }));
+    const { files, routes } = await buildSite(options({ dataDir: data, outDir: path.join(data, 'never'), targetsDir: path.join(data, 'never-hosts'), check: true }));
     expect(routes.length).toBe(22);
     expect(text(files.get('virtualbooth-texture/index.json'))).toBe('{"count":0,"next":null,"previous":null,"results":[]}');
     expect(text(files.get('virtualbooth-texture/page=last.json'))).toBe('{"count":0,"next":null,"previous":null,"results":[]}');
@@ -309,7 +310,7 @@ describe('the output of the good fixture (page size 1)', () => {
       await writeFile(path.join(data, file), reversed(file));
     }
     expect(reversed('company/companies.json')).toMatch(/^\[\{"vf_plus_status":true,"tags":/);
-    const { files } = await build(options({ dataDir: data, outDir: path.join(data, 'never'), hostsDir: path.join(data, 'never-hosts'), check: true }));
+    const { files } = await buildSite(options({ dataDir: data, outDir: path.join(data, 'never'), targetsDir: path.join(data, 'never-hosts'), check: true }));
     expect(text(files.get('company/index.json'))).toBe(
       '[{"id":7,"name":"acme Tools Ltd","street":"","zip_code":"-","city":"","country_name":"United Kingdom","phone":null,"fax":null,' +
         '"e_mail":"","platform_plus_status":true,"website":null,"logo":"https://media.example.com/logos/acme.png","tags":null,"vf_plus_status":false},' +

@@ -1,4 +1,4 @@
-// scripts/pipeline/bundle-cache.ts: a kept bundle is used while its files are unchanged, and made
+// scripts/build/bundle-cache.ts: a kept bundle is used while its files are unchanged, and made
 // again (with the new code) when one of them changes, when the options change, or when the kept
 // file is damaged. esbuild is real; a counting wrapper tells whether it ran.
 
@@ -6,7 +6,7 @@ import { readFile, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { build } from 'esbuild';
 import { describe, expect, it } from 'vitest';
-import { cachedBundle, type Bundler } from '../../scripts/pipeline/bundle-cache.ts';
+import { cachedBundle, type Bundler } from '../../scripts/build/bundle-cache.ts';
 import { tempDirs } from './helpers/tree.ts';
 
 const tempDir = tempDirs('bundle-cache-test-');

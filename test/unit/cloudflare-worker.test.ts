@@ -1,4 +1,4 @@
-// scripts/hosts/cloudflare/worker.ts in-process: the worker and the local server resolve with
+// scripts/respond/fetch-handler.ts in-process: the worker and the local server resolve with
 // the same route table, so for every kind of request they must send the same status, the same
 // `_headers` headers and the same bytes. The ASSETS binding is a stand-in that, like Cloudflare's
 // asset worker with html_handling "none", serves a file only by its exact name. The real
@@ -10,12 +10,12 @@ import { tmpdir } from 'node:os';
 import type http from 'node:http';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseHeadersFile } from '../../scripts/api/headers.ts';
-import { notModified } from '../../scripts/api/etag.ts';
-import { createWorker, type Env } from '../../scripts/hosts/cloudflare/worker.ts';
-import { build } from '../../scripts/pipeline/build.ts';
-import { createApiServer, listen } from '../../scripts/serve/server.ts';
-import { DEFAULTS } from '../../scripts/settings.ts';
+import { parseHeadersFile } from '../../scripts/contract/headers.ts';
+import { notModified } from '../../scripts/respond/revalidate.ts';
+import { createWorker, type Env } from '../../scripts/respond/fetch-handler.ts';
+import { build } from '../../scripts/cli/run-build.ts';
+import { createApiServer, listen } from '../../scripts/respond/node-server.ts';
+import { DEFAULTS } from '../../scripts/cli/settings.ts';
 
 const ORIGIN = 'https://api.example.com';
 
@@ -45,7 +45,7 @@ beforeAll(async () => {
   // One build for the whole file (tempDirs() would remove it after the first test).
   parent = await mkdtemp(path.join(tmpdir(), 'cloudflare-worker-test-'));
   dir = path.join(parent, 'public');
-  await build({ ...DEFAULTS, outDir: dir, hostsDir: path.join(parent, 'hosts'), baseUrl: ORIGIN });
+  await build({ ...DEFAULTS, outDir: dir, targetsDir: path.join(parent, 'hosts'), baseUrl: ORIGIN });
   server = createApiServer(dir);
   local = await listen(server, '127.0.0.1', 0);
   const { rules } = parseHeadersFile(await readFile(path.join(dir, '_headers'), 'utf8'));

@@ -1,11 +1,11 @@
-// scripts/api/headers.ts (the `_headers` file: parsing, errors with line numbers, which headers a
-// path gets) and validateHeadersFile from scripts/pipeline/validate.ts (the headers every API
+// scripts/contract/headers.ts (the `_headers` file: parsing, errors with line numbers, which headers a
+// path gets) and validateHeadersFile from scripts/build/validate.ts (the headers every API
 // path must carry), including the project's own `_headers`.
 
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { headersFor, parseHeadersFile, type HeaderRule } from '../../scripts/api/headers.ts';
-import { validateHeadersFile } from '../../scripts/pipeline/validate.ts';
+import { headersFor, parseHeadersFile, type HeaderRule } from '../../scripts/contract/headers.ts';
+import { validateHeadersFile } from '../../scripts/build/validate.ts';
 
 const errorsOf = (text: string) => parseHeadersFile(text).errors.map((e) => e.message);
 

@@ -1,4 +1,4 @@
-// scripts/hosts/bundle.ts: a host target's entry is bundled once per build (both Cloudflare
+// scripts/targets/bundle.ts: a host target's entry is bundled once per build (both Cloudflare
 // targets, both Netlify functions), kept between builds (a rebuild with the same code, rules and
 // routes runs no esbuild), and bundled anew when its data changes. esbuild is real; a counting
 // wrapper tells whether it ran.
@@ -7,7 +7,7 @@ import { rm, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { build } from 'esbuild';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { cacheFile, type Bundler } from '../../scripts/pipeline/bundle-cache.ts';
+import { cacheFile, type Bundler } from '../../scripts/build/bundle-cache.ts';
 import { tempDirs } from './helpers/tree.ts';
 
 const tempDir = tempDirs('host-bundle-test-');
@@ -48,7 +48,7 @@ async function run(code: string): Promise<unknown> {
 
 describe('bundleEntry', () => {
   it('bundles an entry once, however many targets ask for it', async () => {
-    const { bundleEntry } = await import('../../scripts/hosts/bundle.ts');
+    const { bundleEntry } = await import('../../scripts/targets/bundle.ts');
     const { entry, counting, runs } = await setUp();
     const [first, second] = await Promise.all([bundleEntry(entry('world'), counting), bundleEntry(entry('world'), counting)]);
     expect(runs()).toBe(1);
@@ -58,16 +58,16 @@ describe('bundleEntry', () => {
 
   it('keeps the bundle for the next build: the same entry runs no esbuild', async () => {
     const { entry, counting, runs } = await setUp();
-    const first = await (await import('../../scripts/hosts/bundle.ts')).bundleEntry(entry('world'), counting);
+    const first = await (await import('../../scripts/targets/bundle.ts')).bundleEntry(entry('world'), counting);
     // A fresh module instance: nothing of the first build is left in memory, as in a new process.
     vi.resetModules();
-    const again = await (await import('../../scripts/hosts/bundle.ts')).bundleEntry(entry('world'), counting);
+    const again = await (await import('../../scripts/targets/bundle.ts')).bundleEntry(entry('world'), counting);
     expect(runs()).toBe(1);
     expect(again).toBe(first);
   });
 
   it('bundles anew when the data in the entry changes, with the new data', async () => {
-    const { bundleEntry } = await import('../../scripts/hosts/bundle.ts');
+    const { bundleEntry } = await import('../../scripts/targets/bundle.ts');
     const { entry, counting, runs } = await setUp();
     expect(await run(await bundleEntry(entry('world'), counting))).toBe('hello world');
     expect(await run(await bundleEntry(entry('fair'), counting))).toBe('hello fair');

@@ -1,9 +1,9 @@
-// scripts/api/json.ts: the encoder must write the exact bytes of DRF's JSONRenderer
+// scripts/contract/json.ts: the encoder must write the exact bytes of DRF's JSONRenderer
 // (Python json.dumps with separators=(',', ':'), ensure_ascii=False, allow_nan=False, then
 // U+2028/U+2029 escaped). Every expectation is a literal string, never computed.
 
 import { describe, expect, it } from 'vitest';
-import { Float, encode, encodeArrayBytes, encodePlain, encodePlainArrayBytes, pythonFloat, type Json } from '../../scripts/api/json.ts';
+import { Float, encode, encodeArrayBytes, encodePlain, encodePlainArrayBytes, pythonFloat, type Json } from '../../scripts/contract/json.ts';
 
 describe('encode: layout', () => {
   it.each<[string, Json, string]>([

@@ -1,4 +1,4 @@
-// scripts/pipeline/load.ts: finding and parsing the source files in temp folders. One record or
+// scripts/build/load.ts: finding and parsing the source files in temp folders. One record or
 // an array per file, path order, syntax errors with line and column, BOM, top-level values that
 // are not records, and files outside the four resource folders.
 
@@ -6,9 +6,9 @@ import { mkdtemp, mkdir, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { formatDataError } from '../../scripts/pipeline/errors.ts';
-import { findSources, readSources, type Loaded, type SourceRecord } from '../../scripts/pipeline/load.ts';
-import { validate } from '../../scripts/pipeline/validate.ts';
+import { formatDataError } from '../../scripts/build/errors.ts';
+import { findSources, readSources, type Loaded, type SourceRecord } from '../../scripts/build/load.ts';
+import { validate } from '../../scripts/build/validate.ts';
 
 let dir: string;
 

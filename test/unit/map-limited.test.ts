@@ -1,9 +1,9 @@
-// scripts/pipeline/map-limited.ts: bounded concurrency over sync and async sources, results in
+// scripts/build/map-limited.ts: bounded concurrency over sync and async sources, results in
 // source order, and on a failure: no new items pulled, every task in flight settled first.
 
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import { mapLimited } from '../../scripts/pipeline/map-limited.ts';
+import { mapLimited } from '../../scripts/build/map-limited.ts';
 
 describe('mapLimited', () => {
   it('keeps the source order and never runs more than the limit at once', async () => {

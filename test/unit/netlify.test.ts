@@ -12,15 +12,15 @@ import { tmpdir } from 'node:os';
 import type http from 'node:http';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseHeadersFile, type HeaderRule } from '../../scripts/api/headers.ts';
-import { NOT_FOUND_FILE, RESOURCES, resolve, type Route } from '../../scripts/api/routes.ts';
-import { METHODS_CONFIG, QUERY_CONFIG, FUNCTIONS_DIR } from '../../scripts/hosts/netlify.ts';
-import type { FunctionConfig } from '../../scripts/hosts/netlify/bundle.ts';
-import { canonicalUrl, createNetlifyFunction, routeUrls } from '../../scripts/hosts/netlify/function.ts';
-import { FUNCTION_PREFIX, redirectRules } from '../../scripts/hosts/redirects.ts';
-import { build, type BuildResult } from '../../scripts/pipeline/build.ts';
-import { createApiServer, listen } from '../../scripts/serve/server.ts';
-import { DEFAULTS } from '../../scripts/settings.ts';
+import { parseHeadersFile, type HeaderRule } from '../../scripts/contract/headers.ts';
+import { NOT_FOUND_FILE, RESOURCES, resolve, type Route } from '../../scripts/contract/routes.ts';
+import { METHODS_CONFIG, QUERY_CONFIG, FUNCTIONS_DIR } from '../../scripts/targets/netlify/netlify.ts';
+import type { FunctionConfig } from '../../scripts/targets/netlify/bundle.ts';
+import { canonicalUrl, createNetlifyFunction, routeUrls } from '../../scripts/respond/netlify-function.ts';
+import { FUNCTION_PREFIX, redirectRules } from '../../scripts/targets/netlify/redirects.ts';
+import { build, type BuildResult } from '../../scripts/cli/run-build.ts';
+import { createApiServer, listen } from '../../scripts/respond/node-server.ts';
+import { DEFAULTS } from '../../scripts/cli/settings.ts';
 
 const ORIGIN = 'https://api.example.com';
 
@@ -57,15 +57,15 @@ let functionFiles: Map<string, string>;
 beforeAll(async () => {
   parent = await mkdtemp(path.join(tmpdir(), 'netlify-test-'));
   dir = path.join(parent, 'public');
-  const hostsDir = path.join(parent, 'hosts');
-  built = await build({ ...DEFAULTS, outDir: dir, hostsDir, baseUrl: ORIGIN, targets: ['netlify'] });
+  const targetsDir = path.join(parent, 'hosts');
+  built = await build({ ...DEFAULTS, outDir: dir, targetsDir, baseUrl: ORIGIN, targets: ['netlify'] });
   matcher = await parsePlain(await readFile(path.join(dir, '_redirects'), 'utf8'), {});
   rules = parseHeadersFile(await readFile(path.join(dir, '_headers'), 'utf8')).rules;
   server = createApiServer(dir);
   local = await listen(server, '127.0.0.1', 0);
   functionFiles = new Map();
   for (const name of ['methods', 'query']) {
-    functionFiles.set(name, await readFile(path.join(hostsDir, 'netlify', FUNCTIONS_DIR, `${name}.mjs`), 'utf8'));
+    functionFiles.set(name, await readFile(path.join(targetsDir, 'netlify', FUNCTIONS_DIR, `${name}.mjs`), 'utf8'));
   }
 }, 30_000);
 
@@ -205,7 +205,7 @@ describe('public/_redirects in Netlify\'s redirect engine', () => {
     },
   );
 
-  // A known limit (hosts/netlify/README.md): the engine skips a rule that would rewrite a path to
+  // A known limit (targets/netlify/README.md): the engine skips a rule that would rewrite a path to
   // itself, so the not-found file is served at its own path, with the right body and status 200.
   it('skips the catch-all for the 404 file itself', () => {
     expect(match(`/${NOT_FOUND_FILE}`)).toBeNull();
@@ -302,7 +302,7 @@ describe('a request on Netlify answers as the local server', () => {
     }
   });
 
-  // A known limit (hosts/netlify/README.md): no rule or function can tell /company from /company/.
+  // A known limit (targets/netlify/README.md): no rule or function can tell /company from /company/.
   it('answers a list path without its slash like the path, not with the 301', async () => {
     expect((await fetch(`${local}/company?x=1`, { redirect: 'manual' })).status).toBe(301);
     expect(await pick(await netlify('GET', '/company?x=1'))).toEqual(await pick(await fetch(`${local}/company/`)));

@@ -1,10 +1,10 @@
-// scripts/api/ordering.ts: `?ordering=` parsed as DRF 3.14's OrderingFilter does (and reduced to
+// scripts/contract/ordering.ts: `?ordering=` parsed as DRF 3.14's OrderingFilter does (and reduced to
 // the terms that change the result), code-point string comparison, and the record sort with
 // its id tie-break and null placement; a descending order derived from the ascending one.
 
 import { describe, expect, it } from 'vitest';
-import { compareStrings, compareValues, descendingFrom, formatOrdering, parseOrdering, sortRecords, type OrderTerm } from '../../scripts/api/ordering.ts';
-import { EVENT_FIELDS } from '../../scripts/api/routes.ts';
+import { compareStrings, compareValues, descendingFrom, formatOrdering, parseOrdering, sortRecords, type OrderTerm } from '../../scripts/contract/ordering.ts';
+import { EVENT_FIELDS } from '../../scripts/contract/routes.ts';
 
 const asc = (field: string): OrderTerm => ({ field, descending: false });
 const desc = (field: string): OrderTerm => ({ field, descending: true });

@@ -1,9 +1,9 @@
-// scripts/api/pagination.ts: DRF's PageNumberPagination on Django's Paginator: which page a
+// scripts/contract/pagination.ts: DRF's PageNumberPagination on Django's Paginator: which page a
 // `?page=` value names (Python int() rules), the number of pages, and the absolute
 // next/previous links (keys sorted, values form-encoded), checked against literal URLs.
 
 import { describe, expect, it } from 'vitest';
-import { buildUrl, pageCount, pageLinks, parsePage, quotePlus } from '../../scripts/api/pagination.ts';
+import { buildUrl, pageCount, pageLinks, parsePage, quotePlus } from '../../scripts/contract/pagination.ts';
 
 describe('parsePage', () => {
   it.each<[string, string | null]>([

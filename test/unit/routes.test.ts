@@ -1,9 +1,9 @@
-// scripts/api/routes.ts: the route table. File names of canonical requests, the list of files
+// scripts/contract/routes.ts: the route table. File names of canonical requests, the list of files
 // a build plans, and how a request (method + raw URL) is answered, in DRF's order: the path
 // (APPEND_SLASH, 404), `format`, the method, then ordering and pagination.
 
 import { describe, expect, it } from 'vitest';
-import { fileFor, planRoutes, resolve, type Answer } from '../../scripts/api/routes.ts';
+import { fileFor, planRoutes, resolve, type Answer } from '../../scripts/contract/routes.ts';
 
 describe('fileFor', () => {
   it.each<[string, Record<string, string>, string]>([
@@ -85,7 +85,7 @@ describe('planRoutes', () => {
     });
   });
 
-  // What the host files rely on (hosts/redirects.ts, fileAnswer): a route's own request is
+  // What the host files rely on (targets/redirects.ts, fileAnswer): a route's own request is
   // answered by its file, in whatever order its query keys are written.
   it('answers each route with its own file, its query in any key order', () => {
     for (const route of planRoutes(4)) {

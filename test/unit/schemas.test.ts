@@ -1,14 +1,14 @@
-// scripts/pipeline/schemas.ts through validate() of scripts/pipeline/validate.ts: for every rule a
+// scripts/build/schemas.ts through validate() of scripts/build/validate.ts: for every rule a
 // record that breaks it, and the exact line the build prints for it (formatDataError). Also the
 // rules that span records (unique ids, fairs naming existing events that have a logo), and a
 // valid record of each resource.
 
 import { describe, expect, it } from 'vitest';
-import type { ResourceName } from '../../scripts/api/routes.ts';
-import { formatDataError } from '../../scripts/pipeline/errors.ts';
-import type { SourceRecord } from '../../scripts/pipeline/load.ts';
-import { isCalendarDate } from '../../scripts/pipeline/schemas.ts';
-import { validate } from '../../scripts/pipeline/validate.ts';
+import type { ResourceName } from '../../scripts/contract/routes.ts';
+import { formatDataError } from '../../scripts/build/errors.ts';
+import type { SourceRecord } from '../../scripts/build/load.ts';
+import { isCalendarDate } from '../../scripts/build/schemas.ts';
+import { validate } from '../../scripts/build/validate.ts';
 
 type Raw = Record<string, any>;
 

@@ -1,7 +1,7 @@
 // scripts/settings.ts: flags over environment over defaults, and the settings it refuses.
 
 import { describe, expect, it } from 'vitest';
-import { DEFAULTS, readSettings } from '../../scripts/settings.ts';
+import { DEFAULTS, readSettings } from '../../scripts/cli/settings.ts';
 
 describe('readSettings', () => {
   it('uses the defaults when nothing is given', () => {

@@ -1,10 +1,10 @@
-// scripts/pipeline/validate.ts as the build runs it: each file's records checked as soon as the
+// scripts/build/validate.ts as the build runs it: each file's records checked as soon as the
 // file is read (checkSchemas), then the rules across records over all files (checkCatalogue).
 
 import { describe, expect, it } from 'vitest';
-import { formatDataError } from '../../scripts/pipeline/errors.ts';
-import { findSources, readSources, type SourceRecord } from '../../scripts/pipeline/load.ts';
-import { checkCatalogue, checkSchemas, validate } from '../../scripts/pipeline/validate.ts';
+import { formatDataError } from '../../scripts/build/errors.ts';
+import { findSources, readSources, type SourceRecord } from '../../scripts/build/load.ts';
+import { checkCatalogue, checkSchemas, validate } from '../../scripts/build/validate.ts';
 
 /** Every record of a data folder, and the same checked file by file as the build does. */
 async function bothWays(dataDir: string) {

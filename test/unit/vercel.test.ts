@@ -1,4 +1,4 @@
-// hosts/vercel/vercel.json without Vercel (`vercel dev` needs a login and the network): the file
+// targets/vercel/vercel.json without Vercel (`vercel dev` needs a login and the network): the file
 // is checked against Vercel's own JSON schemas and compiled by Vercel's own route compiler
 // (@vercel/routing-utils, which `vercel build` uses), then the compiled routes are evaluated
 // here, in order, for every route of the route table and the odd queries: a wrong order or an
@@ -9,10 +9,10 @@
 import Ajv from 'ajv';
 import { getTransformedRoutes, headersSchema, redirectsSchema, rewritesSchema } from '@vercel/routing-utils';
 import { describe, expect, it } from 'vitest';
-import { parseHeadersFile } from '../../scripts/api/headers.ts';
-import { RESOURCES, planRoutes, resolve } from '../../scripts/api/routes.ts';
-import { canonicalUrl } from '../../scripts/hosts/netlify/function.ts';
-import { NOWHERE, exactly, headerSource, vercelConfig } from '../../scripts/hosts/vercel.ts';
+import { parseHeadersFile } from '../../scripts/contract/headers.ts';
+import { RESOURCES, planRoutes, resolve } from '../../scripts/contract/routes.ts';
+import { canonicalUrl } from '../../scripts/respond/netlify-function.ts';
+import { NOWHERE, exactly, headerSource, vercelConfig } from '../../scripts/targets/vercel.ts';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 

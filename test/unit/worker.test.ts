@@ -1,15 +1,15 @@
-// scripts/pipeline/worker.ts on a real worker thread: it renders the company list to the same
+// scripts/build/worker.ts on a real worker thread: it renders the company list to the same
 // bytes as the main thread does, reports bad records without rendering, and a thread that fails
 // rejects every stage it did not finish.
 
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { formatDataError } from '../../scripts/pipeline/errors.ts';
-import { findSources, readSources } from '../../scripts/pipeline/load.ts';
-import { renderLists, routesOf } from '../../scripts/pipeline/render.ts';
-import { validate } from '../../scripts/pipeline/validate.ts';
-import { startWorker } from '../../scripts/pipeline/start-worker.ts';
-import { ownsBuffer } from '../../scripts/pipeline/worker.ts';
+import { formatDataError } from '../../scripts/build/errors.ts';
+import { findSources, readSources } from '../../scripts/build/load.ts';
+import { renderLists, routesOf } from '../../scripts/build/render.ts';
+import { validate } from '../../scripts/build/validate.ts';
+import { startWorker } from '../../scripts/build/start-worker.ts';
+import { ownsBuffer } from '../../scripts/build/worker.ts';
 
 const SETTINGS = { baseUrl: 'http://localhost:3000', pageSize: 10 };
 

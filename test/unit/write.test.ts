@@ -1,4 +1,4 @@
-// scripts/pipeline/write.ts: writeOutput builds the output in a staging folder beside it and
+// scripts/build/write.ts: writeOutput builds the output in a staging folder beside it and
 // swaps it in only when complete. It creates nested folders, replaces an existing output
 // (removing files that are no longer rendered), and leaves the old output untouched, with no
 // staging or backup folder left over, when writing fails.
@@ -6,7 +6,7 @@
 import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { writeOutput } from '../../scripts/pipeline/write.ts';
+import { writeOutput } from '../../scripts/build/write.ts';
 import { readTreeText, tempDirs } from './helpers/tree.ts';
 
 const tempDir = tempDirs('write-test-');

@@ -1,6 +1,6 @@
 // Helpers over the build result: the URL a route answers and the texture page links.
 
-import type { Route } from '../../../scripts/api/routes.ts';
+import type { Route } from '../../../scripts/contract/routes.ts';
 import { TEXTURE_PATH } from './contract.ts';
 
 /** `/event/?ordering=-id` for a route of the table (the canonical request it is built for). */

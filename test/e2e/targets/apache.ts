@@ -1,6 +1,6 @@
 // Debian's Apache httpd, started in the foreground (-DFOREGROUND) from a server config in the
 // work folder: its own ServerRoot, pid file, runtime dir and loopback Listen, the modules the
-// built config needs, and one <VirtualHost> that includes hosts/apache/api.conf after defining
+// built config needs, and one <VirtualHost> that includes targets/apache/api.conf after defining
 // API_ROOT, exactly as its README tells a user to.
 
 import { chmod, copyFile, readdir, stat, writeFile } from 'node:fs/promises';
@@ -51,14 +51,14 @@ TypesConfig /dev/null
 
 export const apache: Target = {
   name: 'apache',
-  async start({ publicDir, hostsDir, port, workDir }) {
+  async start({ publicDir, targetsDir, port, workDir }) {
     const binary = await serverBinary('apache2');
     if (process.getuid?.() === 0) {
       // The children run as nobody: the fixture's private temp folder must let them through
       // (search only, no listing) to the world-readable build output.
       await chmod(path.dirname(publicDir), 0o711);
     }
-    await copyFile(path.join(hostsDir, 'apache', 'api.conf'), path.join(workDir, 'api.conf'));
+    await copyFile(path.join(targetsDir, 'apache', 'api.conf'), path.join(workDir, 'api.conf'));
     const conf = path.join(workDir, 'httpd.conf');
     await writeFile(conf, httpdConf(workDir, publicDir, port));
     await waitUntilSettled(publicDir);

@@ -1,4 +1,4 @@
-// Debian's Caddy, run in the foreground on the Caddyfile the build wrote (hosts/caddy/Caddyfile),
+// Debian's Caddy, run in the foreground on the Caddyfile the build wrote (targets/caddy/Caddyfile),
 // after global options a test run needs: no admin endpoint and no automatic HTTPS (both would
 // listen or reach out beyond the test's one loopback port). The site's root and address come
 // from the environment variables the Caddyfile documents; Caddy's own state (autosave, certs)
@@ -19,9 +19,9 @@ const GLOBAL_OPTIONS = `# Written by test/e2e/targets/caddy.ts for one test run:
 
 export const caddy: Target = {
   name: 'caddy',
-  async start({ publicDir, hostsDir, port, workDir }) {
+  async start({ publicDir, targetsDir, port, workDir }) {
     const binary = await serverBinary('caddy');
-    const built = await readFile(path.join(hostsDir, 'caddy', 'Caddyfile'), 'utf8');
+    const built = await readFile(path.join(targetsDir, 'caddy', 'Caddyfile'), 'utf8');
     const config = path.join(workDir, 'Caddyfile');
     await writeFile(config, `${GLOBAL_OPTIONS}\n${built}`);
     const env = {

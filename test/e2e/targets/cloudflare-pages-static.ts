@@ -1,5 +1,5 @@
 // Cloudflare Pages without code, run by `wrangler pages dev` on a folder assembled as the
-// deploy recipe of hosts/cloudflare-pages-static/README.md says: a copy of the build output with
+// deploy recipe of targets/cloudflare-pages-static/README.md says: a copy of the build output with
 // the Pages `_redirects`, `_headers` and `404.html` the build wrote. What it cannot do is in ../expectations.ts.
 
 import { copyFile, cp } from 'node:fs/promises';
@@ -9,11 +9,11 @@ import type { Target } from './target.ts';
 
 export const cloudflarePagesStatic: Target = {
   name: 'cloudflare-pages-static',
-  async start({ publicDir, hostsDir, port, workDir }) {
+  async start({ publicDir, targetsDir, port, workDir }) {
     const site = path.join(workDir, 'site');
     await cp(publicDir, site, { recursive: true });
     for (const file of ['_redirects', '_headers', '404.html']) {
-      await copyFile(path.join(hostsDir, 'cloudflare-pages-static', file), path.join(site, file));
+      await copyFile(path.join(targetsDir, 'cloudflare-pages-static', file), path.join(site, file));
     }
     return startWrangler(['pages', 'dev', site, `--compatibility-date=${COMPATIBILITY_DATE}`], { port, workDir });
   },

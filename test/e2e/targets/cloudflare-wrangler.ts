@@ -3,7 +3,7 @@
 // group also stops the two workerd children that hold the port.
 
 import path from 'node:path';
-import { COMPATIBILITY_DATE } from '../../../scripts/hosts/cloudflare/runtime.ts';
+import { COMPATIBILITY_DATE } from '../../../scripts/targets/cloudflare/runtime.ts';
 import { REPO_ROOT, freePort, spawnProcess, waitForAnswer, waitForPort } from './process.ts';
 import type { RunningTarget } from './target.ts';
 

@@ -1,6 +1,6 @@
 // Netlify, run by `netlify dev --offline` (netlify-cli 26.2.0, installed apart by
 // .ci/install-netlify-cli.sh) on a folder assembled as the deploy recipe of
-// hosts/netlify/README.md says: netlify.toml, a copy of the build output as public/, and the two
+// targets/netlify/README.md says: netlify.toml, a copy of the build output as public/, and the two
 // functions. netlify dev runs Netlify's redirect engine and the functions as Netlify would; its
 // static server is its own (express), so headers and methods on files are not production's.
 // What it answers differently is in ../expectations.ts.
@@ -34,7 +34,7 @@ function offlineEnv(workDir: string): NodeJS.ProcessEnv {
 
 export const netlify: Target = {
   name: 'netlify',
-  async start({ publicDir, hostsDir, port, workDir }) {
+  async start({ publicDir, targetsDir, port, workDir }) {
     try {
       await access(NETLIFY, constants.X_OK);
     } catch {
@@ -43,8 +43,8 @@ export const netlify: Target = {
     const site = path.join(workDir, 'site');
     await mkdir(site);
     await cp(publicDir, path.join(site, 'public'), { recursive: true });
-    await cp(path.join(hostsDir, 'netlify', 'netlify.toml'), path.join(site, 'netlify.toml'));
-    await cp(path.join(hostsDir, 'netlify', 'netlify'), path.join(site, 'netlify'), { recursive: true });
+    await cp(path.join(targetsDir, 'netlify', 'netlify.toml'), path.join(site, 'netlify.toml'));
+    await cp(path.join(targetsDir, 'netlify', 'netlify'), path.join(site, 'netlify'), { recursive: true });
     const functionsPort = await freePort();
     // The static server's port is otherwise always 3999, which two targets at once would share.
     const staticPort = await freePort();

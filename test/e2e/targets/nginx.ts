@@ -1,5 +1,5 @@
 // Debian's nginx, started in the foreground from a config in the work folder that includes the
-// api.conf the build wrote (hosts/nginx/api.conf) exactly as a user's server block would: only
+// api.conf the build wrote (targets/nginx/api.conf) exactly as a user's server block would: only
 // `listen` and `root` are ours. Every path nginx writes (pid, logs, temp files) is in workDir.
 
 import { copyFile, writeFile } from 'node:fs/promises';
@@ -33,9 +33,9 @@ http {
 
 export const nginx: Target = {
   name: 'nginx',
-  async start({ publicDir, hostsDir, port, workDir }) {
+  async start({ publicDir, targetsDir, port, workDir }) {
     const binary = await serverBinary('nginx');
-    await copyFile(path.join(hostsDir, 'nginx', 'api.conf'), path.join(workDir, 'api.conf'));
+    await copyFile(path.join(targetsDir, 'nginx', 'api.conf'), path.join(workDir, 'api.conf'));
     const conf = path.join(workDir, 'nginx.conf');
     await writeFile(conf, nginxConf(workDir, publicDir, port));
     const child = spawnProcess(binary, ['-e', 'stderr', '-p', workDir, '-c', conf, '-g', 'daemon off;']);

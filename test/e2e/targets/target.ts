@@ -10,9 +10,9 @@ export interface RunningTarget {
 export interface Target {
   name: string;
   /**
-   * Serves the build output in `publicDir` on 127.0.0.1:`port`. `hostsDir` holds the host
-   * configurations the build wrote (`<hostsDir>/<host name>/`). `workDir` is an empty temp
+   * Serves the build output in `publicDir` on 127.0.0.1:`port`. `targetsDir` holds the host
+   * configurations the build wrote (`<targetsDir>/<host name>/`). `workDir` is an empty temp
    * folder the target may use for its configuration, logs and pid files.
    */
-  start(options: { publicDir: string; hostsDir: string; port: number; workDir: string }): Promise<RunningTarget>;
+  start(options: { publicDir: string; targetsDir: string; port: number; workDir: string }): Promise<RunningTarget>;
 }

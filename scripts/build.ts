@@ -1,6 +1,0 @@
-// `npm run build` (and `npm run check`): validate data/ and write public/ and hosts/.
-
-import { runBuild } from './run-build.ts';
-import { settingsOrExit } from './settings.ts';
-
-process.exitCode = (await runBuild(settingsOrExit())) ? 0 : 1;

@@ -1,0 +1,75 @@
+// `npm run build`, `check` and `start`: the build, then the deploy targets' files, then the
+// writes; progress and every data problem on stderr.
+
+import path from 'node:path';
+import { DataErrors, formatDataError } from '../build/errors.ts';
+import { buildSite } from '../build/pipeline.ts';
+import { writeOutput } from '../build/write.ts';
+import type { Route } from '../contract/routes.ts';
+import { TARGETS } from '../targets/index.ts';
+
+export interface BuildOptions {
+  dataDir: string;
+  outDir: string;
+  /** The project's `_headers`, copied into the output. */
+  headersPath: string;
+  baseUrl: string;
+  pageSize: number;
+  /** Where the deploy targets' files go, one folder per target (targets/<name>/). */
+  targetsDir: string;
+  /** Deploy targets to write files for; all of them when absent. */
+  targets?: readonly string[];
+  /** Validate and render only; write nothing. */
+  check?: boolean;
+  /** Receives one line per finished stage, for progress on long builds. */
+  log?: (line: string) => void;
+}
+
+export interface BuildResult {
+  routes: Route[];
+  records: number;
+  sourceFiles: number;
+  sourceBytes: number;
+  /** How many files the output folder holds (or, with `check`, would hold). */
+  outputFiles: number;
+}
+
+/** Builds and writes the output and the selected targets' files; throws DataErrors on bad input. */
+export async function build(options: BuildOptions): Promise<BuildResult> {
+  const site = await buildSite(options);
+  const context = { routes: site.routes, headerRules: site.headerRules };
+  const selected = TARGETS.filter((target) => !options.targets || options.targets.includes(target.name));
+  const targetFiles = await Promise.all(selected.map((target) => target.files(context)));
+  // Every target's files inside the output, whichever are selected: public/ never depends on --target.
+  for (const target of TARGETS) for (const [file, text] of target.siteFiles?.(context) ?? []) site.files.set(file, text);
+  const result = {
+    routes: site.routes,
+    records: site.records,
+    sourceFiles: site.sourceFiles,
+    sourceBytes: site.sourceBytes,
+    outputFiles: site.files.size,
+  };
+  if (options.check) return result;
+  await writeOutput(options.outDir, site.files);
+  for (const [index, target] of selected.entries()) {
+    await writeOutput(path.join(options.targetsDir, target.name), targetFiles[index] as Map<string, string>);
+  }
+  options.log?.(`targets: ${selected.map((target) => `${options.targetsDir}/${target.name}/`).join(', ')}`);
+  return result;
+}
+
+/** Runs the build with the CLI's settings; prints every data problem and returns false on bad input. */
+export async function runBuild(settings: BuildOptions): Promise<boolean> {
+  try {
+    const result = await build({ ...settings, log: (line) => console.error(line) });
+    const verb = settings.check ? 'checked' : `wrote ${settings.outDir}/ with`;
+    console.error(`${verb} ${result.outputFiles} files for ${result.routes.length} routes from ${result.records} records`);
+    return true;
+  } catch (error) {
+    if (!(error instanceof DataErrors)) throw error;
+    for (const problem of error.errors) console.error(formatDataError(problem));
+    const kept = settings.check ? 'nothing was written' : `${settings.outDir}/ was left as it was`;
+    console.error(`\n${error.message}; ${kept}.`);
+    return false;
+  }
+}

@@ -1,0 +1,7 @@
+// `npm run serve`: serve an already built output folder (default public/) like the DRF service.
+
+import { serveUntilStopped } from '../respond/node-server.ts';
+import { settingsOrExit } from './settings.ts';
+
+const settings = settingsOrExit();
+await serveUntilStopped(settings.outDir, settings.host, settings.port);

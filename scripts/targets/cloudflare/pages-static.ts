@@ -1,0 +1,119 @@
+// Deploy target `cloudflare-pages-static`: Cloudflare Pages without code, only `_headers` and a
+// Pages `_redirects`. Pages matches redirect rules on the path alone and rejects Netlify's query
+// conditions (wrangler drops each such line with a warning), so public/_redirects would be
+// silently half-applied. This target gets its own `_redirects`, with only rules Pages can keep,
+// a `404.html` so unknown paths still get the JSON 404, and a `_headers` without the CORS header
+// Pages adds. What it cannot do is in README.md.
+
+import { NOT_FOUND_BODY } from '../../contract/bodies.ts';
+import type { HeaderRule } from '../../contract/headers.ts';
+import { INVALID_PAGE_FILE, NOT_FOUND_FILE, RESOURCES, methodNotAllowedFile, optionsFile, type Route } from '../../contract/routes.ts';
+import { generatedNote } from './runtime.ts';
+import type { Target } from '../target.ts';
+
+const NAME = 'cloudflare-pages-static';
+const DEPLOY_DIR = `.deploy/${NAME}`;
+/** A path with no file: a proxy to it makes Pages answer with 404.html and status 404. */
+const NOWHERE = '/_not-found';
+
+/** Top-level folders of the output, so that no file can be requested by its own path. */
+function outputFolders(routes: readonly Route[]): string[] {
+  const files = [
+    ...routes.map((r) => r.file),
+    NOT_FOUND_FILE,
+    INVALID_PAGE_FILE,
+    methodNotAllowedFile('POST'),
+    ...RESOURCES.map((r) => optionsFile(r.name)),
+  ];
+  return [...new Set(files.map((file) => file.split('/')[0] as string))];
+}
+
+export function renderPagesRedirects(routes: readonly Route[]): string {
+  const lists = routes.filter((route) => Object.keys(route.query).length === 0);
+  const lines = [
+    generatedNote(NAME, '#'),
+    '# Pages matches a rule on the path only: the query string is ignored, so ?ordering= and',
+    '# ?page= get the plain list (see README.md). Static rules are matched before splats.',
+    '# A list path without its slash: 301 to the slash; Pages keeps the query string.',
+    ...RESOURCES.map((r) => `${r.path.slice(0, -1)} ${r.path} 301`),
+    '# Each list from its file; a proxy (200), so the URL stays the list path.',
+    ...lists.map((route) => `${route.path} /${route.file} 200`),
+    '# Pages serves 404.html at /404 with status 200; wrangler pages dev answers /_headers and',
+    '# /_redirects with a 502 (on Cloudflare they are not uploaded). All are unknown URLs here.',
+    ...['/404', '/404.html', '/_headers', '/_redirects'].map((path) => `${path} ${NOWHERE} 200`),
+    '# The output files themselves are not URLs of the API (as on the local server): a proxy to a',
+    '# path without a file makes Pages answer with 404.html, status 404.',
+    ...outputFolders(routes).map((folder) => `/${folder}/* ${NOWHERE} 200`),
+  ];
+  return `${lines.join('\n')}\n`;
+}
+
+/**
+ * The project's `_headers` rules with a removal of the `Access-Control-Allow-Origin: *` that
+ * Pages adds to every file (DRF sends none), as the first line of the `/*` rule: Pages keeps
+ * one rule per path (a second `/*` block would replace the first) and applies a rule's
+ * removals before its values, so a CORS header the project sets itself is still sent.
+ * (The project's `_headers` cannot hold the removal: `! Name` is Cloudflare's syntax only.)
+ */
+export function renderPagesHeaders(rules: readonly HeaderRule[]): string {
+  const unset = '  ! Access-Control-Allow-Origin';
+  const all = rules.some((rule) => rule.pattern === '/*') ? rules : [{ pattern: '/*', headers: [] }, ...rules];
+  let done = false;
+  const lines = all.flatMap((rule) => {
+    const first = rule.pattern === '/*' && !done;
+    if (first) done = true;
+    return [rule.pattern, ...(first ? [unset] : []), ...rule.headers.map(([name, value]) => `  ${name}: ${value}`)];
+  });
+  return `${[generatedNote(NAME, '#'), ...lines].join('\n')}\n`;
+}
+
+function readme(): string {
+  return `<!-- ${generatedNote(NAME, '//').slice(3)} -->
+# Cloudflare Pages, static only (\`_headers\` and \`_redirects\`, no code)
+
+Pages cannot see the query string, so this target serves the four lists and nothing that
+depends on a query parameter. Use \`cloudflare-pages\` (\`_worker.js\`) or \`cloudflare-workers\`
+for the whole API; both run the same worker as the local server.
+
+Deploy, from the project folder:
+
+\`\`\`sh
+npm run build
+rm -rf ${DEPLOY_DIR} && mkdir -p .deploy && cp -R public ${DEPLOY_DIR}
+# Replaces public/_redirects (Netlify's query rules, which Pages rejects) and public/_headers
+# (the same rules, less the CORS header Pages adds), and adds the JSON 404 page.
+cp targets/${NAME}/_redirects targets/${NAME}/_headers targets/${NAME}/404.html ${DEPLOY_DIR}/
+npx wrangler pages deploy ${DEPLOY_DIR} --project-name <your-project>
+\`\`\`
+
+What it serves like the DRF service: the four lists (\`/company/\` ...) with the \`_headers\`
+headers, HEAD, the 301 from \`/company\` to \`/company/\` (query kept), and
+\`{"detail":"Not found."}\` with 404 for unknown paths and for the output's own file names.
+
+What it cannot do (checked with \`wrangler pages dev\`, which runs Cloudflare's asset server; the
+end-to-end suite lists each case in test/e2e/expectations.ts):
+
+- **No query routing.** \`?ordering=\`, \`?page=\` and \`?format=\` are ignored: \`/event/?ordering=-id\`
+  is the list in id order, \`/virtualbooth-texture/?page=2\` is page 1 (whose \`next\` link leads
+  back to page 1), \`?page=abc\` and \`?format=xml\` are 200, not 404. Clients that order or page
+  must not use this host.
+- **Methods.** OPTIONS and every method but GET and HEAD get Pages' own 405 with an empty body
+  (the \`_headers\` are applied to it), also on unknown paths; not DRF's metadata or
+  \`{"detail":"Method \\"POST\\" not allowed."}\`.
+- **Revalidation.** The 304 answer to \`If-None-Match\` has no \`ETag\`.
+- **Extra headers.** Pages adds \`Cache-Control\` (and \`Access-Control-Allow-Origin: *\`, which
+  this target's \`_headers\` removes). The 301 has a text body (\`Redirecting to /company/\`);
+  404s have no \`ETag\`.
+`;
+}
+
+export const cloudflarePagesStatic: Target = {
+  name: NAME,
+  files: ({ routes, headerRules }) =>
+    new Map([
+      ['_redirects', renderPagesRedirects(routes)],
+      ['_headers', renderPagesHeaders(headerRules)],
+      ['404.html', NOT_FOUND_BODY],
+      ['README.md', readme()],
+    ]),
+};

@@ -1,0 +1,48 @@
+// Deploy target `cloudflare-pages`: Pages in advanced mode, the same worker as cloudflare-workers
+// bundled as `_worker.js`. Pages takes the worker only from inside the deployed folder, so the
+// recipe deploys a copy of public/ with it (public/ stays the committed, host-neutral build).
+
+import { bundleWorker } from './bundle.ts';
+import { COMPATIBILITY_DATE, generatedNote } from './runtime.ts';
+import type { Target } from '../target.ts';
+
+const NAME = 'cloudflare-pages';
+/** Where the recipe assembles the deployed folder; any folder outside public/ will do. */
+const DEPLOY_DIR = `.deploy/${NAME}`;
+
+function readme(): string {
+  return `<!-- ${generatedNote(NAME, '//').slice(3)} -->
+# Cloudflare Pages with \`_worker.js\` (advanced mode)
+
+\`_worker.js\` is the project's worker: the route table (\`scripts/contract/routes.ts\`) and the
+\`_headers\` rules, bundled into one file. It receives every request and answers exactly like
+\`npm run serve\`: orderings, pages, \`format\`, OPTIONS, 405, the slash redirect and JSON 404s.
+It reads the built files through \`env.ASSETS\`; no file is reachable by its own path.
+
+Deploy, from the project folder:
+
+\`\`\`sh
+npm run build -- --base-url https://api.example.com
+rm -rf ${DEPLOY_DIR} && mkdir -p .deploy && cp -R public ${DEPLOY_DIR}
+cp targets/${NAME}/_worker.js ${DEPLOY_DIR}/
+# public/_redirects holds Netlify's query rules, which Pages rejects; the worker does not use it.
+rm ${DEPLOY_DIR}/_redirects
+npx wrangler pages deploy ${DEPLOY_DIR} --project-name <your-project>
+\`\`\`
+
+Set the project's compatibility date (Settings → Runtime) to ${COMPATIBILITY_DATE}, the date
+the worker is tested with (\`wrangler pages dev ${DEPLOY_DIR} --compatibility-date=${COMPATIBILITY_DATE}\`).
+Do not copy \`_worker.js\` into \`public/\` itself: \`public/\` is the committed, host-neutral
+build (the staleness test would fail), and \`wrangler deploy\` of the cloudflare-workers target
+refuses an assets folder that holds a \`_worker.js\`.
+`;
+}
+
+export const cloudflarePages: Target = {
+  name: NAME,
+  files: async ({ headerRules }) =>
+    new Map([
+      ['_worker.js', await bundleWorker(headerRules, generatedNote(NAME, '//'))],
+      ['README.md', readme()],
+    ]),
+};

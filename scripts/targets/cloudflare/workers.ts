@@ -1,0 +1,56 @@
+// Deploy target `cloudflare-workers`: Workers with static assets and the worker in front of every
+// request (run_worker_first). The worker answers exactly like the local server; the assets are
+// only its storage, so no file is reachable by its own path.
+
+import { bundleWorker } from './bundle.ts';
+import { COMPATIBILITY_DATE, WORKER_NAME, generatedNote } from './runtime.ts';
+import type { Target } from '../target.ts';
+
+const NAME = 'cloudflare-workers';
+
+/**
+ * The assets folder, relative to this config (targets/cloudflare-workers/ → public/): the
+ * defaults of --targets-dir and --out. Any other output folder is named with `--assets`, which
+ * wrangler resolves from the current folder and which keeps the rest of `assets` as it is.
+ */
+const ASSETS_DIRECTORY = '../../public';
+
+function wranglerConfig(): string {
+  return `${generatedNote(NAME, '//')}
+// Cloudflare Workers with static assets: worker.js (the route table of scripts/contract/routes.ts
+// and the _headers rules, bundled) answers every request first and reads the built files
+// through the ASSETS binding, so it answers exactly like \`npm run serve\`.
+//
+// Deploy from the project folder, after \`npm run build\` with your production --base-url:
+//   npx wrangler deploy -c targets/${NAME}/wrangler.jsonc
+// Built into another folder (--out dist)? Name it; it is resolved from the current folder:
+//   npx wrangler deploy -c targets/${NAME}/wrangler.jsonc --assets dist
+// Try it locally: npx wrangler dev -c targets/${NAME}/wrangler.jsonc
+// wrangler warns that the query rules of public/_redirects (Netlify's format) are invalid for
+// Cloudflare and drops them: the worker never uses _redirects, so nothing depends on them.
+{
+  "name": ${JSON.stringify(WORKER_NAME)},
+  "main": "worker.js",
+  "compatibility_date": ${JSON.stringify(COMPATIBILITY_DATE)},
+  "assets": {
+    // Relative to this file: public/ of a build with the default folders.
+    "directory": ${JSON.stringify(ASSETS_DIRECTORY)},
+    "binding": "ASSETS",
+    // Every request goes to the worker; assets are served only as the route table names them.
+    "run_worker_first": true,
+    // The worker asks for exact file names: no index or .html guessing, no fallback page.
+    "html_handling": "none",
+    "not_found_handling": "none"
+  }
+}
+`;
+}
+
+export const cloudflareWorkers: Target = {
+  name: NAME,
+  files: async ({ headerRules }) =>
+    new Map([
+      ['wrangler.jsonc', wranglerConfig()],
+      ['worker.js', await bundleWorker(headerRules, generatedNote(NAME, '//'))],
+    ]),
+};

@@ -1,0 +1,159 @@
+// `_redirects` (Netlify format): the route table as rewrite rules with query conditions, for
+// Netlify's redirect engine (checked rule by rule with netlify-redirector, the WASM build of
+// that engine, in test/unit/netlify.test.ts). How that engine matches decides the layout:
+//
+// - The first matching rule wins. A condition `key=value` matches when the request's last
+//   `key` decodes to exactly `value` (`%2Did` is `-id`; `+` is not a space); other keys are
+//   ignored. A `key=:name` placeholder matches any value, the empty one too. No condition can
+//   ask for an empty value or for the absence of a key.
+// - A rule's path matches with or without its trailing slash, so `/company /company/ 301` would
+//   also match `/company/` and redirect it to itself forever. There is no slash rule here:
+//   the Netlify target's function answers the path without the slash (targets/netlify/).
+// - Rules are fallbacks: a file at the request path wins over a non-forced rule. The 404
+//   catch-all is forced, so the output's own files are not reachable by their names.
+//
+// Which file answers which query is not written here but taken from the route table (a route's
+// own query) or asked of its resolve() (any other combination of the values the table knows,
+// see fileAnswer); a query no file answers (an empty or unknown `format`, an unknown or
+// comma-separated ordering, a page written otherwise, or beyond the last) is rewritten to the
+// Netlify target's function, which answers it with the same resolve(). So a query is either
+// answered from the file DRF's answer is in or by the function; never from another file.
+
+import { EVENT_FIELDS, FORMATS, NOT_FOUND_FILE, RESOURCES, resolve, type Route } from '../../contract/routes.ts';
+
+/**
+ * Where the rules send a query that no file answers: the path of the Netlify target's function,
+ * followed by the list path (`/_api/event/`). Netlify passes the query on to a 200 rewrite.
+ */
+export const FUNCTION_PREFIX = '/_api';
+
+/** Values worth a rule besides those of the route table: every ordering term, the first page. */
+export const PROBES: Readonly<Record<string, readonly string[]>> = {
+  format: FORMATS,
+  ordering: EVENT_FIELDS.flatMap((field) => [field, `-${field}`]),
+  page: ['1'],
+};
+
+export interface RedirectRule {
+  path: string;
+  /** Conditions, key → exact value or `:key` (any value). */
+  query: Array<[key: string, value: string]>;
+  to: string;
+  status: number;
+  force: boolean;
+}
+
+/** Every subset of `keys`, largest first; same-size subsets keep the order of `keys`. */
+export function subsets(keys: readonly string[]): string[][] {
+  const all: string[][] = [[]];
+  for (const key of keys) all.push(...all.map((subset) => [...subset, key]));
+  return all.sort((a, b) => b.length - a.length);
+}
+
+/** Every combination of one value per key. */
+export function combinations(keys: readonly string[], values: ReadonlyMap<string, readonly string[]>): Array<Array<[string, string]>> {
+  return keys.reduce<Array<Array<[string, string]>>>(
+    (partial, key) => partial.flatMap((pairs) => (values.get(key) ?? []).map((value) => [...pairs, [key, value] as [string, string]])),
+    [[]],
+  );
+}
+
+/** The query keys whose value changes a list's answer (`format` always can: a 404), and the values worth a rule. */
+export function listKeys(path: string, routes: readonly Route[]): { keys: string[]; values: Map<string, string[]> } {
+  const own = routes.filter((route) => route.path === path);
+  const keys = [...new Set(['format', ...own.flatMap((route) => Object.keys(route.query))])].sort();
+  const values = new Map(
+    keys.map((key) => [key, [...new Set([...own.flatMap((route) => route.query[key] ?? []), ...(PROBES[key] ?? [])])]]),
+  );
+  return { keys, values };
+}
+
+interface Table {
+  files: ReadonlySet<string>;
+  /** Each route's file, by its path and query (sorted keys) as JSON. */
+  own: ReadonlyMap<string, string>;
+  /** What resolve() answered, by request. */
+  answers: Map<string, string | undefined>;
+}
+
+/**
+ * Per route table: its files, and who answers which query. A route's own query is answered by
+ * its file: that is what the table says (routes.test.ts checks it against resolve()). So
+ * resolve() is asked only about the other queries, a few dozen however many pages there are,
+ * and once each (_redirects and vercel.json ask about the same ones). Asked about each of a
+ * large catalogue's thousands of pages, it cost twice: running it, and compiling it on V8's
+ * threads, which share the cores with the build (all host files of the benchmark's 2,000 pages:
+ * 335-366 ms of CPU before, 234-290 ms since).
+ */
+const known = new WeakMap<readonly Route[], Table>();
+
+const ownKey = (path: string, pairs: ReadonlyArray<readonly [string, string]>) => JSON.stringify([path, pairs]);
+
+function tableOf(routes: readonly Route[]): Table {
+  let table = known.get(routes);
+  if (!table) {
+    const own = new Map(routes.map((route) => [ownKey(route.path, Object.keys(route.query).sort().map((key) => [key, route.query[key] as string])), route.file]));
+    table = { files: new Set(routes.map((route) => route.file)), own, answers: new Map() };
+    known.set(routes, table);
+  }
+  return table;
+}
+
+/**
+ * The file of the build that answers `path` with these query values (status 200), per
+ * resolve(); undefined when the answer is not such a file (an error, a sort, a page beyond the last).
+ */
+export function fileAnswer(path: string, pairs: ReadonlyArray<readonly [string, string]>, routes: readonly Route[]): string | undefined {
+  const table = tableOf(routes);
+  const own = table.own.get(ownKey(path, pairs));
+  if (own !== undefined) return own;
+  const search = new URLSearchParams(pairs.map(([k, v]): [string, string] => [k, v])).toString();
+  const target = `${path}${search ? `?${search}` : ''}`;
+  if (table.answers.has(target)) return table.answers.get(target);
+  const answer = resolve('GET', target);
+  const file = answer.kind === 'file' && answer.status === 200 && table.files.has(answer.file) ? answer.file : undefined;
+  table.answers.set(target, file);
+  return file;
+}
+
+/** The rules of one list path: for each set of query keys (more keys first), exact values, then the rest. */
+function listRules(path: string, routes: readonly Route[]): RedirectRule[] {
+  const { keys, values } = listKeys(path, routes);
+  const rules: RedirectRule[] = [];
+  for (const subset of subsets(keys)) {
+    for (const pairs of combinations(subset, values)) {
+      // Only answers that are a file of the build with status 200; anything else is the function's.
+      const file = fileAnswer(path, pairs, routes);
+      if (file !== undefined) rules.push({ path, query: pairs, to: `/${file}`, status: 200, force: false });
+    }
+    if (subset.length > 0) {
+      rules.push({ path, query: subset.map((key) => [key, `:${key}`]), to: `${FUNCTION_PREFIX}${path}`, status: 200, force: false });
+    }
+  }
+  return rules;
+}
+
+/** The rules in order: each list path's, then the forced 404 for every other path. */
+export function redirectRules(routes: readonly Route[]): RedirectRule[] {
+  return [
+    ...RESOURCES.flatMap((resource) => listRules(resource.path, routes)),
+    { path: '/*', query: [], to: `/${NOT_FOUND_FILE}`, status: 404, force: true },
+  ];
+}
+
+export function formatRule(rule: RedirectRule): string {
+  const conditions = rule.query.map(([key, value]) => `${key}=${value} `).join('');
+  return `${rule.path} ${conditions}${rule.to} ${rule.status}${rule.force ? '!' : ''}`;
+}
+
+export function renderRedirects(routes: readonly Route[]): string {
+  const lines = [
+    '# Generated from the route table by `npm run build` (scripts/targets/netlify/redirects.ts). Netlify reads it,',
+    '# together with the functions of targets/netlify/ (a query no file answers is rewritten to',
+    `# ${FUNCTION_PREFIX}/...); Cloudflare Pages cannot match query strings (see README, "Hosts").`,
+    '# First match wins: for each list, rules with more query keys come first, exact values before',
+    '# `key=:key` (any value). A rule matches a path with or without its trailing slash.',
+    ...redirectRules(routes).map(formatRule),
+  ];
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,23 @@
+// A deploy target: the configuration one kind of server or CDN needs to answer like the DRF
+// service, generated from the route table. Each target's files go to targets/<name>/.
+
+import type { HeaderRule } from '../contract/headers.ts';
+import type { Route } from '../contract/routes.ts';
+
+export interface TargetContext {
+  routes: readonly Route[];
+  /** The parsed `_headers` rules: the headers every answer carries. */
+  headerRules: readonly HeaderRule[];
+}
+
+export interface Target {
+  name: string;
+  /** Files of targets/<name>/ (path relative to that folder → text). */
+  files(context: TargetContext): Map<string, string> | Promise<Map<string, string>>;
+  /**
+   * Files the target needs inside the output folder itself, because its host reads them from
+   * the published folder (Netlify's `_redirects`). Written whichever targets are selected, so
+   * that public/ does not depend on `--target`.
+   */
+  siteFiles?(context: TargetContext): Map<string, string>;
+}

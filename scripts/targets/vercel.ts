@@ -1,0 +1,172 @@
+// Deploy target `vercel`: vercel.json for a static deployment of the build output (no functions),
+// generated from the route table like public/_redirects (scripts/targets/netlify/redirects.ts): each list
+// path is rewritten to the file resolve() names for the query, with `has` conditions (their
+// `value` is a regular expression: anchored and escaped here). A query no file answers is never
+// served another file: it gets Vercel's 404 page, which this target makes the JSON 404 body, or
+// (an ordering by one unknown term, which DRF ignores) the default list. vercel.json is JSON
+// without comments (Vercel rejects unknown keys), so the why is in this file and in README.md.
+// `vercel dev` cannot run offline: test/unit/vercel.test.ts checks the file with Vercel's own
+// schema and route compiler (@vercel/routing-utils) and evaluates the compiled rewrites.
+
+import { NOT_FOUND_BODY } from '../contract/bodies.ts';
+import type { HeaderRule } from '../contract/headers.ts';
+import { FORMATS, RESOURCES, type Route } from '../contract/routes.ts';
+import { generatedNote } from './cloudflare/runtime.ts';
+import type { Target } from './target.ts';
+import { combinations, fileAnswer, listKeys, subsets } from './netlify/redirects.ts';
+
+const NAME = 'vercel';
+const DEPLOY_DIR = `.deploy/${NAME}`;
+/** A path with no file: a rewrite to it ends in Vercel's 404 page (404.html), status 404. */
+export const NOWHERE = '/_not-found';
+/** An ordering value DRF reads as one term that is not a field (dropped: the default order). */
+const UNKNOWN_TERM = '^[A-Za-z0-9_-]+$';
+
+export interface HasQuery {
+  type: 'query';
+  key: string;
+  value?: string;
+}
+export interface VercelRewrite {
+  source: string;
+  destination: string;
+  has?: HasQuery[];
+}
+export interface VercelConfig {
+  $schema: string;
+  framework: null;
+  outputDirectory: string;
+  cleanUrls: boolean;
+  redirects: Array<{ source: string; destination: string; statusCode: number }>;
+  rewrites: VercelRewrite[];
+  headers: Array<{ source: string; headers: Array<{ key: string; value: string }> }>;
+}
+
+/** A regular expression matching exactly `text`. */
+export function exactly(text: string): string {
+  return `^${text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}$`;
+}
+
+const query = (key: string, value?: string): HasQuery => (value === undefined ? { type: 'query', key } : { type: 'query', key, value });
+const VALID_FORMAT = query('format', `^(${FORMATS.join('|')})$`);
+
+/**
+ * One list path's rewrites, first match wins: for each set of query keys present (more keys
+ * first), the exact values that have a file, then the rest of that set: a valid format with an
+ * unanswerable ordering or page, then any format (an unknown one: 404).
+ */
+function listRewrites(path: string, routes: readonly Route[]): VercelRewrite[] {
+  const { keys, values } = listKeys(path, routes);
+  const rewrites: VercelRewrite[] = [];
+  for (const subset of subsets(keys)) {
+    for (const pairs of combinations(subset, values)) {
+      const file = fileAnswer(path, pairs, routes);
+      if (file === undefined) continue;
+      const has = pairs.map(([key, value]) => query(key, exactly(value)));
+      rewrites.push({ source: path, destination: `/${file}`, ...(has.length ? { has } : {}) });
+    }
+    if (subset.length === 0) continue;
+    const others = subset.filter((key) => key !== 'format');
+    if (others.length > 1) throw new Error(`vercel: ${path} has several query keys besides format: ${others.join(', ')}`);
+    const other = others[0];
+    if (other !== undefined) {
+      const formats = subset.includes('format') ? FORMATS.map((format) => [['format', format] as [string, string]]) : [[]];
+      if (other === 'ordering') {
+        // One term that is not a field: DRF drops it, so the list without ordering (for each format).
+        for (const pairs of formats) {
+          const file = fileAnswer(path, pairs, routes);
+          if (file === undefined) throw new Error(`vercel: no file for ${path} ${JSON.stringify(pairs)}`);
+          const has = [...pairs.map(([key, value]) => query(key, exactly(value))), query(other, UNKNOWN_TERM)];
+          rewrites.push({ source: path, destination: `/${file}`, has });
+        }
+      }
+      // Several ordering fields, padding, or a page that is not a file's: an error, never a list.
+      rewrites.push({ source: path, destination: NOWHERE, has: [...(subset.includes('format') ? [VALID_FORMAT] : []), query(other)] });
+    }
+    // Any other format value: DRF's 404.
+    if (subset.includes('format')) rewrites.push({ source: path, destination: NOWHERE, has: subset.map((key) => query(key)) });
+  }
+  return rewrites;
+}
+
+/** A `_headers` pattern (`/*`) as a Vercel source (path-to-regexp: `/(.*)`). */
+export function headerSource(pattern: string): string {
+  return pattern
+    .split('*')
+    .map((part) => part.replace(/[:()+?{}[\]\\]/g, '\\$&'))
+    .join('(.*)');
+}
+
+export function vercelConfig(routes: readonly Route[], rules: readonly HeaderRule[]): VercelConfig {
+  return {
+    $schema: 'https://openapi.vercel.sh/vercel.json',
+    framework: null,
+    outputDirectory: 'public',
+    // No .html guessing; trailingSlash is left unset: `true` would 308 every path without a
+    // slash (unknown ones too), `false` would redirect /company/ to /company.
+    cleanUrls: false,
+    redirects: RESOURCES.map((r) => ({ source: r.path.slice(0, -1), destination: r.path, statusCode: 301 })),
+    rewrites: RESOURCES.flatMap((r) => listRewrites(r.path, routes)),
+    headers: rules.map((rule) => ({ source: headerSource(rule.pattern), headers: rule.headers.map(([key, value]) => ({ key, value })) })),
+  };
+}
+
+function readme(): string {
+  return `<!-- ${generatedNote(NAME, '//').slice(3)} -->
+# Vercel (static, \`vercel.json\`)
+
+\`vercel.json\` rewrites each list path, and each query that has a file, to that file
+(\`rewrites[].has\` with \`type: "query"\`; each \`value\` an anchored, escaped regular expression),
+sets the \`_headers\` headers on every path (\`headers[]\`), and redirects \`/company\` to
+\`/company/\` with a 301 (\`redirects[]\`). \`404.html\` is the JSON 404 body: Vercel sends it, with
+status 404, for every path that no file or rewrite answers. It is written from the route table,
+like \`public/_redirects\`; JSON has no comments, so the reasons are in \`scripts/targets/vercel.ts\`.
+
+Deploy, from the project folder:
+
+\`\`\`sh
+npm run build -- --base-url https://api.example.com
+rm -rf ${DEPLOY_DIR} && mkdir -p ${DEPLOY_DIR}
+cp -R public ${DEPLOY_DIR}/public && rm ${DEPLOY_DIR}/public/_redirects ${DEPLOY_DIR}/public/_headers
+cp targets/${NAME}/vercel.json ${DEPLOY_DIR}/ && cp targets/${NAME}/404.html ${DEPLOY_DIR}/public/
+cd ${DEPLOY_DIR} && npx vercel deploy --prod
+\`\`\`
+
+What it cannot do like the DRF service (a rewrite has no status of its own, and there is no code):
+
+- **Errors have one body.** Every 404 is \`404.html\`, \`{"detail":"Not found."}\`: an unknown
+  \`format\` (right), and also an invalid page or a page beyond the last (DRF:
+  \`{"detail":"Invalid page."}\`).
+- **Orderings.** One field as written (\`-start_date\`), or one unknown term (\`bogus\`, which DRF
+  ignores: the default order), is served from its file. Anything else (several fields,
+  \`%2C\`, spaces around a term) is the 404, never a list in another order.
+- **Pages** only as written (\`page=2\`, \`page=last\`); \`02\` or \` 2\` (DRF: page 2) are the 404.
+- **OPTIONS and other methods**: Vercel's static server answers them itself; no DRF metadata
+  body, no 405 \`{"detail":...}\`.
+- **The output's own files** (\`/company/index.json\`) are served at their own paths: Vercel serves
+  a file before it looks at rewrites.
+- **Not known without a deployment**: whether Vercel sends the \`Content-Type\` of \`headers[]\`
+  for a \`.json\` file and for 404.html (which it may send as text/html), whether it adds its own
+  headers (\`cache-control\`, \`strict-transport-security\`), whether the 301 keeps the query string,
+  how \`has\` reads an empty value (\`?format=\`: if as absent, this is DRF's answer; if as present,
+  the 404) and a repeated key.
+
+What is checked (test/unit/vercel.test.ts, offline): the file against Vercel's JSON schemas
+(\`rewritesSchema\`, \`redirectsSchema\`, \`headersSchema\`, \`hasSchema\` of @vercel/routing-utils, with
+ajv); \`getTransformedRoutes()\` compiles it without an error; and the compiled routes, evaluated in
+order (first match wins; \`has\` on the decoded last value of a key, an empty value read both ways),
+send every route of the route table to its file and every odd query to the file resolve() names
+or to the 404. What is not proven: Vercel's router itself (\`vercel dev\` needs a login and the
+network, and does not evaluate \`has\` either), its headers, its method handling, its 404 page.
+`;
+}
+
+export const vercel: Target = {
+  name: NAME,
+  files: ({ routes, headerRules }) =>
+    new Map([
+      ['vercel.json', `${JSON.stringify(vercelConfig(routes, headerRules), null, 2)}\n`],
+      ['404.html', NOT_FOUND_BODY],
+      ['README.md', readme()],
+    ]),
+};

@@ -1,0 +1,230 @@
+// Deploy target `apache`: targets/apache/api.conf, the API as mod_rewrite rules for a <VirtualHost>
+// of its own (the user defines API_ROOT, the build output). Generated from the route table
+// (servers/plan.ts) and the query patterns (servers/query.ts). Apache's core answers OPTIONS
+// itself, with an empty body: without a script module it cannot send DRF's metadata there.
+
+import { generatedNote } from '../cloudflare/runtime.ts';
+import type { Target } from '../target.ts';
+import { QUERY_KEYS, serverPlan, type ServerPlan } from './plan.ts';
+import { HAS_COMMA, PAGE_LAST, PAGE_NUMBER, exactPath, formatValue, formatValues, lastValue, orderingTerm, stripped } from './query.ts';
+import { apacheReadme } from './readmes.ts';
+
+const NAME = 'apache';
+/** The URL every ErrorDocument points at; the rules below serve the body the request chose. */
+const ERROR_URL = '/_api_error_';
+/** The URL the 301's ErrorDocument points at: answered with an empty body (/dev/null). */
+const REDIRECT_URL = '/_api_redirect_';
+
+/** A config argument in double quotes; ours never hold a quote or a backslash. */
+function quoted(text: string): string {
+  if (/["\\]/.test(text)) throw new Error(`apache: cannot quote ${text}`);
+  return `"${text}"`;
+}
+
+/** The rule pattern of one path (RewriteRule sees the decoded URL-path in server context). */
+const pathPattern = (path: string) => quoted(exactPath(path));
+
+/**
+ * A rule that answers with the file; Apache's core serves it (HEAD, ETag, Range). [L], not
+ * [END]: END would also skip the rules of an ErrorDocument request that may follow (a page
+ * file that does not exist becomes the 404 Invalid page through them).
+ */
+function serveFile(pattern: string, file: string, flags = ''): string {
+  return `RewriteRule ${pattern} "%{DOCUMENT_ROOT}/${file}" [${flags}L]`;
+}
+
+/** A rule that fails with a status; the ErrorDocument then serves the file named in API_ERROR. */
+function fail(pattern: string, status: number, file?: string): string {
+  return `RewriteRule ${pattern} - [${file ? `E=API_ERROR:${file},` : ''}R=${status},L]`;
+}
+
+function formatAndMethod(plan: ServerPlan): string[] {
+  const lists = quoted(`^(?:${plan.resources.map((r) => exactPath(r.path).slice(1, -1)).join('|')})$`);
+  return [
+    '# format: api and json answer like no format; any other value is 404 Not found (DRF checks it',
+    '# before the method).',
+    'RewriteCond %{ENV:API_FORMAT_RAW} .',
+    `RewriteCond %{ENV:API_FORMAT_RAW} ${quoted(`!${formatValues(plan.formats)}`)}`,
+    fail(lists, 404),
+    ...plan.formats.flatMap((f) => [`RewriteCond %{ENV:API_FORMAT_RAW} ${quoted(formatValue(f))}`, `RewriteRule ^ - [E=API_FORMAT:${f}]`]),
+    "# OPTIONS: Apache's core answers it (200, no body) for the list's OPTIONS file.",
+    ...plan.resources.flatMap((r) => ['RewriteCond %{REQUEST_METHOD} =OPTIONS', serveFile(pathPattern(r.path), r.optionsFile)]),
+    '# Every other method but GET and HEAD: 405 with the pre-rendered body of that method.',
+    'RewriteCond %{REQUEST_METHOD} !^(?:GET|HEAD)$',
+    fail(lists, 405, plan.methodNotAllowedFile('%{REQUEST_METHOD}')),
+  ];
+}
+
+function eventRules(plan: ServerPlan): string[] {
+  const { event } = plan;
+  const pattern = pathPattern(event.path);
+  return [
+    '# ordering: one field, either direction (the term may be percent-encoded and padded with',
+    '# spaces, as DRF decodes and strips it); an unknown term is the default order. Several',
+    '# comma-separated fields cannot be sorted here: 400 with an explicit error, never a wrong list.',
+    `RewriteCond %{ENV:API_ORDERING} ${quoted(HAS_COMMA)}`,
+    fail(pattern, 400, plan.unsupportedOrderingFile),
+    `RewriteCond %{ENV:API_ORDERING} ${quoted(stripped())}`,
+    `RewriteRule ${pattern} - [E=API_TERM:%1]`,
+    ...event.orderings
+      .filter((o) => o.file !== event.listFile.get(''))
+      .flatMap((o) => [`RewriteCond %{ENV:API_TERM} ${quoted(orderingTerm(o.term))}`, serveFile(pattern, o.file)]),
+    serveFile(pattern, event.listFile.get('') as string),
+  ];
+}
+
+function textureRules(plan: ServerPlan): string[] {
+  const { texture } = plan;
+  const pattern = pathPattern(texture.path);
+  const formats = ['', ...plan.formats];
+  return [
+    '# page: a number as Python\'s int() reads it (spaces, a sign and leading zeros allowed) or',
+    '# "last"; anything else is 404 Invalid page, and so is a number beyond the last page (no file).',
+    `RewriteCond %{ENV:API_PAGE_RAW} ${quoted(PAGE_LAST)}`,
+    `RewriteRule ${pattern} - [E=API_PAGE:last]`,
+    `RewriteCond %{ENV:API_PAGE_RAW} ${quoted(PAGE_NUMBER)}`,
+    `RewriteRule ${pattern} - [E=API_PAGE:%1]`,
+    'RewriteCond %{ENV:API_PAGE} =invalid',
+    fail(pattern, 404, plan.invalidPageFile),
+    'RewriteCond %{ENV:API_PAGE} =1',
+    `RewriteRule ${pattern} - [E=API_PAGE:]`,
+    ...formats.flatMap((f) => [
+      `RewriteCond %{ENV:API_FORMAT}:%{ENV:API_PAGE} ${quoted(`^${f}:(.+)$`)}`,
+      serveFile(pattern, texture.pageFile(f, '%1'), `E=API_ERROR:${plan.invalidPageFile},`),
+    ]),
+    ...formats.flatMap((f) => [`RewriteCond %{ENV:API_FORMAT} ${quoted(`^${f}$`)}`, serveFile(pattern, texture.listFile.get(f) as string)]),
+  ];
+}
+
+/** The variables the rules below set per request. */
+const VARIABLES = ['API_FORMAT_RAW', 'API_FORMAT', 'API_ORDERING', 'API_TERM', 'API_PAGE_RAW', 'API_PAGE', 'API_ERROR'];
+
+function readQuery(): string[] {
+  // RewriteCond's %1 is the value; an absent key leaves the variable empty.
+  const read = (key: string, env: string) => [`RewriteCond %{QUERY_STRING} ${quoted(lastValue(key))}`, `RewriteRule ^ - [E=${env}:%1]`];
+  return [
+    "# Every variable starts empty (an unset one would read the server process's environment).",
+    `RewriteRule ^ - [${VARIABLES.map((name) => `E=${name}:`).join(',')}]`,
+    '# The last value of each key the lists read, as sent (mod_rewrite cannot decode a value).',
+    ...read(QUERY_KEYS.format, 'API_FORMAT_RAW'),
+    ...read(QUERY_KEYS.ordering, 'API_ORDERING'),
+    // A page key with any value is invalid until the value is read as last or a number.
+    `RewriteCond %{QUERY_STRING} ${quoted(lastValue(QUERY_KEYS.page))}`,
+    'RewriteRule ^ - [E=API_PAGE:invalid,E=API_PAGE_RAW:%1]',
+  ];
+}
+
+function redirects(plan: ServerPlan): string[] {
+  // The query string stays as sent (NE: not escaped again). The ErrorDocument of 301 replaces
+  // Apache's HTML page with an empty body, and the Header edit makes mod_rewrite's absolute
+  // Location relative again, as Django sends it.
+  return plan.resources.flatMap((r) => [
+    'RewriteCond %{QUERY_STRING} .',
+    `RewriteRule ${pathPattern(r.noSlash)} ${r.path} [R=301,NE,L]`,
+    // `/company?`: no query, so no `?` either (QSD), as Django writes it.
+    `RewriteRule ${pathPattern(r.noSlash)} ${r.path} [R=301,QSD,L]`,
+  ]);
+}
+
+export function renderApacheConf(plan: ServerPlan): string {
+  const contentType = plan.headers.find(([name]) => name.toLowerCase() === 'content-type')?.[1];
+  const others = plan.headers.filter(([name]) => name.toLowerCase() !== 'content-type');
+  const rules = [
+    'RewriteEngine On',
+    '',
+    '# An ErrorDocument request: answer with the file the failed request named in API_ERROR',
+    "# (404 Not found when Apache's core failed it before any rule ran).",
+    'RewriteCond %{ENV:REDIRECT_STATUS} .',
+    `RewriteCond %{ENV:REDIRECT_API_ERROR} ${quoted('^(_errors/[-_./=A-Za-z0-9]+)$')}`,
+    serveFile(pathPattern(ERROR_URL), '%1'),
+    'RewriteCond %{ENV:REDIRECT_STATUS} .',
+    serveFile(pathPattern(ERROR_URL), plan.notFoundFile),
+    '# The ErrorDocument request of a slash redirect: an empty body, as Django sends.',
+    'RewriteCond %{ENV:REDIRECT_STATUS} =301',
+    `RewriteRule ${pathPattern(REDIRECT_URL)} /dev/null [L]`,
+    '',
+    '# Apache resolves `.` and `..` segments and drops the extra slashes of a path starting with',
+    '# // before the rules run; to Django /x/../company/ and //company/ are not /company/. A dot',
+    '# anywhere in the path as sent (after the scheme and host of an absolute request-target), or',
+    '# a path starting with //, is such a path or an unknown one: 404 Not found.',
+    `RewriteCond %{THE_REQUEST} ${quoted('^[^ ]+ (?:[A-Za-z][-+.A-Za-z0-9]*://[^/ ]*)?(?://|/[^? ]*(?:[.]|%2[eE]))')}`,
+    fail('^', 404),
+    '',
+    '# A list path without its slash: 301 to the slash, keeping the query (Django\'s APPEND_SLASH).',
+    ...redirects(plan),
+    '',
+    ...readQuery(),
+    '',
+    ...formatAndMethod(plan),
+    '',
+    ...eventRules(plan),
+    '',
+    ...textureRules(plan),
+    '',
+    '# The other lists.',
+    ...plan.resources
+      .filter((r) => r.name !== plan.event.name && r.name !== plan.texture.name)
+      .map((r) => serveFile(pathPattern(r.path), r.listFile.get('') as string)),
+    '',
+    "# Everything else, the output's own files included: 404 Not found.",
+    fail('^', 404),
+  ];
+  const lines = [
+    generatedNote(NAME, '#'),
+    '#',
+    '# The DRF catalogue API as Apache httpd (2.4) directives for a <VirtualHost> of its own; see',
+    '# README.md beside it. Needs mod_rewrite, mod_headers and mod_mime (a2enmod rewrite headers).',
+    '# The one setting: define API_ROOT, the folder `npm run build` wrote (public/), before it:',
+    '#',
+    '#     <VirtualHost *:80>',
+    '#         ServerName api.example.com',
+    '#         Define API_ROOT /srv/api/public',
+    '#         Include /etc/apache2/api.conf',
+    '#     </VirtualHost>',
+    '',
+    'DocumentRoot "${API_ROOT}"',
+    '<Directory "${API_ROOT}">',
+    '    Options None',
+    '    AllowOverride None',
+    '    Require all granted',
+    '    # Every file of the build output is one JSON answer.',
+    `    ForceType ${quoted(contentType ?? 'application/octet-stream')}`,
+    '</Directory>',
+    '# The empty body of the slash redirect (see the ErrorDocument of 301 below).',
+    '<Directory "/dev">',
+    '    <Files "null">',
+    '        Require all granted',
+    '    </Files>',
+    '</Directory>',
+    '# Django matches the path as sent: //company/ is not /company/, /company%2F is.',
+    'MergeSlashes Off',
+    'AllowEncodedSlashes On',
+    'AddDefaultCharset Off',
+    '',
+    '# The headers of _headers on every answer, exactly once: `always` covers error answers, and',
+    '# unsetting the success table drops what Apache itself adds there (its own Allow on OPTIONS).',
+    ...others.flatMap(([name, value]) => [`Header unset ${name}`, `Header always set ${name} ${quoted(value)}`]),
+    ...(contentType ? [`Header always set Content-Type ${quoted(contentType)}`] : []),
+    '# Django sends the slash redirect with a relative Location; mod_rewrite makes it absolute.',
+    // Both tables: the Location of the ErrorDocument request is in the success table.
+    ...['Header edit', 'Header always edit'].map((header) => `${header} Location "^[A-Za-z][-+.A-Za-z0-9]*://[^/]+(/.*)$" "$1"`),
+    '',
+    `# Error answers are the pre-rendered files: ${ERROR_URL} is answered by the first rules below.`,
+    ...[400, 404, 405].map((status) => `ErrorDocument ${status} ${ERROR_URL}`),
+    `ErrorDocument 301 ${REDIRECT_URL}`,
+    '',
+    ...rules,
+  ];
+  return `${lines.join('\n')}\n`;
+}
+
+export const apache: Target = {
+  name: NAME,
+  files(context) {
+    const plan = serverPlan(context, NAME);
+    return new Map([
+      ['api.conf', renderApacheConf(plan)],
+      ['README.md', apacheReadme()],
+    ]);
+  },
+};

@@ -1,0 +1,196 @@
+// Deploy target `caddy`: targets/caddy/Caddyfile, the API as one Caddy site whose root and address
+// come from environment variables ({$API_ROOT}, {$API_ADDRESS}). Generated from the route table
+// (servers/plan.ts) and the query patterns (servers/query.ts). Tested on Caddy 2.6 (Debian 12);
+// the OPTIONS and error answers ask the file server with GET, as Caddy 2.7+ requires.
+
+import { generatedNote } from '../cloudflare/runtime.ts';
+import type { Target } from '../target.ts';
+import { QUERY_KEYS, serverPlan, type ResourcePlan, type ServerPlan } from './plan.ts';
+import { HAS_COMMA, PAGE_LAST, PAGE_NUMBER, exactPath, formatValue, formatValues, lastValue, paddedTerm } from './query.ts';
+import { caddyReadme } from './readmes.ts';
+
+const NAME = 'caddy';
+export const DEFAULT_ROOT = '/srv/api/public';
+export const DEFAULT_ADDRESS = 'localhost:8080';
+/** Request headers that make a file server answer with less than the whole file. */
+const CONDITIONAL_HEADERS = ['Range', 'If-Range', 'If-Match', 'If-None-Match', 'If-Modified-Since', 'If-Unmodified-Since'];
+
+/** A Caddyfile token in double quotes; ours never hold a quote, a backslash or a brace. */
+function quoted(text: string): string {
+  if (/["\\{}]/.test(text)) throw new Error(`caddy: cannot quote ${text}`);
+  return `"${text}"`;
+}
+
+function block(head: string, lines: readonly string[]): string[] {
+  return [`${head} {`, ...lines.map((line) => (line === '' ? '' : `\t${line}`)), '}'];
+}
+
+/** Serves one file of the build output as the answer (status 200, or the file_server's 404). */
+function serve(file: string): string[] {
+  return [`rewrite * /${file}`, 'file_server'];
+}
+
+/** Fails with a status; handle_errors answers with the file in {vars.api_error}. */
+function fail(matcher: string, status: number, file?: string): string[] {
+  return [...(file ? [`vars ${matcher} api_error ${file}`] : []), `error ${matcher} ${status}`];
+}
+
+function formatAndMethod(plan: ServerPlan, resource: ResourcePlan): string[] {
+  const [before, after] = plan.methodNotAllowedBody;
+  return [
+    '# format: api and json answer like no format; any other value is 404 Not found (DRF checks it first).',
+    ...block('@bad_format', ['not vars api_format_raw ""', `not vars_regexp api_format_raw ${quoted(formatValues(plan.formats))}`]),
+    ...fail('@bad_format', 404),
+    ...plan.formats.map((f) => `@format_${f} vars_regexp api_format_raw ${quoted(formatValue(f))}`),
+    ...plan.formats.map((f) => `vars @format_${f} api_format ${f}`),
+    '# Methods: OPTIONS gets the metadata, every method but GET and HEAD a 405.',
+    '@options method OPTIONS',
+    // Caddy 2.6 serves a file for any method; later versions answer a file_server request that
+    // is not GET or HEAD with their own 405, so the file is asked for with GET.
+    ...block('route @options', ['method GET', ...serve(resource.optionsFile)]),
+    `@rejected method ${plan.rejectedMethods.join(' ')}`,
+    ...fail('@rejected', 405, plan.methodNotAllowedFile('{method}')),
+    '@other_method not method GET HEAD',
+    // A method without a pre-rendered body: the same text around its name.
+    `respond @other_method \`${before}{method}${after}\` 405`,
+  ];
+}
+
+function eventQuery(plan: ServerPlan): string[] {
+  const { event } = plan;
+  return [
+    '# ordering: one field, either direction (the term may be percent-encoded and padded with',
+    '# spaces, as DRF decodes and strips it); an unknown term is the default order. Several',
+    '# comma-separated fields cannot be sorted here: 400 with an explicit error, never a wrong list.',
+    `@several_fields vars_regexp api_ordering ${quoted(HAS_COMMA)}`,
+    ...fail('@several_fields', 400, plan.unsupportedOrderingFile),
+    `vars api_file ${event.listFile.get('')}`,
+    ...event.orderings.flatMap((o, i) => [
+      `@ordering_${i} vars_regexp api_ordering ${quoted(paddedTerm(o.term))}`,
+      `vars @ordering_${i} api_file ${o.file}`,
+    ]),
+  ];
+}
+
+function textureQuery(plan: ServerPlan): string[] {
+  const { texture } = plan;
+  const formats = ['', ...plan.formats];
+  return [
+    `vars api_file ${texture.listFile.get('')}`,
+    ...plan.formats.flatMap((f) => [`@list_${f} vars api_format ${f}`, `vars @list_${f} api_file ${texture.listFile.get(f)}`]),
+    '# page: a number as Python\'s int() reads it (spaces, a sign and leading zeros allowed) or',
+    '# "last"; anything else is 404 Invalid page, and so is a number beyond the last page (no file).',
+    `@page_last vars_regexp api_page_raw ${quoted(PAGE_LAST)}`,
+    'vars @page_last api_page last',
+    `@page_number vars_regexp number api_page_raw ${quoted(PAGE_NUMBER)}`,
+    'vars @page_number api_page {re.number.1}',
+    '@page_invalid vars api_page invalid',
+    ...fail('@page_invalid', 404, plan.invalidPageFile),
+    '@page_one vars api_page 1',
+    'vars @page_one api_page ""',
+    '@page_other not vars api_page ""',
+    `vars @page_other api_error ${plan.invalidPageFile}`,
+    ...formats.flatMap((f, i) => [
+      ...block(`@page_file_${i}`, [`vars api_format ${f === '' ? '""' : f}`, 'not vars api_page ""']),
+      `vars @page_file_${i} api_file ${texture.pageFile(f, '{vars.api_page}')}`,
+    ]),
+  ];
+}
+
+function resourceRoute(plan: ServerPlan, resource: ResourcePlan): string[] {
+  const query =
+    resource.name === plan.event.name ? eventQuery(plan) : resource.name === plan.texture.name ? textureQuery(plan) : [`vars api_file ${resource.listFile.get('')}`];
+  return [
+    `@${resource.name} vars_regexp {http.request.uri.path} ${quoted(exactPath(resource.path))}`,
+    ...block(`route @${resource.name}`, [...formatAndMethod(plan, resource), ...query, ...serve('{vars.api_file}')]),
+  ];
+}
+
+function redirectRoute(resource: ResourcePlan): string[] {
+  const name = `${resource.name}_no_slash`;
+  return [
+    `@${name} vars_regexp {http.request.uri.path} ${quoted(exactPath(resource.noSlash))}`,
+    ...block(`route @${name}`, ['@with_query not vars {query} ""', `redir @with_query ${resource.path}?{query} 301`, `redir * ${resource.path} 301`]),
+  ];
+}
+
+/** The query values the lists read, each the last of its key (unset: empty). */
+function readQuery(plan: ServerPlan): string[] {
+  const keys = Object.values(QUERY_KEYS);
+  return [
+    // Caddy 2.6's vars_regexp matches when its regex matches the value or the key itself (a
+    // variable's name; "<nil>" for a placeholder key such as {query}). No pattern here can match
+    // a name or "<nil>", and emptiness is tested with the vars matcher (`not vars x ""`), never
+    // with a regex like ^.+$.
+    '# Every variable starts defined: a matcher reads an unset one as "<nil>".',
+    ...block('vars', [
+      `api_error ${plan.notFoundFile}`,
+      ...['api_format_raw', 'api_format', 'api_ordering', 'api_page_raw', 'api_page', 'api_file'].map((v) => `${v} ""`),
+    ]),
+    '# The last value of each key the lists read, as sent (Caddy cannot decode a captured value).',
+    ...keys.flatMap((key) => [`@query_${key} vars_regexp ${key} {query} ${quoted(lastValue(key))}`]),
+    `vars @query_${QUERY_KEYS.format} api_format_raw {re.${QUERY_KEYS.format}.1}`,
+    `vars @query_${QUERY_KEYS.ordering} api_ordering {re.${QUERY_KEYS.ordering}.1}`,
+    // A page key with any value is invalid until the value is read as last or a number.
+    ...block(`vars @query_${QUERY_KEYS.page}`, ['api_page invalid', `api_page_raw {re.${QUERY_KEYS.page}.1}`]),
+  ];
+}
+
+export function renderCaddyfile(plan: ServerPlan): string {
+  const headers = plan.headers.map(([name, value]) => `${name} ${quoted(value)}`);
+  const site = [
+    `root * {$API_ROOT:${DEFAULT_ROOT}}`,
+    '',
+    '# The headers of _headers on every answer, set before anything else, so the file server',
+    '# keeps this Content-Type and the error answers below keep them all.',
+    ...block('header', headers),
+    '',
+    '# One route, in DRF\'s order: the path (matched on the decoded path as sent: Caddy\'s path',
+    '# matcher would clean //company/ and ignore case, which Django does not), then format,',
+    '# method, ordering and page. Each branch ends by serving a file or failing with a status.',
+    ...block('route', [
+      ...readQuery(plan),
+      '',
+      ...plan.resources.flatMap((resource) => [...resourceRoute(plan, resource), '']),
+      '# A list path without its slash: 301 to the slash, keeping the query (Django\'s APPEND_SLASH).',
+      ...plan.resources.flatMap(redirectRoute),
+      '',
+      '# Everything else, the output\'s own files included: 404 Not found.',
+      'error 404',
+    ]),
+    '',
+    '# Every failure answers with the pre-rendered file its branch named (404 Not found by default),',
+    '# with the status of the failure. The file server would answer a Range or a validator of the',
+    '# error file itself (a slice of the body, an empty body, a 412): an error answer is whole.',
+    ...block('handle_errors', [
+      ...CONDITIONAL_HEADERS.map((name) => `request_header -${name}`),
+      '# The body is a file whatever the method (a HEAD stays a HEAD: no body).',
+      '@not_head not method HEAD',
+      'method @not_head GET',
+      'rewrite * /{vars.api_error}',
+      'file_server',
+    ]),
+  ];
+  const lines = [
+    generatedNote(NAME, '#'),
+    '#',
+    '# The DRF catalogue API as a Caddy site; see README.md beside it. Environment variables:',
+    `#   API_ROOT     the folder \`npm run build\` wrote (public/), absolute (default ${DEFAULT_ROOT})`,
+    `#   API_ADDRESS  the site address (default ${DEFAULT_ADDRESS}), e.g. api.example.com for HTTPS`,
+    '# Run: API_ROOT=$PWD/public caddy run --config targets/caddy/Caddyfile --adapter caddyfile',
+    '',
+    ...block(`{$API_ADDRESS:${DEFAULT_ADDRESS}}`, site),
+  ];
+  return `${lines.join('\n')}\n`;
+}
+
+export const caddy: Target = {
+  name: NAME,
+  files(context) {
+    const plan = serverPlan(context, NAME);
+    return new Map([
+      ['Caddyfile', renderCaddyfile(plan)],
+      ['README.md', caddyReadme()],
+    ]);
+  },
+};

@@ -1,0 +1,235 @@
+// Deploy target `nginx`: targets/nginx/api.conf, the API as directives for a server block of its own
+// (the user sets `root` to the build output), and an example nginx.conf around it. Everything
+// is generated from the route table (servers/plan.ts) and the query patterns (servers/query.ts).
+// How nginx is made to answer like DRF, and what it cannot do, is in the README it writes.
+
+import type { Target } from '../target.ts';
+import { generatedNote } from '../cloudflare/runtime.ts';
+import { serverPlan, QUERY_KEYS, type ResourcePlan, type ServerPlan } from './plan.ts';
+import { HAS_COMMA, PAGE_LAST, PAGE_NUMBER, formatValue, lastValue, orderingTerm, stripped } from './query.ts';
+import { nginxReadme } from './readmes.ts';
+
+const NAME = 'nginx';
+/** Internal prefix the answers' files are served under; never reachable from outside. */
+const FILES = '/_api_file_/';
+/** Internal location that gives the slash redirect an empty body instead of nginx's HTML page. */
+const REDIRECT = '/_api_redirect_';
+/** Internal-only statuses: nginx's error_page turns them into the real ones (see below). */
+const OPTIONS_STATUS = 418;
+const UNSUPPORTED_STATUS = 419;
+
+/** A regex in double quotes: nginx does not expand variables in a regex, and ours have no `"` or `\\`. */
+function regex(pattern: string): string {
+  if (/["\\]/.test(pattern)) throw new Error(`nginx: cannot quote the regex ${pattern}`);
+  return `"${pattern}"`;
+}
+
+/** A literal value in double quotes; nginx would expand a `$` in it, and has no escape for one. */
+function literal(text: string): string {
+  if (/["\\$]/.test(text)) throw new Error(`nginx: cannot write ${text} literally`);
+  return `"${text}"`;
+}
+
+/**
+ * The query's last `key` into $api_value (empty when absent or empty). A named capture sets the
+ * variable itself, as sent: nginx would percent-encode a $1 again when the path was encoded.
+ */
+function readKey(key: string): string[] {
+  return ['set $api_value "";', `if ($args ~ ${regex(lastValue(key, 'api_value'))}) { }`];
+}
+
+function formatAndMethod(plan: ServerPlan, resource: ResourcePlan): string[] {
+  const known = plan.rejectedMethods.join('|');
+  const [before, after] = plan.methodNotAllowedBody;
+  // nginx's single-quoted string: `\\` is a backslash; `"` needs no escape.
+  const body = `${before.replaceAll('\\', '\\\\')}$request_method${after.replaceAll('\\', '\\\\')}`;
+  return [
+    '# format: api and json answer like no format; any other value is 404 Not found (DRF checks it first).',
+    ...readKey(QUERY_KEYS.format),
+    'set $api_format "-";',
+    'if ($api_value = "") { set $api_format ""; }',
+    ...plan.formats.map((format) => `if ($api_value ~ ${regex(formatValue(format))}) { set $api_format ${format}; }`),
+    'if ($api_format = "-") { return 404; }',
+    '# Methods: OPTIONS gets the metadata, every method but GET and HEAD a 405.',
+    `if ($request_method = OPTIONS) { set $api_error ${resource.optionsFile}; return ${OPTIONS_STATUS}; }`,
+    `if ($request_method ~ "^(?:${known})$") { return 405; }`,
+    `if ($request_method !~ "^(?:GET|HEAD)$") { return 405 '${body}'; }`,
+  ];
+}
+
+function eventQuery(plan: ServerPlan): string[] {
+  const { event } = plan;
+  return [
+    '# ordering: one field, either direction (the term may be percent-encoded and padded with',
+    '# spaces, as DRF decodes and strips it); an unknown term is the default order. Several',
+    '# comma-separated fields cannot be sorted here: 400 with an explicit error, never a wrong list.',
+    ...readKey(QUERY_KEYS.ordering),
+    `set $api_file ${event.listFile.get('')};`,
+    `if ($api_value ~ ${regex(HAS_COMMA)}) { set $api_error ${plan.unsupportedOrderingFile}; return ${UNSUPPORTED_STATUS}; }`,
+    `if ($api_value ~ ${regex(stripped('api_term'))}) { }`,
+    ...event.orderings.map((o) => `if ($api_term ~ ${regex(orderingTerm(o.term))}) { set $api_file ${o.file}; }`),
+  ];
+}
+
+function textureQuery(plan: ServerPlan): string[] {
+  const { texture } = plan;
+  const formats = ['', ...plan.formats];
+  return [
+    `set $api_file ${texture.listFile.get('')};`,
+    ...plan.formats.map((f) => `if ($api_format = ${f}) { set $api_file ${texture.listFile.get(f)}; }`),
+    '# page: a number as Python\'s int() reads it (spaces, a sign and leading zeros allowed) or',
+    '# "last"; anything else is 404 Invalid page, and so is a number beyond the last page (no file).',
+    'set $api_value "";',
+    'set $api_page "";',
+    `if ($args ~ ${regex(lastValue(QUERY_KEYS.page, 'api_value'))}) { set $api_page invalid; }`,
+    `if ($api_value ~ ${regex(PAGE_LAST)}) { set $api_page last; }`,
+    `if ($api_value ~ ${regex(PAGE_NUMBER)}) { set $api_page $1; }`,
+    `if ($api_page = invalid) { set $api_error ${plan.invalidPageFile}; return 404; }`,
+    'if ($api_page = 1) { set $api_page ""; }',
+    `if ($api_page != "") { set $api_error ${plan.invalidPageFile}; }`,
+    'set $api_key "$api_format:$api_page";',
+    ...formats.map((f) => `if ($api_key ~ "^${f}:(.+)$") { set $api_file ${texture.pageFile(f, '$1')}; }`),
+  ];
+}
+
+function resourceLocation(plan: ServerPlan, resource: ResourcePlan): string[] {
+  const query =
+    resource.name === plan.event.name ? eventQuery(plan) : resource.name === plan.texture.name ? textureQuery(plan) : [`set $api_file ${resource.listFile.get('')};`];
+  const body = [
+    ...dotSegmentCheck(),
+    ...formatAndMethod(plan, resource),
+    ...query,
+    '# Served from this location, so HEAD, ETag, If-None-Match and Range work as for any file.',
+    'rewrite ^ /$api_file break;',
+  ];
+  return [`location = ${resource.path} {`, ...body.map((line) => `    ${line}`), '}'];
+}
+
+/** nginx resolves `.` and `..` segments before matching a location; Django would not. */
+function dotSegmentCheck(): string[] {
+  return ['if ($request_uri ~ "^[^?]*(?:[.]|%2[eE])") { return 404; }'];
+}
+
+function redirectLocation(resource: ResourcePlan): string[] {
+  return [
+    `location = ${resource.noSlash} {`,
+    ...dotSegmentCheck().map((line) => `    ${line}`),
+    `    return 301 ${resource.path}$is_args$args;`,
+    '}',
+  ];
+}
+
+export function renderApiConf(plan: ServerPlan): string {
+  for (const resource of plan.resources) {
+    // The dot-segment check rejects any dot in the path as sent.
+    if (resource.path.includes('.')) throw new Error(`nginx: list path with a dot: ${resource.path}`);
+  }
+  const contentType = plan.headers.find(([name]) => name.toLowerCase() === 'content-type')?.[1];
+  const others = plan.headers.filter(([name]) => name.toLowerCase() !== 'content-type');
+  const lines = [
+    generatedNote(NAME, '#'),
+    '#',
+    '# The DRF catalogue API as nginx directives. Include this file in a server block of its own',
+    '# and set `root` to the folder `npm run build` wrote (public/); see README.md beside it.',
+    '#',
+    '#     server {',
+    '#         listen 80;',
+    '#         server_name api.example.com;',
+    '#         root /srv/api/public;',
+    '#         include /etc/nginx/snippets/api.conf;',
+    '#     }',
+    '',
+    '# Django matches the path as sent: //company/ is not /company/.',
+    'merge_slashes off;',
+    '# The 301 for a list path without its slash names a relative Location, as Django does.',
+    'absolute_redirect off;',
+    '',
+    '# The headers of _headers on every answer. No location below has an add_header of its own,',
+    '# which would drop these; `always` puts them on 4xx answers too.',
+    ...others.map(([name, value]) => `add_header ${name} ${literal(value)} always;`),
+    '# Content-Type comes from the type of the file: every answer is one of the JSON files.',
+    'types { }',
+    `default_type ${literal(contentType ?? 'application/octet-stream')};`,
+    'charset off;',
+    '',
+    '# Error answers are the pre-rendered files, chosen per request through $api_error. The',
+    `# statuses ${OPTIONS_STATUS} and ${UNSUPPORTED_STATUS} never leave the server: they are how a location asks for`,
+    '# the OPTIONS body (200) and for the unsupported-ordering error (400).',
+    `set $api_error ${plan.notFoundFile};`,
+    `error_page 404 ${FILES}$api_error;`,
+    `error_page 405 ${FILES}_errors/405/$request_method.json;`,
+    `error_page ${OPTIONS_STATUS} =200 ${FILES}$api_error;`,
+    `error_page ${UNSUPPORTED_STATUS} =400 ${FILES}$api_error;`,
+    '# The 301 keeps its Location and headers but gets an empty JSON answer, as the local server',
+    "# sends, instead of nginx's HTML page.",
+    `error_page 301 ${REDIRECT};`,
+    '# nginx refuses a path that climbs above the root (/../x) with its own 400: to a client of',
+    '# the API that is an unknown path.',
+    `error_page 400 =404 ${FILES}${plan.notFoundFile};`,
+    '',
+    '# The files, for the error_page redirects above only.',
+    `location ^~ ${FILES} {`,
+    '    internal;',
+    `    rewrite ^${FILES}(.*)$ /$1 break;`,
+    '}',
+    '',
+    `location = ${REDIRECT} {`,
+    '    internal;',
+    '    return 200 "";',
+    '}',
+    '',
+    '# Everything that is not a list path, the output\'s own files included: 404 Not found.',
+    'location / {',
+    '    return 404;',
+    '}',
+    '',
+    ...plan.resources.flatMap((resource) => ['', ...resourceLocation(plan, resource)]),
+    '',
+    '# A list path without its slash: 301 to the slash, keeping the query (Django\'s APPEND_SLASH).',
+    ...plan.resources.flatMap(redirectLocation),
+  ];
+  return `${lines.join('\n')}\n`;
+}
+
+export function renderExampleConf(): string {
+  return `${generatedNote(NAME, '#')}
+#
+# A complete nginx.conf around api.conf, for a machine that runs nginx for the API only.
+# Set root below; run it with: nginx -c /path/to/this/nginx.conf
+# (on Debian, copy api.conf to /etc/nginx/snippets/ and include it in a site instead).
+
+worker_processes auto;
+pid /run/nginx-api.pid;
+
+events {
+    worker_connections 1024;
+}
+
+http {
+    sendfile on;
+    server_tokens off;
+    access_log /var/log/nginx/api.access.log;
+    error_log /var/log/nginx/api.error.log;
+
+    server {
+        listen 80;
+        server_name _;
+        # The one setting: the folder \`npm run build\` wrote (public/), readable by nginx's user.
+        root /srv/api/public;
+        include api.conf;
+    }
+}
+`;
+}
+
+export const nginx: Target = {
+  name: NAME,
+  files(context) {
+    const plan = serverPlan(context, NAME);
+    return new Map([
+      ['api.conf', renderApiConf(plan)],
+      ['nginx.conf', renderExampleConf()],
+      ['README.md', nginxReadme()],
+    ]);
+  },
+};

@@ -1,0 +1,122 @@
+// The README.md written beside each web server's config: the one setting, how to run it, and
+// what the server answers differently from DRF. The same differences are the entries of
+// test/e2e/expectations.ts (KNOWN_DIFFERENCES), which the end-to-end suite holds them to.
+
+import { generatedNote } from '../cloudflare/runtime.ts';
+
+const note = (target: string) => `<!-- ${generatedNote(target, '//').slice(3)} -->`;
+
+/** What all three answer like DRF, and what none of them can, because they route with regexes. */
+const shared = (target: string) => `What it answers like the DRF service (the end-to-end suite runs against the real server:
+\`E2E_TARGETS=${target} npx playwright test\`):
+
+- the four lists with the \`_headers\` headers (each once), HEAD, ETag and If-None-Match (304);
+- \`?format=api\`, \`?format=json\` and an empty format like no format; any other format is
+  404 \`{"detail":"Not found."}\`, before the method is looked at;
+- \`?ordering=\` by one event field, either direction, percent-encoded or padded with spaces as
+  DRF decodes and strips it; an unknown field is the default order (id ascending);
+- \`?page=N\` (spaces, a \`%2B\` sign and leading zeros allowed, as Python's \`int()\` reads it),
+  \`?page=last\`, and 404 \`{"detail":"Invalid page."}\` for any other value or a page beyond the
+  last; the page links are those of the build;
+- query keys case-sensitive, the last of a repeated key wins, unknown keys ignored;
+- 405 with \`{"detail":"Method \\"POST\\" not allowed."}\` (the method's name) for every method but
+  GET, HEAD and OPTIONS;
+- 301 from \`/company\` to \`/company/\`, keeping the query, with a relative \`Location\`;
+- 404 \`{"detail":"Not found."}\` for every other path, the output's own file names (\`/_headers\`,
+  \`/company/index.json\`), dot segments and \`//company/\` included.
+
+What it cannot do, because the server only matches regexes on the raw query string:
+
+- **Several ordering fields.** It cannot sort at request time, so any comma in \`ordering\`
+  (raw or \`%2C\`) gets **400** with \`_errors/unsupported-ordering.json\`, never a list in another
+  order than DRF's. That includes lists DRF would reduce to one field (\`-start_date,bogus\`).
+- **Exotic page numbers.** A page written with percent-encoded or non-ASCII digits (\`%32\`,
+  \`%EF%BC%92\`) or with underscores (\`1_0\`) is 404 Invalid page; DRF reads them as numbers.`;
+
+export function nginxReadme(): string {
+  return `${note('nginx')}
+# nginx
+
+\`api.conf\` holds the directives of one \`server\` block: include it in a server of its own and
+set \`root\` to the folder \`npm run build\` wrote. That is the only setting.
+
+\`\`\`nginx
+server {
+    listen 80;
+    server_name api.example.com;
+    root /srv/api/public;                  # the build output, readable by nginx's user
+    include /etc/nginx/snippets/api.conf;
+}
+\`\`\`
+
+\`nginx.conf\` is a complete example around it. The snippet defines \`location /\` (every other
+path is the API's 404) and sets \`merge_slashes off\`, \`absolute_redirect off\`, \`types\` and
+\`add_header\` for the whole server. An \`add_header\` of your own in that server block replaces
+all of the snippet's headers (nginx inherits \`add_header\` only from the level above when a
+level has none), so add headers to \`_headers\` instead and build again. With \`gzip_vary on\`
+nginx adds a second \`Vary\` header.
+
+Written for nginx 1.22 (Debian 12's \`nginx-light\` is enough: core, rewrite, headers).
+
+${shared('nginx')}
+
+Also: nginx's 405 status line reads \`405 Not Allowed\` (the code is what clients read).
+`;
+}
+
+export function caddyReadme(): string {
+  return `${note('caddy')}
+# Caddy
+
+\`Caddyfile\` is one site. Two environment variables, read when Caddy loads it:
+
+- \`API_ROOT\`: the folder \`npm run build\` wrote, absolute (default \`/srv/api/public\`);
+- \`API_ADDRESS\`: the site address (default \`localhost:8080\`); a domain name such as
+  \`api.example.com\` gets Caddy's automatic HTTPS.
+
+\`\`\`sh
+API_ROOT=$PWD/public API_ADDRESS=api.example.com caddy run --config targets/caddy/Caddyfile --adapter caddyfile
+\`\`\`
+
+To serve it from a Caddyfile of your own, \`import\` this file there (it holds only the site
+block; put global options before it in yours). Tested on Caddy 2.6.2 (Debian 12); OPTIONS and the
+error answers ask the file server with GET, as Caddy 2.7 and later require.
+
+${shared('caddy')}
+`;
+}
+
+export function apacheReadme(): string {
+  return `${note('apache')}
+# Apache httpd
+
+\`api.conf\` holds the directives of one \`<VirtualHost>\`: mod_rewrite rules generated from the
+route table, headers and ErrorDocuments. Define \`API_ROOT\` (the folder \`npm run build\` wrote)
+before including it; that is the only setting. It sets \`DocumentRoot\` and grants access to it.
+
+\`\`\`apache
+<VirtualHost *:80>
+    ServerName api.example.com
+    Define API_ROOT /srv/api/public
+    Include /etc/apache2/api.conf
+</VirtualHost>
+\`\`\`
+
+Needs mod_rewrite, mod_headers and mod_mime (\`a2enmod rewrite headers\`). It is server
+configuration, not \`.htaccess\`: ErrorDocument bodies chosen per request, \`MergeSlashes\` and
+\`AllowEncodedSlashes\` are not available there. The slash redirect's empty body is \`/dev/null\`,
+which the config lets Apache read. Tested on Apache 2.4 (Debian 12).
+
+${shared('apache')}
+
+What Apache cannot do besides:
+
+- **OPTIONS has no body.** Apache's core answers OPTIONS itself: 200 with the headers and an
+  empty body, not DRF's metadata. A body needs a script module (mod_lua, CGI).
+- **A path above the root** (\`/../x\`, \`/%2e%2e/x\`) is refused by Apache's core with **400**
+  before any module runs; the body is still \`{"detail":"Not found."}\`, the status is not 404.
+- **Other methods.** A method without a pre-rendered 405 body (anything but POST, PUT, PATCH,
+  DELETE and TRACE, e.g. PROPFIND) gets Apache's own HTML 405 page, with a second \`Allow\`
+  header.
+`;
+}
