@@ -1,6 +1,6 @@
-// Runs inside a fresh child process, started by measure.ts as `node <flags> --import tsx child.ts <job.json>`:
-// either the BUILD (the real pipeline) or the BASELINE (the same file I/O and JSON.parse, nothing
-// else). Each times only its work: modules are loaded and inputs read before the clock starts.
+// Runs inside a fresh child process, started by measure.ts as `node --import tsx child.ts <job.json>`:
+// either the BUILD (build() of scripts/cli/run-build.ts) or the BASELINE (the same file I/O and
+// JSON.parse, nothing else). Each times only its work: modules are loaded and inputs read before the clock starts.
 // Stage lines go to stderr as they happen; the one JSON result goes to stdout.
 
 import { readFile as readFileWithCallback, writeFile as writeFileWithCallback } from 'node:fs';
@@ -45,33 +45,30 @@ export interface ChildResult {
   stages: Stage[];
   sourceFiles: number;
   sourceBytes: number;
-  outputFiles: number;
-  outputBytes: number;
   routes?: number;
   records?: number;
   /** Set when the work failed (bad data, an exception); the figures are then meaningless. */
   error?: string;
 }
 
-// Same bounds and the same calls as the pipeline's load and write, so the baseline is not
-// handicapped by its I/O pattern (nor favoured by an unbounded one). The callback API, as there:
-// fs/promises' FileHandle for each file made the baseline about 0.3 s slower, the build 0.2 s.
+// Same bounds and the same calls as the build's load and write (scripts/build/load.ts, write.ts),
+// so the baseline is neither handicapped by its I/O pattern nor favoured by an unbounded one.
 const READ_CONCURRENCY = 64;
 const WRITE_CONCURRENCY = 32;
 const readSource = promisify(readFileWithCallback);
 const writeOutputFile = promisify(writeFileWithCallback);
 
-// A copy of the pipeline's helper, so that changing the pipeline never changes the baseline.
+// A copy of the build's helper, so that changing the build never changes the baseline.
 async function mapLimited<T, R>(items: readonly T[], limit: number, task: (item: T) => Promise<R>): Promise<R[]> {
   const results = new Array<R>(items.length);
   let next = 0;
-  const worker = async () => {
+  const runTasks = async () => {
     while (next < items.length) {
       const index = next++;
       results[index] = await task(items[index] as T);
     }
   };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, runTasks));
   return results;
 }
 
@@ -161,8 +158,6 @@ async function runBuild(job: Extract<Job, { kind: 'build' }>): Promise<ChildResu
       stages,
       sourceFiles: result.sourceFiles,
       sourceBytes: result.sourceBytes,
-      outputFiles: result.files.size,
-      outputBytes: result.outputBytes,
       routes: result.routes.length,
       records: result.records,
     };
@@ -171,7 +166,7 @@ async function runBuild(job: Extract<Job, { kind: 'build' }>): Promise<ChildResu
       error instanceof DataErrors
         ? [error.message, ...error.errors.slice(0, 20).map(formatDataError)].join('\n')
         : String((error as Error).stack ?? error);
-    return { ms: 0, cpuMs: 0, systemMs: 0, maxRssBytes: 0, startRssBytes: taken().startRssBytes, stages, sourceFiles: 0, sourceBytes: 0, outputFiles: 0, outputBytes: 0, error: message };
+    return { ms: 0, cpuMs: 0, systemMs: 0, maxRssBytes: 0, startRssBytes: taken().startRssBytes, stages, sourceFiles: 0, sourceBytes: 0, error: message };
   }
 }
 
@@ -187,9 +182,9 @@ async function runBaseline(job: Extract<Job, { kind: 'baseline' }>): Promise<Chi
 
   let sourceBytes = 0;
   const parsed = await mapLimited(job.sourceFiles, READ_CONCURRENCY, async (file) => {
-    const text = await readSource(file, 'utf8');
-    sourceBytes += Buffer.byteLength(text);
-    return JSON.parse(text) as unknown;
+    const data = await readSource(file);
+    sourceBytes += data.length;
+    return JSON.parse(data.toString('utf8')) as unknown;
   });
   step('read+parse', `${parsed.length} files, ${sourceBytes} bytes`);
 
@@ -204,8 +199,6 @@ async function runBaseline(job: Extract<Job, { kind: 'baseline' }>): Promise<Chi
     // The parsed values stay alive until here, as the build's records do until it has rendered.
     sourceFiles: parsed.length,
     sourceBytes,
-    outputFiles: outputs.size,
-    outputBytes,
   };
 }
 

@@ -13,22 +13,6 @@ const CHILD = fileURLToPath(new URL('./child.ts', import.meta.url));
 // `--import tsx` is resolved from the working directory, so the child runs in the project root.
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
-/**
- * The Node flags `npm run build` gives tsx (package.json is where they are set): the benchmark
- * runs both kinds of child with them, so the build is measured as users run it and the baseline
- * on the same terms.
- */
-export async function buildNodeFlags(packageJson = path.join(ROOT, 'package.json')): Promise<string[]> {
-  const { scripts } = JSON.parse(await readFile(packageJson, 'utf8')) as { scripts?: Record<string, string> };
-  const [command, ...words] = (scripts?.build ?? '').split(/\s+/);
-  if (command !== 'tsx') throw new Error(`${packageJson}: expected the build script to run tsx, got ${JSON.stringify(scripts?.build)}`);
-  const script = words.findIndex((word) => !word.startsWith('--'));
-  return script < 0 ? words : words.slice(0, script);
-}
-
-// Read once per benchmark run: every child is started with the same flags.
-let nodeFlags: Promise<string[]> | undefined;
-
 export interface RunOptions {
   /** Where the job is written for the child to read (a baseline job lists ~1,300 paths). */
   jobFile: string;
@@ -38,12 +22,12 @@ export interface RunOptions {
 }
 
 /**
- * Runs one job as `node <build flags> --import tsx child.ts job.json`: both kinds start the same
- * way, the way `npm run build` runs the pipeline (tsx), and without tsx's CLI wrapper process in between.
+ * Runs one job as `node --import tsx child.ts job.json`: both kinds start the same way, the way
+ * `npm run build` runs the build (tsx, no Node flags), without tsx's CLI wrapper process in between.
  */
 export async function runChild(job: Job, options: RunOptions): Promise<ChildResult> {
   await writeFile(options.jobFile, JSON.stringify(job));
-  const child = spawn(process.execPath, [...(await (nodeFlags ??= buildNodeFlags())), '--import', 'tsx', CHILD, options.jobFile], {
+  const child = spawn(process.execPath, ['--import', 'tsx', CHILD, options.jobFile], {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
   });

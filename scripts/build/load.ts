@@ -19,20 +19,13 @@ export interface SourceRecord {
   /** Position in the file's array; null when the file holds a single record. */
   index: number | null;
   value: unknown;
-  /**
-   * True when the file has no escape of a UTF-16 surrogate (`\ud800`): then none of its strings
-   * can hold a lone one (UTF-8 cannot encode it), and checkSchemas() need not look for them.
-   */
-  wellFormed?: boolean;
 }
 
-export interface Loaded<T = SourceRecord[]> {
-  /** What each file gave, in source order: its records, or what the caller's `take` kept of them. */
-  parsed: T[];
-  /** How many records the files held. */
-  records: number;
+export interface Loaded {
+  /** Every record of every file that could be parsed, in source order. */
+  records: SourceRecord[];
   errors: DataError[];
-  /** Resources with a file that could not be parsed: their records are incomplete. */
+  /** Resources with a file that could not be read or parsed: their records are incomplete. */
   incomplete: Set<ResourceName>;
   files: number;
   bytes: number;
@@ -59,12 +52,8 @@ function describeSyntaxError(text: string, fallback: string): string {
   return `malformed JSON at ${lineAndColumn(text, first.offset)}: ${reason}`;
 }
 
-const SURROGATE_ESCAPE = /\\u[dD][89a-fA-F]/;
-
 function parseFile(resource: ResourceName, file: string, text: string, errors: DataError[]): SourceRecord[] {
   const source = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-  // includes() first: it scans a file several times faster than the expression.
-  const wellFormed = !(source.includes('\\u') && SURROGATE_ESCAPE.test(source));
   let value: unknown;
   try {
     value = JSON.parse(source);
@@ -72,14 +61,14 @@ function parseFile(resource: ResourceName, file: string, text: string, errors: D
     errors.push({ file, pointer: '', message: describeSyntaxError(source, (error as Error).message) });
     return [];
   }
-  if (Array.isArray(value)) return value.map((item, index) => ({ resource, file, index, value: item, wellFormed }));
-  if (value !== null && typeof value === 'object') return [{ resource, file, index: null, value, wellFormed }];
+  if (Array.isArray(value)) return value.map((item, index) => ({ resource, file, index, value: item }));
+  if (value !== null && typeof value === 'object') return [{ resource, file, index: null, value }];
   errors.push({ file, pointer: '', message: 'expected a record object or an array of records' });
   return [];
 }
 
 /** A source file and the resource its folder names. */
-export interface Source {
+interface Source {
   resource: ResourceName;
   file: string;
 }
@@ -88,7 +77,7 @@ export interface Source {
  * Lists `data/<resource>/**\/*.json` in path order (so a catalogue split over many files has a
  * stable order). Any other file under the data folder is an error, since it would be ignored.
  */
-export async function findSources(dataDir: string): Promise<{ sources: Source[]; errors: DataError[] }> {
+async function findSources(dataDir: string): Promise<{ sources: Source[]; errors: DataError[] }> {
   const errors: DataError[] = [];
   const folder = await stat(dataDir).catch(() => null);
   if (!folder?.isDirectory()) {
@@ -100,36 +89,27 @@ export async function findSources(dataDir: string): Promise<{ sources: Source[];
   // but folders, so that a broken symbolic link is read (and reported), not left out.
   const found = await fg('**/*', { cwd: dataDir, onlyFiles: false, markDirectories: true, dot: true });
   const entries = found.filter((entry) => !entry.endsWith('/')).sort(compareStrings);
-  const known = new Set<string>(RESOURCES.map((r) => r.name));
+  const known = new Set<string>(RESOURCES.map((resource) => resource.name));
   const sources: Source[] = [];
   for (const entry of entries) {
     const file = path.join(dataDir, entry);
-    const folder = entry.split('/')[0] ?? '';
-    if (entry.endsWith('.json') && entry.includes('/') && known.has(folder)) {
-      sources.push({ resource: folder as ResourceName, file });
+    const topFolder = entry.split('/')[0] ?? '';
+    if (entry.endsWith('.json') && entry.includes('/') && known.has(topFolder)) {
+      sources.push({ resource: topFolder as ResourceName, file });
     } else {
-      const folders = RESOURCES.map((r) => `${r.name}/`).join(', ');
+      const folders = RESOURCES.map((resource) => `${resource.name}/`).join(', ');
       errors.push({ file, pointer: '', message: `expected only .json files in the folders ${folders}` });
     }
   }
   return { sources, errors };
 }
 
-/**
- * Reads and parses the files, keeping their order. Each file's records go to `take` as soon as
- * the file is parsed: the build checks them there and keeps only what it needs (the valid records
- * and what the rules across records read), so that the rest of a large catalogue's parse (record
- * wrappers, zod's copies, invalid values) dies young instead of living until the last file is read.
- */
-export async function readSources<T = SourceRecord[]>(
-  sources: readonly Source[],
-  take: (records: SourceRecord[]) => T = (records) => records as T,
-): Promise<Loaded<T>> {
+/** Reads and parses the files, keeping their order. */
+async function readSources(sources: readonly Source[]): Promise<Loaded> {
   const errors: DataError[] = [];
   let bytes = 0;
-  let count = 0;
   const incomplete = new Set<ResourceName>();
-  const parsed = await mapLimited(sources, READ_CONCURRENCY, async ({ resource, file }) => {
+  const perFile = await mapLimited(sources, READ_CONCURRENCY, async ({ resource, file }) => {
     let data: Buffer;
     try {
       data = await readFile(file);
@@ -137,15 +117,20 @@ export async function readSources<T = SourceRecord[]>(
       const { code, message } = error as NodeJS.ErrnoException;
       errors.push({ file, pointer: '', message: `expected a readable file, got ${code ?? message}` });
       incomplete.add(resource);
-      return take([]);
+      return [];
     }
     bytes += data.length;
-    const text = data.toString('utf8');
-    const found = errors.length;
-    const records = parseFile(resource, file, text, errors);
-    if (errors.length > found) incomplete.add(resource);
-    count += records.length;
-    return take(records);
+    const errorsBefore = errors.length;
+    const records = parseFile(resource, file, data.toString('utf8'), errors);
+    if (errors.length > errorsBefore) incomplete.add(resource);
+    return records;
   });
-  return { parsed, records: count, errors, incomplete, files: sources.length, bytes };
+  return { records: perFile.flat(), errors, incomplete, files: sources.length, bytes };
+}
+
+/** Stage 1: every source file of the data folder, found and parsed. */
+export async function load(dataDir: string): Promise<Loaded> {
+  const found = await findSources(dataDir);
+  const loaded = await readSources(found.sources);
+  return { ...loaded, errors: [...found.errors, ...loaded.errors] };
 }

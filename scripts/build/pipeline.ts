@@ -6,9 +6,9 @@ import type { HeaderRule } from '../contract/headers.ts';
 import { compareStrings } from '../contract/ordering.ts';
 import type { Route } from '../contract/routes.ts';
 import { DataErrors, type DataError } from './errors.ts';
-import { findSources, readSources } from './load.ts';
-import { renderLists, renderShared, routesOf } from './render.ts';
-import { checkCatalogue, checkSchemas, validateHeadersFile } from './validate.ts';
+import { load } from './load.ts';
+import { render } from './render.ts';
+import { validate, validateHeadersFile } from './validate.ts';
 
 export interface SiteOptions {
   dataDir: string;
@@ -24,8 +24,8 @@ export interface SiteOptions {
 export interface Site {
   routes: Route[];
   headerRules: HeaderRule[];
-  /** Output path → text (or UTF-8 bytes) of every file of the output folder. */
-  files: Map<string, string | Uint8Array>;
+  /** Output path → text of every file of the output folder. */
+  files: Map<string, string>;
   records: number;
   sourceFiles: number;
   sourceBytes: number;
@@ -33,34 +33,42 @@ export interface Site {
 
 /** File, then record: the order a reader fixes them in. The sort is stable within a record. */
 function byLocation(a: DataError, b: DataError): number {
-  const record = (e: DataError) => Number(/^\/(\d+)/.exec(e.pointer)?.[1] ?? -1);
+  const record = (error: DataError) => Number(/^\/(\d+)/.exec(error.pointer)?.[1] ?? -1);
   return compareStrings(a.file, b.file) || record(a) - record(b);
 }
 
-/** Loads, validates and renders; throws DataErrors (holding every problem found) when the input is bad. */
-export async function buildSite(options: SiteOptions): Promise<Site> {
-  const log = options.log ?? (() => {});
+/** Times the stages: each call logs the line with the time since the previous call. */
+export function stageLogger(log: (line: string) => void): (line: string) => void {
   let started = performance.now();
-  const step = (line: string) => {
+  return (line) => {
     const now = performance.now();
     log(`${line} (${Math.round(now - started)} ms)`);
     started = now;
   };
-  const settings = { baseUrl: options.baseUrl, pageSize: options.pageSize };
+}
 
+/**
+ * Loads and validates. A function of its own so that the parsed input is garbage once it
+ * returns: render and write then run with half as many objects on the heap.
+ */
+async function readCatalogue(options: SiteOptions, step: (line: string) => void) {
   const headersText = await readFile(options.headersPath, 'utf8');
   const headers = validateHeadersFile(options.headersPath, headersText);
-  const found = await findSources(options.dataDir);
-  const loaded = await readSources(found.sources, checkSchemas);
-  step(`load: ${loaded.records} records from ${loaded.files} files, ${loaded.bytes} bytes`);
+  const loaded = await load(options.dataDir);
+  step(`load: ${loaded.records.length} records from ${loaded.files} files, ${loaded.bytes} bytes`);
 
-  const { catalogue, errors } = checkCatalogue(loaded.parsed, !loaded.incomplete.has('event'));
-  const problems = [...headers.errors, ...found.errors, ...loaded.errors, ...errors];
+  const { catalogue, errors } = validate(loaded.records, !loaded.incomplete.has('event'));
+  const problems = [...headers.errors, ...loaded.errors, ...errors];
   if (problems.length > 0) throw new DataErrors(problems.sort(byLocation));
   step('validate: no problems');
+  return { catalogue, headersText, headerRules: headers.rules, records: loaded.records.length, sourceFiles: loaded.files, sourceBytes: loaded.bytes };
+}
 
-  const routes = routesOf(catalogue, settings);
-  const files = new Map<string, string | Uint8Array>([...renderLists(catalogue, settings, routes), ...renderShared(headersText)]);
+/** Loads, validates and renders; throws DataErrors (holding every problem found) when the input is bad. */
+export async function buildSite(options: SiteOptions): Promise<Site> {
+  const step = stageLogger(options.log ?? (() => {}));
+  const { catalogue, headersText, ...source } = await readCatalogue(options, step);
+  const { routes, files } = render(catalogue, headersText, { baseUrl: options.baseUrl, pageSize: options.pageSize });
   step(`render: ${routes.length} routes, ${files.size} files`);
-  return { routes, headerRules: headers.rules, files, records: loaded.records, sourceFiles: loaded.files, sourceBytes: loaded.bytes };
+  return { routes, files, ...source };
 }

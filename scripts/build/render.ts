@@ -1,8 +1,8 @@
-// Stage 3: turn the validated catalogue into the bytes of every file of the output, named by
+// Stage 3: turn the validated catalogue into the text of every file of the output, named by
 // the route table. Pure: no I/O, so the same catalogue always gives the same files.
 
 import { INVALID_PAGE_BODY, NOT_FOUND_BODY, UNSUPPORTED_ORDERING_BODY, methodNotAllowedBody, optionsBody } from '../contract/bodies.ts';
-import { Float, encode, encodeArrayBytes, encodePlain, encodePlainArrayBytes, type Json, type PlainJson } from '../contract/json.ts';
+import { Float, encode, encodePlain, type Json, type PlainJson } from '../contract/json.ts';
 import { descendingFrom, fieldValue, formatOrdering, parseOrdering, sortRecords, type OrderTerm } from '../contract/ordering.ts';
 import { pageCount, pageLinks } from '../contract/pagination.ts';
 import {
@@ -27,52 +27,51 @@ export interface RenderSettings {
 }
 
 // Field order is the order of the description's tables: DRF writes serializer fields in order.
-// Companies and textures are written as validated: validation keeps each in its schema's key
-// order whatever the source's (validate.ts), and those schemas list the fields in this order
-// (schemas.ts). A copy of 100,000 companies would only be garbage a moment later.
-const eventJson = (e: Event): PlainJson => ({
-  id: e.id,
-  name: e.name,
-  slug: e.slug,
-  start_date: e.start_date,
-  end_date: e.end_date,
-  logo: e.logo,
-  logo_bg_color: e.logo_bg_color,
+// Companies and textures are written as zod outputs them: their schemas list the fields in this
+// order (schemas.ts), and zod's output follows the schema, whatever the source's order.
+const eventJson = (event: Event): PlainJson => ({
+  id: event.id,
+  name: event.name,
+  slug: event.slug,
+  start_date: event.start_date,
+  end_date: event.end_date,
+  logo: event.logo,
+  logo_bg_color: event.logo_bg_color,
 });
 
-const fairEventJson = (e: Event): Json => ({
-  id: e.id,
-  slug: e.slug,
-  name: e.name,
-  short_code: e.short_code,
-  start_date: e.start_date,
-  event_logo: e.logo,
+const fairEventJson = (event: Event): Json => ({
+  id: event.id,
+  slug: event.slug,
+  name: event.name,
+  short_code: event.short_code,
+  start_date: event.start_date,
+  event_logo: event.logo,
 });
 
-function fairJson(f: Fair, events: ReadonlyMap<number, Event>): Json {
+function fairJson(fair: Fair, events: ReadonlyMap<number, Event>): Json {
   return {
-    id: f.id,
-    slug: f.slug,
-    name: f.name,
-    link: f.link,
-    logo: f.logo,
-    has_catalog: f.has_catalog,
-    events: f.events.map((id) => fairEventJson(events.get(id) as Event)),
-    url: f.url,
-    tiles: { tile_pattern: f.tiles.tile_pattern, tile_extension: f.tiles.tile_extension, tile_size: f.tiles.tile_size },
-    size: { width: f.size.width, height: f.size.height },
+    id: fair.id,
+    slug: fair.slug,
+    name: fair.name,
+    link: fair.link,
+    logo: fair.logo,
+    has_catalog: fair.has_catalog,
+    events: fair.events.map((id) => fairEventJson(events.get(id) as Event)),
+    url: fair.url,
+    tiles: { tile_pattern: fair.tiles.tile_pattern, tile_extension: fair.tiles.tile_extension, tile_size: fair.tiles.tile_size },
+    size: { width: fair.size.width, height: fair.size.height },
     zoom: {
-      min: f.zoom.min,
-      max: f.zoom.max,
-      default: f.zoom.default,
-      booth_zoom_level: f.zoom.booth_zoom_level,
-      reverse: f.zoom.reverse,
-      booth_section_start: f.zoom.booth_section_start,
-      booth_detail_start: f.zoom.booth_detail_start,
-      translation_factor_7: f.zoom.translation_factor_7 === null ? null : new Float(f.zoom.translation_factor_7),
-      xs_width_max: f.zoom.xs_width_max,
+      min: fair.zoom.min,
+      max: fair.zoom.max,
+      default: fair.zoom.default,
+      booth_zoom_level: fair.zoom.booth_zoom_level,
+      reverse: fair.zoom.reverse,
+      booth_section_start: fair.zoom.booth_section_start,
+      booth_detail_start: fair.zoom.booth_detail_start,
+      translation_factor_7: fair.zoom.translation_factor_7 === null ? null : new Float(fair.zoom.translation_factor_7),
+      xs_width_max: fair.zoom.xs_width_max,
     },
-    show: f.show,
+    show: fair.show,
   };
 }
 
@@ -87,40 +86,28 @@ function texturePage(route: Route, count: number, items: (page: number) => strin
   return `${head.slice(0, -1)},"results":${items(page)}}`;
 }
 
-/** Every route of the catalogue: the texture count decides how many pages there are. */
-export function routesOf(catalogue: Catalogue, settings: RenderSettings): Route[] {
-  return planRoutes(pageCount(catalogue.textures.length, settings.pageSize));
-}
-
 /**
- * The list files of `routes` (output path and text), rendered as they are read, so the writer
- * can write a file while the next one is rendered. A list is only sorted and encoded when one
- * of its routes is asked for: the company list can be rendered on a thread of its own.
+ * The list files of `routes` (output path → text). Each list is sorted once, and each event and
+ * each page of textures encoded once, however many files hold it.
  */
-export function* renderLists(catalogue: Catalogue, settings: RenderSettings, routes: readonly Route[]): Generator<[string, string | Uint8Array]> {
-  const once = <T>(make: () => T) => {
-    let value: T | undefined;
-    return () => (value ??= make());
-  };
-  const companies = once(() =>
-    sortRecords(catalogue.companies, [{ field: 'name', descending: false }], (c, field) => (field === 'name' ? c.name.toLowerCase() : c.id)),
+function renderLists(catalogue: Catalogue, settings: RenderSettings, routes: readonly Route[]): Map<string, string> {
+  const companies = encodePlain(
+    sortRecords(catalogue.companies, [{ field: 'name', descending: false }], (company, field) => (field === 'name' ? company.name.toLowerCase() : company.id)),
   );
-  const textures = once(() => sortRecords(catalogue.textures, [{ field: 'name', descending: false }]));
-  // A page's textures are encoded as one array, once for its three routes (with each format):
-  // a native call per page, not one per texture and a join.
+  const eventById = new Map(catalogue.events.map((event) => [event.id, event]));
+  const fairs = encode(catalogue.fairs.map((fair) => fairJson(fair, eventById)));
+  const textures = sortRecords(catalogue.textures, [{ field: 'name', descending: false }]);
   const texturePages = new Map<number, string>();
   const pageItems = (page: number): string => {
     let items = texturePages.get(page);
     if (items === undefined) {
-      items = encodePlain(textures().slice((page - 1) * settings.pageSize, page * settings.pageSize));
+      items = encodePlain(textures.slice((page - 1) * settings.pageSize, page * settings.pageSize));
       texturePages.set(page, items);
     }
     return items;
   };
-  const eventById = once(() => new Map(catalogue.events.map((e) => [e.id, e])));
-  // Each event is encoded once, to UTF-8; every event list is a copy of those bytes in its order.
-  const encodedEvents = once(() => new Map(catalogue.events.map((e) => [e, Buffer.from(encodePlain(eventJson(e)))])));
-  // Each order is sorted once; a descending one is derived from the ascending one.
+  const encodedEvents = new Map(catalogue.events.map((event) => [event, encodePlain(eventJson(event))]));
+  // A descending order is derived from its ascending one, which is sorted once.
   const eventOrders = new Map<string, Event[]>();
   const eventsBy = (terms: readonly OrderTerm[]): Event[] => {
     const key = formatOrdering(terms);
@@ -129,42 +116,55 @@ export function* renderLists(catalogue: Catalogue, settings: RenderSettings, rou
     const [only] = terms;
     const events =
       terms.length === 1 && only?.descending
-        ? descendingFrom(eventsBy([{ field: only.field, descending: false }]), (e) => fieldValue(e, only.field))
+        ? descendingFrom(eventsBy([{ field: only.field, descending: false }]), (event) => fieldValue(event, only.field))
         : sortRecords(catalogue.events, terms);
     eventOrders.set(key, events);
     return events;
   };
 
+  const files = new Map<string, string>();
   for (const route of routes) {
-    let body: string | Uint8Array;
+    let body: string;
     switch (route.resource) {
       case 'company':
-        body = encodePlainArrayBytes(companies());
+        body = companies;
         break;
       case 'virtualfair':
-        body = encode(catalogue.fairs.map((f) => fairJson(f, eventById())));
+        body = fairs;
         break;
       case 'event': {
         const terms = parseOrdering(route.query.ordering ?? '', EVENT_FIELDS);
-        const encoded = encodedEvents();
-        body = encodeArrayBytes(eventsBy(terms).map((e) => encoded.get(e) as Uint8Array));
+        body = `[${eventsBy(terms).map((event) => encodedEvents.get(event)).join(',')}]`;
         break;
       }
       case 'virtualbooth-texture':
         body = texturePage(route, catalogue.textures.length, pageItems, settings);
         break;
     }
-    yield [route.file, body];
+    files.set(route.file, body);
   }
+  return files;
 }
 
 /** The files every output has besides the lists: OPTIONS, error and 405 bodies, `_headers`. */
-export function* renderShared(headersFile: string): Generator<[string, string]> {
-  for (const resource of RESOURCES) yield [optionsFile(resource.name), optionsBody(resource.title)];
-  yield [NOT_FOUND_FILE, NOT_FOUND_BODY];
-  yield [INVALID_PAGE_FILE, INVALID_PAGE_BODY];
-  yield [UNSUPPORTED_ORDERING_FILE, UNSUPPORTED_ORDERING_BODY];
-  for (const method of REJECTED_METHODS) yield [methodNotAllowedFile(method), methodNotAllowedBody(method)];
+function renderShared(headersFile: string): Map<string, string> {
+  const files = new Map<string, string>();
+  for (const resource of RESOURCES) files.set(optionsFile(resource.name), optionsBody(resource.title));
+  files.set(NOT_FOUND_FILE, NOT_FOUND_BODY);
+  files.set(INVALID_PAGE_FILE, INVALID_PAGE_BODY);
+  files.set(UNSUPPORTED_ORDERING_FILE, UNSUPPORTED_ORDERING_BODY);
+  for (const method of REJECTED_METHODS) files.set(methodNotAllowedFile(method), methodNotAllowedBody(method));
   // The project's `_headers`, copied as it is.
-  yield ['_headers', headersFile];
+  files.set('_headers', headersFile);
+  return files;
+}
+
+/**
+ * Stage 3: every route of the catalogue (the texture count decides how many pages there are)
+ * and every file of the output, path → text.
+ */
+export function render(catalogue: Catalogue, headersFile: string, settings: RenderSettings): { routes: Route[]; files: Map<string, string> } {
+  const routes = planRoutes(pageCount(catalogue.textures.length, settings.pageSize));
+  const files = new Map([...renderLists(catalogue, settings, routes), ...renderShared(headersFile)]);
+  return { routes, files };
 }

@@ -3,10 +3,6 @@
 
 import { z } from 'zod';
 
-// That every string is text UTF-8 can encode (no lone surrogate, which would make the DRF
-// service fail, not answer) is checked by checkSchemas() (validate.ts) for the whole record, and
-// only in a file that can hold one: as a refinement of each string it cost a third of a
-// company's validation.
 const text = () => z.string();
 const nonEmpty = () => text().refine((s) => s.length > 0, 'expected a non-empty string');
 const id = () => z.int().positive({ error: 'expected a positive integer id' });
@@ -40,12 +36,10 @@ export function isCalendarDate(value: string): boolean {
   return year >= 1 && days !== undefined && day >= 1 && day <= days;
 }
 
-const isoDate = () => z.string().refine(isCalendarDate, 'expected a date YYYY-MM-DD that exists on the calendar');
-const hexColour = () => z.string().regex(/^#[0-9a-fA-F]{6}$/, 'expected a colour of the form #rrggbb');
+const isoDate = () => text().refine(isCalendarDate, 'expected a date YYYY-MM-DD that exists on the calendar');
+const hexColour = () => text().regex(/^#[0-9a-fA-F]{6}$/, 'expected a colour of the form #rrggbb');
 const uuid = () =>
-  z
-    .string()
-    .regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/, 'expected a lower-case UUID (8-4-4-4-12 hex digits)');
+  text().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/, 'expected a lower-case UUID (8-4-4-4-12 hex digits)');
 
 // Labels are non-empty and neither start nor end with white space (what trim() would remove).
 const LABEL = '(?:[^,\\s]|[^,\\s][^,]*[^,\\s])';
@@ -62,9 +56,44 @@ const tilePattern = () =>
     'expected a tile pattern holding each of {z}, {x} and {y} exactly once',
   );
 
-// The API writes a company and a texture as validated, with the keys in this order (validate.ts
-// keeps a record whose keys are in another order as zod's copy, which follows the schema).
-export const companySchema = z.strictObject({
+const LONE_SURROGATE = 'expected well-formed Unicode text (no lone surrogates)';
+
+/** Reports each string in `value`, the part of a record at `path`, that holds a lone surrogate. */
+function reportIllFormed(value: unknown, path: PropertyKey[], ctx: z.RefinementCtx): void {
+  if (typeof value === 'string') {
+    if (!value.isWellFormed()) ctx.addIssue({ code: 'custom', path, message: LONE_SURROGATE, input: value });
+  } else if (Array.isArray(value)) {
+    value.forEach((item, index) => reportIllFormed(item, [...path, index], ctx));
+  } else if (value !== null && typeof value === 'object') {
+    for (const [key, item] of Object.entries(value)) reportIllFormed(item, [...path, key], ctx);
+  }
+}
+
+/**
+ * Every string of a record must be text UTF-8 can encode: a lone surrogate would make the DRF
+ * service fail, not answer. One check per record, after the fields' own checks and also when
+ * one of them failed, so that one run reports every problem.
+ */
+function wellFormedText<T extends z.ZodType<object>>(schema: T): T {
+  const isRecord = (value: unknown) => value !== null && typeof value === 'object' && !Array.isArray(value);
+  return schema.superRefine(
+    (record, ctx) => {
+      for (const key in record) {
+        const value = (record as Record<string, unknown>)[key];
+        // A top-level string, the common case, is checked without making a path for it.
+        if (typeof value === 'string') {
+          if (!value.isWellFormed()) ctx.addIssue({ code: 'custom', path: [key], message: LONE_SURROGATE, input: value });
+        } else if (value !== null && typeof value === 'object') {
+          reportIllFormed(value, [key], ctx);
+        }
+      }
+    },
+    { when: (payload) => isRecord(payload.value) },
+  );
+}
+
+// The API writes a company and a texture as zod outputs them: with the keys in this order.
+const companySchema = z.strictObject({
   id: id(),
   name: nonEmpty(),
   street: text(),
@@ -81,7 +110,7 @@ export const companySchema = z.strictObject({
   vf_plus_status: z.boolean(),
 });
 
-export const eventSchema = z
+const eventSchema = z
   .strictObject({
     id: id(),
     name: nonEmpty(),
@@ -131,7 +160,7 @@ const zoomSchema = z
     }
   });
 
-export const fairSchema = z.strictObject({
+const fairSchema = z.strictObject({
   id: id(),
   slug: text().regex(/^[-a-zA-Z0-9_]+$/, 'expected a slug of letters, digits, hyphens and underscores'),
   name: nonEmpty(),
@@ -158,7 +187,7 @@ export const fairSchema = z.strictObject({
 });
 
 // Key order is the API's field order (see companySchema).
-export const textureSchema = z.strictObject({
+const textureSchema = z.strictObject({
   id: uuid(),
   name: nonEmpty(),
   texture: absoluteUrl().refine(
@@ -177,8 +206,8 @@ export type Fair = z.infer<typeof fairSchema>;
 export type Texture = z.infer<typeof textureSchema>;
 
 export const SCHEMAS = {
-  company: companySchema,
-  event: eventSchema,
-  virtualfair: fairSchema,
-  'virtualbooth-texture': textureSchema,
+  company: wellFormedText(companySchema),
+  event: wellFormedText(eventSchema),
+  virtualfair: wellFormedText(fairSchema),
+  'virtualbooth-texture': wellFormedText(textureSchema),
 } as const;

@@ -1,5 +1,5 @@
-// Stage 2: check every record against its zod schema (file by file, as they are read), then
-// the rules that span records (unique ids, fairs naming existing events that have a logo).
+// Stage 2: check every record against its zod schema (schemas.ts holds every rule of a record),
+// then the rules that span records (unique ids, fairs naming existing events that have a logo).
 // Every problem is collected.
 
 import type { z } from 'zod';
@@ -61,68 +61,16 @@ function describeIssue(record: SourceRecord, issue: z.core.$ZodIssue): DataError
   return [at(record, issue.path, `${message}, got ${snippet(issue.input)}`)];
 }
 
-/** Each string in `value` that holds a lone surrogate, with its path. */
-function illFormed(value: unknown, path: PropertyKey[] = []): Array<[PropertyKey[], string]> {
-  if (typeof value === 'string') return value.isWellFormed() ? [] : [[path, value]];
-  if (value === null || typeof value !== 'object') return [];
-  return Object.entries(value).flatMap(([key, item]) => illFormed(item, [...path, Array.isArray(value) ? Number(key) : key]));
-}
-
-/** The records of one file (or any records): their schema checks, and what the later rules need. */
-export interface Checked {
-  /** The records that passed their schema, with their keys in the schema's order (see `inSchemaOrder`). */
-  valid: { [R in ResourceName]: unknown[] };
-  /** Every record, reduced to what the rules across records read (see `slim`). */
-  records: SourceRecord[];
-  errors: DataError[];
-}
-
-/**
- * A record as the rules across records see it: where it is, its id and a fair's event ids.
- * Without the rest of the parsed value, which can then be collected while it is still young.
- */
-function slim(record: SourceRecord): SourceRecord {
-  const events = (record.value as { events?: unknown } | null)?.events;
-  return { resource: record.resource, file: record.file, index: record.index, value: { id: idOf(record.value), events } };
-}
-
-const FIELDS = Object.fromEntries(RESOURCES.map(({ name }) => [name, Object.keys(SCHEMAS[name].shape)])) as Record<ResourceName, string[]>;
-
-/**
- * Whether a valid record's own keys are its schema's, in the schema's order. Then it is kept as
- * parsed: zod's copy of it would hold the same values in the same order, and would be one more
- * object per record for the collector to move until the build ends (about 0.1 s of CPU on the
- * benchmark's 131,000 records). Data written by a program usually has its fields in one order.
- */
-function inSchemaOrder(value: object, fields: readonly string[]): boolean {
-  const keys = Object.keys(value);
-  return keys.length === fields.length && keys.every((key, index) => key === fields[index]);
-}
-
-/** Checks each record against its resource's schema, as soon as its file is parsed. */
-export function checkSchemas(records: readonly SourceRecord[]): Checked {
-  const valid: Checked['valid'] = { company: [], virtualfair: [], event: [], 'virtualbooth-texture': [] };
-  const errors: DataError[] = [];
-  for (const source of records) {
-    const schema = SCHEMAS[source.resource] as z.ZodType;
-    const result = schema.safeParse(source.value);
-    const broken = source.wellFormed ? [] : illFormed(source.value);
-    if (result.success && broken.length === 0) {
-      const value = source.value as object;
-      valid[source.resource].push(inSchemaOrder(value, FIELDS[source.resource]) ? value : result.data);
-      continue;
-    }
-    if (!result.success) {
-      // Parsed again for the messages only: reportInput (the bad value in each issue) makes zod
-      // take its slow path, about twice the time on a catalogue that is almost always valid.
-      const reported = schema.safeParse(source.value, { reportInput: true });
-      errors.push(...(reported.error?.issues ?? []).flatMap((issue) => describeIssue(source, issue)));
-    }
-    for (const [path, text] of broken) {
-      errors.push(at(source, path, `expected well-formed Unicode text (no lone surrogates), got ${snippet(text)}`));
-    }
-  }
-  return { valid, records: records.map(slim), errors };
+/** Checks a record against its resource's schema: zod's output when valid, else every problem. */
+function checkRecord(source: SourceRecord, errors: DataError[]): unknown {
+  const schema = SCHEMAS[source.resource] as z.ZodType;
+  const result = schema.safeParse(source.value);
+  if (result.success) return result.data;
+  // Parsed again for the messages only: reportInput (the bad value in each issue) makes zod
+  // take its slow path, and a catalogue is almost always valid.
+  const reported = schema.safeParse(source.value, { reportInput: true });
+  errors.push(...(reported.error?.issues ?? []).flatMap((issue) => describeIssue(source, issue)));
+  return undefined;
 }
 
 /** Ids are unique per resource; each repeat names the record that used the id first. */
@@ -153,7 +101,7 @@ function checkFairEvents(
   eventsComplete: boolean,
   errors: DataError[],
 ): void {
-  const known = new Set(eventRecords.map((r) => idOf(r.value)));
+  const known = new Set(eventRecords.map((record) => idOf(record.value)));
   const byId = new Map(events.map((event) => [event.id, event]));
   for (const source of fairRecords) {
     const ids = (source.value as { events?: unknown }).events;
@@ -172,36 +120,33 @@ function checkFairEvents(
 }
 
 /**
- * The rules across records, over the schema checks of every file in source order (so that
- * the API keeps the order of the data, and a repeated id names the earlier record).
- * `eventsComplete` is false when an event file could not be read (see checkFairEvents).
+ * Stage 2: every record against its schema, then the rules across records. The catalogue holds
+ * zod's output of each valid record, in source order (so that the API keeps the order of the
+ * data, and a repeated id names the earlier record). `eventsComplete` is false when an event
+ * file could not be read (see checkFairEvents).
  */
-export function checkCatalogue(parts: readonly Checked[], eventsComplete = true): { catalogue: Catalogue; errors: DataError[] } {
-  const errors = parts.flatMap((part) => part.errors);
-  const valid = <T>(resource: ResourceName) => parts.flatMap((part) => part.valid[resource]) as T[];
-  const catalogue: Catalogue = {
-    companies: valid<Company>('company'),
-    events: valid<Event>('event'),
-    fairs: valid<Fair>('virtualfair'),
-    textures: valid<Texture>('virtualbooth-texture'),
+export function validate(records: readonly SourceRecord[], eventsComplete = true): { catalogue: Catalogue; errors: DataError[] } {
+  const errors: DataError[] = [];
+  const catalogue: Catalogue = { companies: [], events: [], fairs: [], textures: [] };
+  const validList: { [R in ResourceName]: unknown[] } = {
+    company: catalogue.companies,
+    event: catalogue.events,
+    virtualfair: catalogue.fairs,
+    'virtualbooth-texture': catalogue.textures,
   };
-  const of = new Map<ResourceName, SourceRecord[]>(RESOURCES.map((r) => [r.name, []]));
-  for (const part of parts) for (const record of part.records) of.get(record.resource)?.push(record);
-  const sources = (resource: ResourceName) => of.get(resource) ?? [];
-  for (const resource of of.keys()) checkUniqueIds(sources(resource), errors);
-  checkFairEvents(sources('virtualfair'), sources('event'), catalogue.events, eventsComplete, errors);
+  const byResource = new Map<ResourceName, SourceRecord[]>(RESOURCES.map((resource) => [resource.name, []]));
+  for (const source of records) {
+    const output = checkRecord(source, errors);
+    if (output !== undefined) validList[source.resource].push(output);
+    byResource.get(source.resource)?.push(source);
+  }
+  const recordsOf = (resource: ResourceName) => byResource.get(resource) ?? [];
+  for (const resource of byResource.keys()) checkUniqueIds(recordsOf(resource), errors);
+  checkFairEvents(recordsOf('virtualfair'), recordsOf('event'), catalogue.events, eventsComplete, errors);
   return { catalogue, errors };
 }
 
-/** Every check of the records at once; the build checks each file as it is read instead. */
-export function validate(records: readonly SourceRecord[], eventsComplete = true): { catalogue: Catalogue; errors: DataError[] } {
-  // A part per resource, so that schema problems are listed resource by resource.
-  const order: ResourceName[] = ['company', 'event', 'virtualfair', 'virtualbooth-texture'];
-  const parts = order.map((resource) => checkSchemas(records.filter((record) => record.resource === resource)));
-  return checkCatalogue(parts, eventsComplete);
-}
-
-/** The headers every list must carry for the API to answer as DRF does (CONTRACT section 2). */
+/** The headers every list must carry for the API to answer as DRF does (docs/contract.md, section 2). */
 export const REQUIRED_HEADERS: Readonly<Record<string, string>> = {
   'Content-Type': 'application/json',
   Vary: 'Accept',
@@ -211,7 +156,7 @@ export const REQUIRED_HEADERS: Readonly<Record<string, string>> = {
 /** Checks `_headers`: its syntax, and that each API path gets the headers the contract needs. */
 export function validateHeadersFile(file: string, text: string): { rules: HeaderRule[]; errors: DataError[] } {
   const { rules, errors: syntax } = parseHeadersFile(text);
-  const errors: DataError[] = syntax.map((e) => ({ file, pointer: '', message: e.message }));
+  const errors: DataError[] = syntax.map((problem) => ({ file, pointer: '', message: problem.message }));
   for (const { path } of RESOURCES) {
     const headers = headersFor(rules, path);
     for (const [name, value] of Object.entries(REQUIRED_HEADERS)) {

@@ -3,7 +3,7 @@
 
 import path from 'node:path';
 import { DataErrors, formatDataError } from '../build/errors.ts';
-import { buildSite } from '../build/pipeline.ts';
+import { buildSite, stageLogger } from '../build/pipeline.ts';
 import { writeOutput } from '../build/write.ts';
 import type { Route } from '../contract/routes.ts';
 import { TARGETS } from '../targets/index.ts';
@@ -37,11 +37,14 @@ export interface BuildResult {
 /** Builds and writes the output and the selected targets' files; throws DataErrors on bad input. */
 export async function build(options: BuildOptions): Promise<BuildResult> {
   const site = await buildSite(options);
+  const step = stageLogger(options.log ?? (() => {}));
   const context = { routes: site.routes, headerRules: site.headerRules };
   const selected = TARGETS.filter((target) => !options.targets || options.targets.includes(target.name));
   const targetFiles = await Promise.all(selected.map((target) => target.files(context)));
   // Every target's files inside the output, whichever are selected: public/ never depends on --target.
   for (const target of TARGETS) for (const [file, text] of target.siteFiles?.(context) ?? []) site.files.set(file, text);
+  const targetFileCount = targetFiles.reduce((sum, files) => sum + files.size, 0);
+  step(`targets: ${targetFileCount} files for ${selected.map((target) => target.name).join(', ')}`);
   const result = {
     routes: site.routes,
     records: site.records,
@@ -54,7 +57,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
   for (const [index, target] of selected.entries()) {
     await writeOutput(path.join(options.targetsDir, target.name), targetFiles[index] as Map<string, string>);
   }
-  options.log?.(`targets: ${selected.map((target) => `${options.targetsDir}/${target.name}/`).join(', ')}`);
+  step(`write: ${site.files.size + targetFileCount} files into ${options.outDir}/ and ${options.targetsDir}/`);
   return result;
 }
 
@@ -68,8 +71,8 @@ export async function runBuild(settings: BuildOptions): Promise<boolean> {
   } catch (error) {
     if (!(error instanceof DataErrors)) throw error;
     for (const problem of error.errors) console.error(formatDataError(problem));
-    const kept = settings.check ? 'nothing was written' : `${settings.outDir}/ was left as it was`;
-    console.error(`\n${error.message}; ${kept}.`);
+    const outcome = settings.check ? 'nothing was written' : `${settings.outDir}/ was left as it was`;
+    console.error(`\n${error.message}; ${outcome}.`);
     return false;
   }
 }

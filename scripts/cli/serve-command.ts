@@ -3,5 +3,5 @@
 import { serveUntilStopped } from '../respond/node-server.ts';
 import { settingsOrExit } from './settings.ts';
 
-const settings = settingsOrExit();
+const settings = settingsOrExit('serve');
 await serveUntilStopped(settings.outDir, settings.host, settings.port);

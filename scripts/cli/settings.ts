@@ -1,7 +1,7 @@
-// The build's settings, from command-line flags, then environment variables, then defaults.
+// The commands' settings: each flag wins over its environment variable, which wins over the
+// default. One table of options drives the parsing, the checks and each command's --help.
 
 import { parseArgs } from 'node:util';
-import { z } from 'zod';
 import { REFUSED_TARGETS, TARGET_NAMES } from '../targets/names.ts';
 
 export const DEFAULTS = {
@@ -17,102 +17,246 @@ export const DEFAULTS = {
   pageSize: 10,
 } as const;
 
-const baseUrlSchema = z
-  .string()
-  .refine((value) => {
-    try {
-      const url = new URL(value);
-      return ['http:', 'https:'].includes(url.protocol) && !url.search && !url.hash && !url.username;
-    } catch {
-      return false;
-    }
-  }, 'expected an absolute http(s) URL without query or fragment, such as https://api.example.com')
-  .transform((value) => value.replace(/\/+$/, ''));
-
-const settingsSchema = z.object({
-  dataDir: z.string().min(1),
-  outDir: z.string().min(1),
-  headersPath: z.string().min(1),
-  targetsDir: z.string().min(1),
-  targets: z
-    .array(z.string())
-    .optional()
-    .superRefine((names, ctx) => {
-      for (const name of names ?? []) {
-        if ((TARGET_NAMES as readonly string[]).includes(name)) continue;
-        const refused = REFUSED_TARGETS[name];
-        ctx.addIssue({
-          code: 'custom',
-          message: refused
-            ? `${name} is not a target: ${refused}. Use one of: ${TARGET_NAMES.join(', ')}`
-            : `unknown deploy target "${name}"; expected some of: ${TARGET_NAMES.join(', ')}, or "all"`,
-        });
-      }
-    }),
-  baseUrl: baseUrlSchema,
-  pageSize: z.coerce.number().int().min(1).max(10_000),
-  host: z.string().min(1),
-  port: z.coerce.number().int().min(0).max(65_535),
-  check: z.boolean(),
-});
-
-export type Settings = z.infer<typeof settingsSchema>;
-
-export const USAGE = `Options (flags win over environment variables):
-  --data <dir>        source data folder             (default: data)
-  --out <dir>         output folder                  (default: public)
-  --headers <file>    the _headers file to apply     (default: _headers)
-  --targets-dir <dir> deploy targets' files folder     (default: hosts)
-  --target <names>    deploy targets, comma-separated (default: all)
-  --base-url <url>    origin of the absolute links   BASE_URL  (default: ${DEFAULTS.baseUrl}; npm start: the served origin)
-  --page-size <n>     textures per page              PAGE_SIZE (default: ${DEFAULTS.pageSize})
-  --host <host>       address to listen on           HOST      (default: ${DEFAULTS.host})
-  --port <n>          port to listen on              PORT      (default: ${DEFAULTS.port})
-  --check             validate only, write nothing`;
-
-/** Reads flags and environment; `baseUrl` is absent when neither sets it. */
-export function readSettings(argv: string[], env: NodeJS.ProcessEnv): Settings & { baseUrlGiven: boolean } {
-  const { values } = parseArgs({
-    args: argv,
-    options: {
-      data: { type: 'string' },
-      out: { type: 'string' },
-      headers: { type: 'string' },
-      'targets-dir': { type: 'string' },
-      target: { type: 'string' },
-      'base-url': { type: 'string' },
-      'page-size': { type: 'string' },
-      host: { type: 'string' },
-      port: { type: 'string' },
-      check: { type: 'boolean', default: false },
-    },
-    strict: true,
-  });
-  const baseUrl = values['base-url'] ?? env.BASE_URL;
-  const parsed = settingsSchema.safeParse({
-    dataDir: values.data ?? DEFAULTS.dataDir,
-    outDir: values.out ?? DEFAULTS.outDir,
-    headersPath: values.headers ?? DEFAULTS.headersPath,
-    targetsDir: values['targets-dir'] ?? DEFAULTS.targetsDir,
-    targets: values.target === undefined || values.target === 'all' ? undefined : values.target.split(','),
-    baseUrl: baseUrl ?? DEFAULTS.baseUrl,
-    pageSize: values['page-size'] ?? env.PAGE_SIZE ?? DEFAULTS.pageSize,
-    host: values.host ?? env.HOST ?? DEFAULTS.host,
-    port: values.port ?? env.PORT ?? DEFAULTS.port,
-    check: values.check,
-  });
-  if (!parsed.success) {
-    throw new Error(parsed.error.issues.map((i) => `setting ${i.path.join('.')}: ${i.message}`).join('\n'));
-  }
-  return { ...parsed.data, baseUrlGiven: baseUrl !== undefined };
+export interface Settings {
+  dataDir: string;
+  outDir: string;
+  headersPath: string;
+  targetsDir: string;
+  /** The deploy targets to write; every target when absent. */
+  targets: string[] | undefined;
+  baseUrl: string;
+  /** Whether a flag or the environment set the base URL (`npm start` otherwise uses the served origin). */
+  baseUrlGiven: boolean;
+  pageSize: number;
+  host: string;
+  port: number;
+  check: boolean;
 }
 
-/** The settings of this process's command line, or the usage and exit status 2. */
-export function settingsOrExit(): ReturnType<typeof readSettings> {
+/** A setting given wrongly, or a flag the command does not take: the message, then exit status 2. */
+export class UsageError extends Error {}
+
+interface Option {
+  flag: string;
+  /** The value's placeholder in the help; none for a switch. */
+  value?: string;
+  variable?: string;
+  description: string;
+  default: string;
+}
+
+export const OPTIONS = {
+  data: { flag: '--data', value: '<dir>', description: 'source data folder', default: DEFAULTS.dataDir },
+  out: { flag: '--out', value: '<dir>', description: 'output folder', default: DEFAULTS.outDir },
+  headers: { flag: '--headers', value: '<file>', description: 'the headers file', default: DEFAULTS.headersPath },
+  'targets-dir': {
+    flag: '--targets-dir',
+    value: '<dir>',
+    description: "where the deploy targets' files go",
+    default: DEFAULTS.targetsDir,
+  },
+  target: { flag: '--target', value: '<names>', description: 'deploy targets to write, comma-separated', default: 'all' },
+  'base-url': {
+    flag: '--base-url',
+    value: '<url>',
+    variable: 'BASE_URL',
+    description: 'public origin of the API, for the absolute page links',
+    default: DEFAULTS.baseUrl,
+  },
+  'page-size': {
+    flag: '--page-size',
+    value: '<n>',
+    variable: 'PAGE_SIZE',
+    description: 'textures per page',
+    default: String(DEFAULTS.pageSize),
+  },
+  host: { flag: '--host', value: '<address>', variable: 'HOST', description: 'address to listen on', default: DEFAULTS.host },
+  port: { flag: '--port', value: '<n>', variable: 'PORT', description: 'port to listen on', default: String(DEFAULTS.port) },
+  check: { flag: '--check', description: 'validate only, write nothing', default: 'off' },
+} as const satisfies Record<string, Option>;
+
+type OptionName = keyof typeof OPTIONS;
+
+export interface Command {
+  /** How the user runs it. */
+  name: string;
+  summary: string;
+  options: readonly OptionName[];
+  example: string;
+}
+
+const BUILD_OPTIONS: readonly OptionName[] = ['data', 'out', 'headers', 'targets-dir', 'target', 'base-url', 'page-size'];
+
+export const COMMANDS = {
+  build: {
+    name: 'npm run build',
+    summary: "Validates the source data and writes the API into the output folder and the deploy targets' files.",
+    options: [...BUILD_OPTIONS, 'check'],
+    example: 'npm run build -- --base-url https://api.example.com',
+  },
+  check: {
+    name: 'npm run check',
+    summary: 'Validates the source data and the headers file; writes nothing.',
+    options: ['data', 'headers', 'base-url', 'page-size'],
+    example: 'npm run check -- --data test/fixtures/good/data',
+  },
+  serve: {
+    name: 'npm run serve',
+    summary: 'Serves an output folder that is already built, answering like the DRF service.',
+    options: ['out', 'host', 'port'],
+    example: 'npm run serve -- --port 8080',
+  },
+  start: {
+    name: 'npm start',
+    summary: 'Builds the source data with links on the served origin, then serves the output folder.',
+    options: [...BUILD_OPTIONS, 'host', 'port'],
+    example: 'npm start -- --port 8080',
+  },
+} as const satisfies Record<string, Command>;
+
+export type CommandName = keyof typeof COMMANDS;
+
+/** The command's --help: what it does, its options with their variables and defaults, an example. */
+export function usage(commandName: CommandName): string {
+  const command: Command = COMMANDS[commandName];
+  const rows = command.options.map((name) => {
+    const option: Option = OPTIONS[name];
+    const left = option.value ? `${option.flag} ${option.value}` : option.flag;
+    const variable = option.variable ? `variable ${option.variable}, ` : '';
+    return `  ${left.padEnd(22)}${option.description} (${variable}default: ${option.default})`;
+  });
+  return [
+    `Usage: ${command.name} -- [options]`,
+    '',
+    command.summary,
+    '',
+    'Options (a flag wins over its variable, which wins over the default):',
+    ...rows,
+    '  -h, --help            show this help',
+    '',
+    `Example: ${command.example}`,
+  ].join('\n');
+}
+
+function wholeNumber(raw: string, source: string, min: number, max: number): number {
+  const value = Number(raw);
+  if (/^\s*$/.test(raw) || !Number.isInteger(value) || value < min || value > max) {
+    const range = max === Number.MAX_SAFE_INTEGER ? `of at least ${min}` : `from ${min} to ${max}`;
+    throw new UsageError(`${source} must be a whole number ${range}, got ${JSON.stringify(raw)}`);
+  }
+  return value;
+}
+
+function absoluteUrl(raw: string, source: string): string {
+  let valid = false;
   try {
-    return readSettings(process.argv.slice(2), process.env);
+    const url = new URL(raw);
+    valid = ['http:', 'https:'].includes(url.protocol) && !url.search && !url.hash && !url.username;
+  } catch {
+    valid = false;
+  }
+  if (!valid) {
+    throw new UsageError(
+      `${source} must be an absolute http(s) URL without query or fragment, such as https://api.example.com, got ${JSON.stringify(raw)}`,
+    );
+  }
+  return raw.replace(/\/+$/, '');
+}
+
+function targetList(raw: string): string[] | undefined {
+  if (raw === 'all') return undefined;
+  const names = raw.split(',').map((name) => name.trim());
+  for (const name of names) {
+    if ((TARGET_NAMES as readonly string[]).includes(name)) continue;
+    const refused = REFUSED_TARGETS[name];
+    throw new UsageError(
+      refused
+        ? `--target ${name} is refused: ${refused}. Use some of: ${TARGET_NAMES.join(', ')}`
+        : `--target must name deploy targets among ${TARGET_NAMES.join(', ')}, or "all", got ${JSON.stringify(name)}`,
+    );
+  }
+  return names;
+}
+
+function nonEmpty(raw: string, source: string): string {
+  if (raw === '') throw new UsageError(`${source} must not be empty`);
+  return raw;
+}
+
+/**
+ * The settings of `commandName` from its arguments and the environment. Throws UsageError for a
+ * wrong value or a flag the command does not take; `help` is true for -h/--help.
+ */
+export function readSettings(
+  argv: readonly string[],
+  env: NodeJS.ProcessEnv,
+  commandName: CommandName = 'build',
+): Settings & { help: boolean } {
+  const command: Command = COMMANDS[commandName];
+  const parseOptions: Record<string, { type: 'string' | 'boolean'; short?: string }> = {
+    help: { type: 'boolean', short: 'h' },
+  };
+  for (const [name, option] of Object.entries(OPTIONS)) parseOptions[name] = { type: 'value' in option ? 'string' : 'boolean' };
+  let values: Record<string, string | boolean | undefined>;
+  try {
+    values = parseArgs({ args: [...argv], options: parseOptions, strict: true }).values;
   } catch (error) {
-    console.error(`${(error as Error).message}\n\n${USAGE}`);
+    const unknown = /Unknown option '([^']+)'/.exec((error as Error).message)?.[1];
+    throw new UsageError(
+      unknown
+        ? `${command.name} has no option ${unknown}`
+        : (error as Error).message.replace(/\.? To specify a positional.*$/s, ''),
+    );
+  }
+  const help = values.help === true;
+  for (const name of Object.keys(OPTIONS) as OptionName[]) {
+    // `npm run check` is the build command with --check, which is not the user's to give again.
+    const implied = name === 'check' && commandName === 'check';
+    if (values[name] !== undefined && !command.options.includes(name) && !implied) {
+      throw new UsageError(`${OPTIONS[name].flag} does not apply to ${command.name}`);
+    }
+  }
+  const text = (name: OptionName) => values[name] as string | undefined;
+  /** The flag's value, else its variable's, with the name of where it came from for messages. */
+  const given = (name: OptionName): [string, string] | undefined => {
+    const option: Option = OPTIONS[name];
+    const flag = text(name);
+    if (flag !== undefined) return [flag, option.flag];
+    const variable = option.variable ? env[option.variable] : undefined;
+    return variable === undefined ? undefined : [variable, option.variable as string];
+  };
+  const baseUrl = given('base-url');
+  const pageSize = given('page-size');
+  const port = given('port');
+  const host = given('host');
+  return {
+    dataDir: nonEmpty(text('data') ?? DEFAULTS.dataDir, '--data'),
+    outDir: nonEmpty(text('out') ?? DEFAULTS.outDir, '--out'),
+    headersPath: nonEmpty(text('headers') ?? DEFAULTS.headersPath, '--headers'),
+    targetsDir: nonEmpty(text('targets-dir') ?? DEFAULTS.targetsDir, '--targets-dir'),
+    targets: text('target') === undefined ? undefined : targetList(text('target') as string),
+    baseUrl: baseUrl ? absoluteUrl(...baseUrl) : DEFAULTS.baseUrl,
+    baseUrlGiven: baseUrl !== undefined,
+    pageSize: pageSize ? wholeNumber(...pageSize, 1, Number.MAX_SAFE_INTEGER) : DEFAULTS.pageSize,
+    host: host ? nonEmpty(...host) : DEFAULTS.host,
+    port: port ? wholeNumber(...port, 0, 65_535) : DEFAULTS.port,
+    check: commandName === 'check' || values.check === true,
+    help,
+  };
+}
+
+/** The settings of this process's command line; prints the help (exit 0) or a usage error (exit 2). */
+export function settingsOrExit(commandName: CommandName): Settings {
+  try {
+    const settings = readSettings(process.argv.slice(2), process.env, commandName);
+    if (settings.help) {
+      console.log(usage(commandName));
+      process.exit(0);
+    }
+    return settings;
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    console.error(`${error.message}\nSee \`${COMMANDS[commandName].name} -- --help\`.`);
     process.exit(2);
   }
 }

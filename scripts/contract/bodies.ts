@@ -1,6 +1,9 @@
-// The bodies DRF sends besides the lists: OPTIONS metadata and error details.
+// The bodies DRF sends besides the lists: OPTIONS metadata and error details. The build writes
+// them as files for the web servers, which can only send files; the request handler sends them
+// from here (fixedBody), so no adapter has to read them.
 
 import { encode } from './json.ts';
+import { INVALID_PAGE_FILE, NOT_FOUND_FILE, RESOURCES, optionsFile } from './routes.ts';
 
 /** SimpleMetadata of a read-only list view without a docstring. */
 export function optionsBody(title: string): string {
@@ -14,7 +17,9 @@ export function optionsBody(title: string): string {
 
 export const NOT_FOUND_BODY = encode({ detail: 'Not found.' });
 export const INVALID_PAGE_BODY = encode({ detail: 'Invalid page.' });
-/** Not DRF's: what a host without code answers to an ordering by several fields. */
+/** Django's handler500 for an API view. */
+export const SERVER_ERROR_BODY = encode({ detail: 'A server error occurred.' });
+/** Not DRF's: what a target without code answers to an ordering by several fields. */
 export const UNSUPPORTED_ORDERING_BODY = encode({
   detail: 'This host cannot order by several fields; use a single field, such as ordering=-start_date.',
 });
@@ -22,4 +27,16 @@ export const UNSUPPORTED_ORDERING_BODY = encode({
 /** exceptions.MethodNotAllowed: the method's name as the client sent it. */
 export function methodNotAllowedBody(method: string): string {
   return encode({ detail: `Method "${method}" not allowed.` });
+}
+
+let fixedBodies: ReadonlyMap<string, string> | undefined;
+
+/** The body of an output file that is the same in every build (an error or OPTIONS body), by its path. */
+export function fixedBody(file: string): string | undefined {
+  fixedBodies ??= new Map([
+    [NOT_FOUND_FILE, NOT_FOUND_BODY],
+    [INVALID_PAGE_FILE, INVALID_PAGE_BODY],
+    ...RESOURCES.map((resource) => [optionsFile(resource.name), optionsBody(resource.title)] as const),
+  ]);
+  return fixedBodies.get(file);
 }

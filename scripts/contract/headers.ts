@@ -1,6 +1,6 @@
 // The `_headers` file (Netlify and Cloudflare Pages format) is where the response headers are
 // written down once; the build checks it, copies it into the output, and the local server
-// and the host configs apply the same rules.
+// and the targets' configs apply the same rules.
 
 export interface HeaderRule {
   pattern: string;
@@ -61,7 +61,7 @@ function patternToRegExp(pattern: string): RegExp {
 
 /**
  * The headers a request path gets: every matching rule applies, in file order. A later rule
- * that sets a name again joins the values with ", " (as both hosts do).
+ * that sets a name again joins the values with ", " (as Netlify and Cloudflare do).
  */
 export function headersFor(rules: readonly HeaderRule[], path: string): Record<string, string> {
   const result: Record<string, string> = {};

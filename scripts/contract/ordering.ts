@@ -31,7 +31,7 @@ export function parseOrdering(raw: string, fields: readonly string[]): OrderTerm
 
 /** The query value that names a term list (`-start_date,name`). */
 export function formatOrdering(terms: readonly OrderTerm[]): string {
-  return terms.map((t) => (t.descending ? '-' : '') + t.field).join(',');
+  return terms.map((term) => (term.descending ? '-' : '') + term.field).join(',');
 }
 
 type Comparable = string | number | boolean | null;
@@ -64,7 +64,7 @@ export function compareValues(a: Comparable, b: Comparable): number {
 
 /** True when native string comparison is code-point order: no surrogates, nothing above them. */
 function nativeOrderHolds(values: readonly Comparable[]): boolean {
-  return values.every((v) => typeof v !== 'string' || !/[\ud800-\uffff]/.test(v));
+  return values.every((value) => typeof value !== 'string' || !/[\ud800-\uffff]/.test(value));
 }
 
 /** A record's value of `field` as the ordering compares it: a missing field is null. */

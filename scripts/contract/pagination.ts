@@ -45,7 +45,7 @@ export function quotePlus(text: string): string {
   // Most values (`json`, page numbers) need no escape: one test instead of three passes.
   if (/^[\w.~-]*$/.test(text)) return text;
   return encodeURIComponent(text)
-    .replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)
+    .replace(/[!'()*]/g, (char) => `%${char.charCodeAt(0).toString(16).toUpperCase()}`)
     .replaceAll('%20', '+');
 }
 
@@ -74,9 +74,9 @@ export function pageLinks(
   page: number,
   pages: number,
 ): PageLinks {
-  const to = (n: number) => buildUrl(base, path, n === 1 ? query : { ...query, page: String(n) });
+  const linkTo = (pageNumber: number) => buildUrl(base, path, pageNumber === 1 ? query : { ...query, page: String(pageNumber) });
   return {
-    next: page < pages ? to(page + 1) : null,
-    previous: page > 1 ? to(page - 1) : null,
+    next: page < pages ? linkTo(page + 1) : null,
+    previous: page > 1 ? linkTo(page - 1) : null,
   };
 }

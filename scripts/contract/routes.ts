@@ -1,7 +1,7 @@
 // The route table: which request (path + query) is answered by which file, with which status.
-// It is the one place this is defined. The writer names files with it, the host files
-// (`_redirects`) are generated from it, the local server resolves requests with it, and the
-// end-to-end tests enumerate it.
+// It is the one place this is defined. The writer names files with it, the targets' files
+// (`_redirects`) are generated from it, the request handler answers with it, and the end-to-end
+// tests enumerate it.
 
 import { formatOrdering, parseOrdering, type OrderTerm } from './ordering.ts';
 import { parsePage } from './pagination.ts';
@@ -20,13 +20,13 @@ export type ResourceName = (typeof RESOURCES)[number]['name'];
 /** `format` values DRF answers with JSON; an empty value means no override. */
 export const FORMATS = ['api', 'json'] as const;
 
-/** Methods with a pre-rendered 405 body, for hosts that pick a file by method. */
+/** Methods with a pre-rendered 405 body, for targets that pick a file by method. */
 export const REJECTED_METHODS = ['POST', 'PUT', 'PATCH', 'DELETE', 'TRACE'] as const;
 
 export const NOT_FOUND_FILE = '_errors/not-found.json';
 export const INVALID_PAGE_FILE = '_errors/invalid-page.json';
 /**
- * For hosts that route on the query without code: a comma-separated ordering they cannot sort
+ * For targets that route on the query without code: a comma-separated ordering they cannot sort
  * gets this explicit error instead of a silently unsorted list (status 400).
  */
 export const UNSUPPORTED_ORDERING_FILE = '_errors/unsupported-ordering.json';
@@ -96,7 +96,7 @@ export type Answer =
 
 const NOT_FOUND: Answer = { kind: 'file', status: 404, file: NOT_FOUND_FILE };
 const INVALID_PAGE: Answer = { kind: 'file', status: 404, file: INVALID_PAGE_FILE };
-const BY_PATH = new Map<string, ResourceName>(RESOURCES.map((r) => [r.path, r.name]));
+const BY_PATH = new Map<string, ResourceName>(RESOURCES.map((resource) => [resource.path, resource.name]));
 
 /** Query parameters as Django's QueryDict.get reads them: the last value of a key wins. */
 function lastValues(search: string): Map<string, string> {

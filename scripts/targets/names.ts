@@ -15,7 +15,7 @@ export const TARGET_NAMES = [
 export type TargetName = (typeof TARGET_NAMES)[number];
 
 /**
- * Hosts that pick a file by path alone and cannot set the headers: they would answer
+ * Hosting services that pick a file by path alone and cannot set the headers: they would answer
  * `/event/?ordering=-id` with the unsorted list. They are refused rather than half-served.
  */
 export const REFUSED_TARGETS: Readonly<Record<string, string>> = {

@@ -4,6 +4,7 @@
 import type { HeaderRule } from '../contract/headers.ts';
 import type { Route } from '../contract/routes.ts';
 
+/** One object per build, given to every target: code two targets share is made once per context. */
 export interface TargetContext {
   routes: readonly Route[];
   /** The parsed `_headers` rules: the headers every answer carries. */
@@ -15,7 +16,7 @@ export interface Target {
   /** Files of targets/<name>/ (path relative to that folder → text). */
   files(context: TargetContext): Map<string, string> | Promise<Map<string, string>>;
   /**
-   * Files the target needs inside the output folder itself, because its host reads them from
+   * Files the target needs inside the output folder itself, because the hosting service reads them from
    * the published folder (Netlify's `_redirects`). Written whichever targets are selected, so
    * that public/ does not depend on `--target`.
    */

@@ -11,7 +11,7 @@
 import { NOT_FOUND_BODY } from '../contract/bodies.ts';
 import type { HeaderRule } from '../contract/headers.ts';
 import { FORMATS, RESOURCES, type Route } from '../contract/routes.ts';
-import { generatedNote } from './cloudflare/runtime.ts';
+import { generatedMarkdownNote } from './generated-note.ts';
 import type { Target } from './target.ts';
 import { combinations, fileAnswer, listKeys, subsets } from './netlify/redirects.ts';
 
@@ -62,26 +62,26 @@ function listRewrites(path: string, routes: readonly Route[]): VercelRewrite[] {
     for (const pairs of combinations(subset, values)) {
       const file = fileAnswer(path, pairs, routes);
       if (file === undefined) continue;
-      const has = pairs.map(([key, value]) => query(key, exactly(value)));
-      rewrites.push({ source: path, destination: `/${file}`, ...(has.length ? { has } : {}) });
+      const conditions = pairs.map(([key, value]) => query(key, exactly(value)));
+      rewrites.push({ source: path, destination: `/${file}`, ...(conditions.length ? { has: conditions } : {}) });
     }
     if (subset.length === 0) continue;
     const others = subset.filter((key) => key !== 'format');
     if (others.length > 1) throw new Error(`vercel: ${path} has several query keys besides format: ${others.join(', ')}`);
-    const other = others[0];
-    if (other !== undefined) {
+    const otherKey = others[0];
+    if (otherKey !== undefined) {
       const formats = subset.includes('format') ? FORMATS.map((format) => [['format', format] as [string, string]]) : [[]];
-      if (other === 'ordering') {
+      if (otherKey === 'ordering') {
         // One term that is not a field: DRF drops it, so the list without ordering (for each format).
         for (const pairs of formats) {
           const file = fileAnswer(path, pairs, routes);
           if (file === undefined) throw new Error(`vercel: no file for ${path} ${JSON.stringify(pairs)}`);
-          const has = [...pairs.map(([key, value]) => query(key, exactly(value))), query(other, UNKNOWN_TERM)];
-          rewrites.push({ source: path, destination: `/${file}`, has });
+          const conditions = [...pairs.map(([key, value]) => query(key, exactly(value))), query(otherKey, UNKNOWN_TERM)];
+          rewrites.push({ source: path, destination: `/${file}`, has: conditions });
         }
       }
       // Several ordering fields, padding, or a page that is not a file's: an error, never a list.
-      rewrites.push({ source: path, destination: NOWHERE, has: [...(subset.includes('format') ? [VALID_FORMAT] : []), query(other)] });
+      rewrites.push({ source: path, destination: NOWHERE, has: [...(subset.includes('format') ? [VALID_FORMAT] : []), query(otherKey)] });
     }
     // Any other format value: DRF's 404.
     if (subset.includes('format')) rewrites.push({ source: path, destination: NOWHERE, has: subset.map((key) => query(key)) });
@@ -105,14 +105,14 @@ export function vercelConfig(routes: readonly Route[], rules: readonly HeaderRul
     // No .html guessing; trailingSlash is left unset: `true` would 308 every path without a
     // slash (unknown ones too), `false` would redirect /company/ to /company.
     cleanUrls: false,
-    redirects: RESOURCES.map((r) => ({ source: r.path.slice(0, -1), destination: r.path, statusCode: 301 })),
-    rewrites: RESOURCES.flatMap((r) => listRewrites(r.path, routes)),
+    redirects: RESOURCES.map((resource) => ({ source: resource.path.slice(0, -1), destination: resource.path, statusCode: 301 })),
+    rewrites: RESOURCES.flatMap((resource) => listRewrites(resource.path, routes)),
     headers: rules.map((rule) => ({ source: headerSource(rule.pattern), headers: rule.headers.map(([key, value]) => ({ key, value })) })),
   };
 }
 
 function readme(): string {
-  return `<!-- ${generatedNote(NAME, '//').slice(3)} -->
+  return `${generatedMarkdownNote(NAME)}
 # Vercel (static, \`vercel.json\`)
 
 \`vercel.json\` rewrites each list path, and each query that has a file, to that file

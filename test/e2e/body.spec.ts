@@ -1,4 +1,4 @@
-// [body] CONTRACT section 1: every route of the build's route table answers with the exact
+// [body] docs/contract.md section 1: every route of the build's route table answers with the exact
 // bytes of its built file, and those bytes are what DRF's JSONRenderer writes.
 
 import { readFile } from 'node:fs/promises';

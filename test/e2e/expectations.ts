@@ -6,7 +6,7 @@
 
 import { TRAVERSALS, UNKNOWN_PATHS } from './lib/contract.ts';
 
-/** Rule ids, grouped by the prefix before the dot. The README table is target × rule. */
+/** Rule ids, grouped by the prefix before the dot. docs/targets.md is a table of target × rule. */
 export const RULES = {
   headers: 'Section 2 headers, exactly once each, on 200, 404, 405 and OPTIONS answers',
   'headers.redirect': 'Section 2 headers on the 301 slash redirect',
@@ -37,131 +37,161 @@ export type RuleId = keyof typeof RULES;
 type TestTitle = `[${string}`;
 
 /**
- * What the web servers that route with regexes on the raw query (nginx, Caddy, Apache) cannot do.
- * They cannot sort at request time: a comma, raw or encoded, gets 400 with the pre-rendered
- * _errors/unsupported-ordering.json, never a list in the wrong order (scripts/targets/web-servers/).
+ * Why a target cannot meet a rule, each written once under a short id. The entries below refer
+ * to them by id, and the generated docs/targets.md lists each once with the targets and rules it
+ * applies to. Cite the host's docs or source.
  */
-const QUERY_REGEX_LIMITS: Readonly<Partial<Record<RuleId, string>> & Record<TestTitle, string>> = {
-  'ordering.multi': 'cannot sort at request time: several fields get 400 unsupported-ordering, not a list',
-  '[ordering.invalid] /event/?ordering=-start_date,bogus → -start_date':
+const REASONS = {
+  // nginx, Caddy and Apache route with regexes on the raw query (scripts/targets/web-servers/): a
+  // comma, raw or encoded, gets 400 with _errors/unsupported-ordering.json, never a wrong order.
+  'regex-cannot-sort': 'cannot sort at request time: several fields get 400 unsupported-ordering, not a list',
+  'regex-cannot-drop-terms':
     'any comma is an ordering by several fields to a regex (it cannot drop unknown terms): 400 unsupported-ordering',
-  '[ordering.invalid] /event/?ordering=bogus,-nope → default order (id ascending)':
-    'any comma is an ordering by several fields to a regex (it cannot drop unknown terms): 400 unsupported-ordering',
-  '[ordering.invalid] /event/?ordering=name,bogus,-id → name,-id':
-    'cannot sort at request time: several fields get 400 unsupported-ordering, not a list',
-  '[query] /event/?ordering=-start_date%2Cname answers as /event/?ordering=-start_date,name (an encoded comma separates too)':
-    'cannot sort at request time: several fields get 400 unsupported-ordering, not a list',
-  "[query] /virtualbooth-texture/?page=%EF%BC%92 answers as /virtualbooth-texture/?page=2 (int('\\uff12') is 2)":
+  'regex-cannot-decode-digits':
     'a regex cannot turn a non-ASCII (or percent-encoded) digit into the page file name: 404 Invalid page',
-};
-
-/**
- * What wrangler's local runtime does whatever a Cloudflare target configures: workerd behind
- * miniflare's entry worker, which emulates Cloudflare's edge. Shared by the three Cloudflare targets.
- */
-const CLOUDFLARE_RUNTIME: Readonly<Partial<Record<RuleId, string>>> = {
-  'methods.head':
+  'apache-core-options':
+    "Apache's core answers OPTIONS itself (ap_send_http_options: 200, no body); a body needs a script module (mod_lua, CGI)",
+  'apache-core-traversal':
+    "Apache's core refuses a path that climbs above the root with 400 before any module runs (ap_normalize_path); " +
+    'the ErrorDocument sends the JSON not-found body but cannot change the status',
+  // wrangler's local runtime, whatever a Cloudflare target configures: workerd behind miniflare's
+  // entry worker, which emulates Cloudflare's edge.
+  'workerd-head-framing':
     "Cloudflare's edge gzips JSON for clients that accept it (miniflare's entry worker does it here; Playwright sends " +
     'Accept-Encoding: gzip), so GET goes out chunked, without Content-Length; workerd sends a body-less HEAD answer ' +
     'with no framing header at all. Status, Content-Type, Content-Encoding, ETag and the _headers headers are equal and ' +
     'the body is empty: only Transfer-Encoding: chunked differs',
-  'paths.absolute-form':
+  'workerd-absolute-form':
     'workerd as wrangler runs it answers an absolute-form request-target with a plain-text 500 before any worker code ' +
     "runs (on the user worker's own socket too); on Cloudflare the edge parses the request line, not workerd",
-};
-
-/** Static Pages sees the path only: why each query-dependent test fails there. */
-const PAGES_NO_QUERY =
-  'Pages matches _redirects and _headers on the path only and serves files by path: the query string is ignored, so ' +
-  '?ordering=, ?page= and ?format= all get the plain list (targets/cloudflare-pages-static/README.md says so)';
-const PAGES_METHODS =
-  "Pages' asset server answers every method but GET and HEAD with its own 405 and an empty body, before it looks " +
-  'for a file (workers-sdk pages-shared asset-server handler.ts, MethodNotAllowedResponse); _headers still applies';
-
-/** Cloudflare Pages without code: _headers, the Pages _redirects and 404.html of the build. */
-const PAGES_STATIC_LIMITS: Readonly<Partial<Record<RuleId, string>> & Record<TestTitle, string>> = {
-  ...CLOUDFLARE_RUNTIME,
-  'methods.options': PAGES_METHODS,
-  'methods.not-allowed': PAGES_METHODS,
-  '[paths.not-found] POST /nope/ → 404 Not found, not 405': PAGES_METHODS,
-  'headers.not-modified':
+  // Cloudflare Pages without code: _headers, the Pages _redirects and 404.html of the build.
+  'pages-no-query':
+    'Pages matches _redirects and _headers on the path only and serves files by path: the query string is ignored, so ' +
+    '?ordering=, ?page= and ?format= all get the plain list (targets/cloudflare-pages-static/README.md says so)',
+  'pages-asset-methods':
+    "Pages' asset server answers every method but GET and HEAD with its own 405 and an empty body, before it looks " +
+    'for a file (workers-sdk pages-shared asset-server handler.ts, MethodNotAllowedResponse); _headers still applies',
+  'pages-304-no-etag':
     "Pages' asset server answers a matching If-None-Match with a 304 that carries no ETag (only the _headers " +
     'headers), and a static file cannot add a validator',
-  'format.unknown': PAGES_NO_QUERY,
-  'format.links': PAGES_NO_QUERY,
-  'ordering.multi': PAGES_NO_QUERY,
-  pages: PAGES_NO_QUERY,
-  'pages.invalid': PAGES_NO_QUERY,
+  // Netlify as `netlify dev --offline` runs it (test/e2e/targets/netlify.ts): the redirect engine
+  // and the functions are Netlify's, the file server is the CLI's own. The first and the last
+  // are limits of Netlify itself; the others are the CLI's and say nothing of production.
+  'netlify-optional-slash':
+    'Netlify matches _redirects rules and function paths with or without the trailing slash (netlify-redirector; ' +
+    'netlify-cli matchURLPath strips it), so no rule or function can redirect /company to /company/ without also ' +
+    'redirecting /company/ to itself: /company is answered like /company/ (targets/netlify/README.md)',
+  'netlify-dev-charset':
+    "netlify dev's static server (express) sends the files with Content-Type: application/json; charset=utf-8 and " +
+    "ignores the Content-Type of _headers (seen with netlify-cli 26.2.0); the functions' answers are exact. Netlify's " +
+    'CDN is reported to apply the _headers Content-Type, which no offline run can show',
+  'netlify-dev-head':
+    "netlify dev's static server sends a HEAD answer with the weak ETag of an empty body (GET's is of the file), and " +
+    "the functions' answers carry per-request x-nf-fetch-timing / x-nf-start-timestamp headers (and GET a chunked " +
+    'Transfer-Encoding) that differ between the GET and the HEAD; status and the _headers headers are equal',
+  'netlify-dev-method-on-rewrite':
+    "netlify dev answers a method other than GET or HEAD on a rewritten path with its static server's text/plain " +
+    '"Method Not Allowed" under the rule\'s status (404 here), not with the rule\'s file (seen with netlify-cli 26.2.0)',
+  'netlify-self-rewrite':
+    "Netlify's redirect engine skips a rule that would rewrite a path to itself (netlify-redirector matches nothing " +
+    'for /_errors/not-found.json), so that file is served at its own path: the not-found body, with status 200',
+} as const;
+
+type ReasonId = keyof typeof REASONS;
+
+/** A reference to a reason, with how it shows in one test when that is not obvious. */
+type Because = ReasonId | { reason: ReasonId; shows: string };
+
+/** Rule id (every test of the rule) or exact test title (that test only) → the reason. */
+type Differences = Readonly<Partial<Record<RuleId, Because>> & Record<TestTitle, Because>>;
+
+const shows = (reason: ReasonId, how: string): Because => ({ reason, shows: how });
+
+/** The web servers that route with regexes on the raw query: nginx, Caddy, Apache. */
+const QUERY_REGEX_LIMITS: Differences = {
+  'ordering.multi': 'regex-cannot-sort',
+  '[ordering.invalid] /event/?ordering=-start_date,bogus → -start_date': 'regex-cannot-drop-terms',
+  '[ordering.invalid] /event/?ordering=bogus,-nope → default order (id ascending)': 'regex-cannot-drop-terms',
+  '[ordering.invalid] /event/?ordering=name,bogus,-id → name,-id': 'regex-cannot-sort',
+  '[query] /event/?ordering=-start_date%2Cname answers as /event/?ordering=-start_date,name (an encoded comma separates too)':
+    'regex-cannot-sort',
+  "[query] /virtualbooth-texture/?page=%EF%BC%92 answers as /virtualbooth-texture/?page=2 (int('\\uff12') is 2)":
+    'regex-cannot-decode-digits',
+};
+
+/** Shared by the three Cloudflare targets. */
+const CLOUDFLARE_RUNTIME: Differences = {
+  'methods.head': 'workerd-head-framing',
+  'paths.absolute-form': 'workerd-absolute-form',
+};
+
+const PAGES_STATIC_LIMITS: Differences = {
+  ...CLOUDFLARE_RUNTIME,
+  'methods.options': 'pages-asset-methods',
+  'methods.not-allowed': 'pages-asset-methods',
+  '[paths.not-found] POST /nope/ → 404 Not found, not 405': 'pages-asset-methods',
+  'headers.not-modified': 'pages-304-no-etag',
+  'format.unknown': 'pages-no-query',
+  'format.links': 'pages-no-query',
+  'ordering.multi': 'pages-no-query',
+  pages: 'pages-no-query',
+  'pages.invalid': 'pages-no-query',
   // Every single-field ordering but `id` (the default order, which the plain list has).
   ...Object.fromEntries(
     ['name', 'slug', 'start_date', 'end_date', 'logo', 'logo_bg_color'].flatMap((field) => [
-      [`[ordering] /event/?ordering=${field}`, PAGES_NO_QUERY],
-      [`[ordering] /event/?ordering=-${field}`, PAGES_NO_QUERY],
+      [`[ordering] /event/?ordering=${field}`, 'pages-no-query'],
+      [`[ordering] /event/?ordering=-${field}`, 'pages-no-query'],
     ]),
   ),
-  '[ordering] /event/?ordering=-id': PAGES_NO_QUERY,
-  '[ordering.invalid] /event/?ordering=-start_date,bogus → -start_date': PAGES_NO_QUERY,
-  '[ordering.invalid] /event/?ordering=name,bogus,-id → name,-id': PAGES_NO_QUERY,
-  "[body] GET every route of /event/: the built file's exact bytes": PAGES_NO_QUERY,
-  "[body] GET every route of /virtualbooth-texture/: the built file's exact bytes": PAGES_NO_QUERY,
-  '[body] the 404 and invalid-page bodies': `invalid pages are 200: ${PAGES_NO_QUERY}`,
-  '[headers] 404 answers: unknown path and invalid page': `invalid pages are 200: ${PAGES_NO_QUERY}`,
+  '[ordering] /event/?ordering=-id': 'pages-no-query',
+  '[ordering.invalid] /event/?ordering=-start_date,bogus → -start_date': 'pages-no-query',
+  '[ordering.invalid] /event/?ordering=name,bogus,-id → name,-id': 'pages-no-query',
+  "[body] GET every route of /event/: the built file's exact bytes": 'pages-no-query',
+  "[body] GET every route of /virtualbooth-texture/: the built file's exact bytes": 'pages-no-query',
+  '[body] the 404 and invalid-page bodies': shows('pages-no-query', 'invalid pages are 200'),
+  '[headers] 404 answers: unknown path and invalid page': shows('pages-no-query', 'invalid pages are 200'),
   ...Object.fromEntries(
     ['/company/', '/virtualfair/', '/event/', '/virtualbooth-texture/'].map((path) => [
       `[headers] GET ${path}?format=xml: the 404 answer`,
-      `format=xml is 200: ${PAGES_NO_QUERY}`,
+      shows('pages-no-query', 'format=xml is 200'),
     ]),
   ),
-  '[order] textures: by name (code points), ties by id, across all pages': `every page is page 1: ${PAGES_NO_QUERY}`,
-  '[paths.not-found] Range and If-None-Match do not turn a 404 into 206 or 304': `?page=9999 is page 1: ${PAGES_NO_QUERY}`,
-  "[query] /virtualbooth-texture/?page=%EF%BB%BF2 → 404 Invalid page (int('\\ufeff2') fails)": PAGES_NO_QUERY,
-  '[query] /virtualbooth-texture/?x=1&page=2: no x in the links': `every page is page 1: ${PAGES_NO_QUERY}`,
+  '[order] textures: by name (code points), ties by id, across all pages': shows(
+    'pages-no-query',
+    'every page is page 1',
+  ),
+  '[paths.not-found] Range and If-None-Match do not turn a 404 into 206 or 304': shows(
+    'pages-no-query',
+    '?page=9999 is page 1',
+  ),
+  "[query] /virtualbooth-texture/?page=%EF%BB%BF2 → 404 Invalid page (int('\\ufeff2') fails)": 'pages-no-query',
+  '[query] /virtualbooth-texture/?x=1&page=2: no x in the links': shows('pages-no-query', 'every page is page 1'),
 };
 
-/**
- * Netlify as `netlify dev --offline` runs it (test/e2e/targets/netlify.ts): Netlify's redirect
- * engine and the functions are Netlify's, the file server is the CLI's own. The first two
- * entries are limits of Netlify itself; the rest are the CLI's, and say nothing of production.
- */
-const NETLIFY_NO_SLASH_REDIRECT =
-  'Netlify matches _redirects rules and function paths with or without the trailing slash (netlify-redirector; ' +
-  'netlify-cli matchURLPath strips it), so no rule or function can redirect /company to /company/ without also ' +
-  'redirecting /company/ to itself: /company is answered like /company/ (targets/netlify/README.md)';
-const NETLIFY_DEV_CHARSET =
-  "netlify dev's static server (express) sends the files with Content-Type: application/json; charset=utf-8 and " +
-  'ignores the Content-Type of _headers (local-runtimes.md section 3); the functions\' answers are exact. Netlify\'s ' +
-  'CDN is reported to apply the _headers Content-Type, which no offline run can show';
-const NETLIFY_LIMITS: Readonly<Partial<Record<RuleId, string>> & Record<TestTitle, string>> = {
-  'paths.slash-redirect': NETLIFY_NO_SLASH_REDIRECT,
-  'headers.redirect': NETLIFY_NO_SLASH_REDIRECT,
-  'methods.head':
-    "netlify dev's static server sends a HEAD answer with the weak ETag of an empty body (GET's is of the file), and " +
-    'the functions\' answers carry per-request x-nf-fetch-timing / x-nf-start-timestamp headers (and GET a chunked ' +
-    'Transfer-Encoding) that differ between the GET and the HEAD; status and the _headers headers are equal',
-  '[body] the 404 and invalid-page bodies': NETLIFY_DEV_CHARSET,
-  '[headers] 404 answers: unknown path and invalid page': NETLIFY_DEV_CHARSET,
-  '[paths.not-found] Range and If-None-Match do not turn a 404 into 206 or 304': NETLIFY_DEV_CHARSET,
-  '[paths.absolute-form] GET http://127.0.0.1:<port>/company/ is answered as /company/': NETLIFY_DEV_CHARSET,
-  '[paths.not-found] POST /nope/ → 404 Not found, not 405':
-    "netlify dev answers a method other than GET or HEAD on a rewritten path with its static server's text/plain " +
-    '"Method Not Allowed" under the rule\'s status (404 here), not with the rule\'s file (local-runtimes.md section 3)',
-  '[paths.traversal] GET /_errors/not-found.json → 404 Not found':
-    "Netlify's redirect engine skips a rule that would rewrite a path to itself (netlify-redirector matches nothing " +
-    'for /_errors/not-found.json), so that file is served at its own path: the not-found body, with status 200',
+const NETLIFY_LIMITS: Differences = {
+  'paths.slash-redirect': 'netlify-optional-slash',
+  'headers.redirect': 'netlify-optional-slash',
+  'methods.head': 'netlify-dev-head',
+  '[body] the 404 and invalid-page bodies': 'netlify-dev-charset',
+  '[headers] 404 answers: unknown path and invalid page': 'netlify-dev-charset',
+  '[paths.not-found] Range and If-None-Match do not turn a 404 into 206 or 304': 'netlify-dev-charset',
+  '[paths.absolute-form] GET http://127.0.0.1:<port>/company/ is answered as /company/': 'netlify-dev-charset',
+  '[paths.not-found] POST /nope/ → 404 Not found, not 405': 'netlify-dev-method-on-rewrite',
+  '[paths.traversal] GET /_errors/not-found.json → 404 Not found': 'netlify-self-rewrite',
   ...Object.fromEntries(
     ['/company/', '/virtualfair/', '/event/', '/virtualbooth-texture/'].map((path) => [
       `[headers] GET every route of ${path}: 200 answers`,
-      NETLIFY_DEV_CHARSET,
+      'netlify-dev-charset',
     ]),
   ),
   ...Object.fromEntries(
-    UNKNOWN_PATHS.map((url) => [
-      `[paths.not-found] GET ${url} → 404 Not found`,
-      NETLIFY_DEV_CHARSET,
-    ]),
+    UNKNOWN_PATHS.map((url) => [`[paths.not-found] GET ${url} → 404 Not found`, 'netlify-dev-charset']),
   ),
   ...Object.fromEntries(
-    TRAVERSALS.filter((url) => url !== '/_errors/not-found.json').map((url) => [`[paths.traversal] GET ${url} → 404 Not found`, NETLIFY_DEV_CHARSET]),
+    TRAVERSALS.filter((url) => url !== '/_errors/not-found.json').map((url) => [
+      `[paths.traversal] GET ${url} → 404 Not found`,
+      'netlify-dev-charset',
+    ]),
   ),
   // The query cases a rule answers from a file (the others go through the function, which passes).
   ...Object.fromEntries(
@@ -175,32 +205,28 @@ const NETLIFY_LIMITS: Readonly<Partial<Record<RuleId, string>> & Record<TestTitl
       '/virtualbooth-texture/?page=2&page=3 answers as /virtualbooth-texture/?page=3 (the last value wins)',
       '/virtualbooth-texture/?x=1&page=2 answers as /virtualbooth-texture/?page=2 (unknown keys are not copied into the links)',
       '/virtualbooth-texture/?page=2&zzz=1&format=api answers as /virtualbooth-texture/?format=api&page=2 (unknown keys are not copied into the links)',
-    ].map((title) => [`[query] ${title}`, NETLIFY_DEV_CHARSET]),
+    ].map((title) => [`[query] ${title}`, 'netlify-dev-charset']),
   ),
 };
 
-/**
- * Target name → rule id, or one test's exact title, → why that target cannot meet it (cite the
- * host's docs or source). A rule id marks every test of that rule on that target; a title
- * marks that test only.
- */
-export const KNOWN_DIFFERENCES: Readonly<Record<string, Partial<Record<RuleId, string>> & Record<TestTitle, string>>> = {
+/** Target name → what it is known not to meet. A rule id marks every test of that rule on that target. */
+export const KNOWN_DIFFERENCES: Readonly<Record<string, Differences>> = {
   local: {},
   nginx: QUERY_REGEX_LIMITS,
   caddy: QUERY_REGEX_LIMITS,
   apache: {
     ...QUERY_REGEX_LIMITS,
-    'methods.options':
-      "Apache's core answers OPTIONS itself (ap_send_http_options: 200, no body); a body needs a script module (mod_lua, CGI)",
+    'methods.options': 'apache-core-options',
     ...Object.fromEntries(
-      ['/../package.json', '/%2e%2e/package.json', '/company/%2e%2e/%2e%2e/package.json', '/company/../../package.json'].map((url) => [
-        `[paths.traversal] GET ${url} → 404 Not found`,
-        "Apache's core refuses a path that climbs above the root with 400 before any module runs (ap_normalize_path); " +
-          'the ErrorDocument sends the JSON not-found body but cannot change the status',
-      ]),
+      [
+        '/../package.json',
+        '/%2e%2e/package.json',
+        '/company/%2e%2e/%2e%2e/package.json',
+        '/company/../../package.json',
+      ].map((url) => [`[paths.traversal] GET ${url} → 404 Not found`, 'apache-core-traversal']),
     ),
   },
-  // The worker (scripts/respond/fetch-handler.ts) meets every rule; only the runtime differs.
+  // The worker (scripts/respond/) meets every rule; only the runtime differs.
   'cloudflare-workers': CLOUDFLARE_RUNTIME,
   'cloudflare-pages': CLOUDFLARE_RUNTIME,
   'cloudflare-pages-static': PAGES_STATIC_LIMITS,
@@ -226,11 +252,33 @@ export function ruleOf(title: string): RuleId {
   return id as RuleId;
 }
 
-/** Why `target` is expected to fail the test titled `title`, or undefined. */
+/** The start of a known difference's annotation; the reason id follows in parentheses. */
+const DIFFERENCE = /^known difference of \S+ for \[[a-z.-]+\] \(([a-z0-9-]+)\): /;
+
+/**
+ * Why `target` is expected to fail the test titled `title`, or undefined. The text is the "fail"
+ * annotation of the test in the report: `known difference of <target> for [<rule>] (<reason id>): ...`
+ * or `known bug: ...`; reasonOf() reads it back.
+ */
 export function expectedFailure(target: string, title: string): string | undefined {
   const rule = ruleOf(title);
-  const difference = KNOWN_DIFFERENCES[target]?.[rule] ?? KNOWN_DIFFERENCES[target]?.[title as TestTitle];
-  if (difference !== undefined) return `known difference of ${target} for [${rule}]: ${difference}`;
+  const because = KNOWN_DIFFERENCES[target]?.[rule] ?? KNOWN_DIFFERENCES[target]?.[title as TestTitle];
+  if (because !== undefined) {
+    const { reason, shows: how } = typeof because === 'string' ? { reason: because, shows: undefined } : because;
+    return `known difference of ${target} for [${rule}] (${reason}): ${how ? `${how}: ` : ''}${REASONS[reason]}`;
+  }
   const bug = KNOWN_BUGS[target]?.[title];
   return bug === undefined ? undefined : `known bug: ${bug}`;
+}
+
+/**
+ * The reason an expected failure's annotation (expectedFailure's text) names: a reason id of
+ * REASONS, or the text of a known bug. Throws for text of another form, such as a report written
+ * before reasons had ids: run the suite again.
+ */
+export function reasonOf(annotation: string): { key: string; text: string } {
+  const id = DIFFERENCE.exec(annotation)?.[1];
+  if (id !== undefined && id in REASONS) return { key: id, text: REASONS[id as ReasonId] };
+  if (annotation.startsWith('known bug: ')) return { key: annotation, text: annotation };
+  throw new Error(`not an annotation of expectations.ts (run \`npx playwright test\` again): ${annotation}`);
 }

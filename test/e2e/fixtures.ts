@@ -50,7 +50,7 @@ export const test = base.extend<{ knownDifferences: void }, WorkerFixtures>({
           const tmp = await mkdtemp(path.join(os.tmpdir(), `e2e-${targetName}-`));
           tmps.push(tmp);
           const publicDir = path.join(tmp, 'public');
-          const targetsDir = path.join(tmp, 'hosts');
+          const targetsDir = path.join(tmp, 'targets');
           const workDir = path.join(tmp, 'work');
           await mkdir(workDir);
           const result = await build({
@@ -77,7 +77,7 @@ export const test = base.extend<{ knownDifferences: void }, WorkerFixtures>({
         for (const tmp of tmps) await rm(tmp, { recursive: true, force: true });
       }
     },
-    // Some hosts' runtimes (wrangler, netlify dev) take a while to start.
+    // Some targets' runtimes (wrangler, netlify dev) take a while to start.
     { scope: 'worker', timeout: 120_000 },
   ],
 

@@ -1,4 +1,4 @@
-// [format] CONTRACT section 5: `format=api` and `format=json` answer the same JSON as no
+// [format] docs/contract.md section 5.1: `format=api` and `format=json` answer the same JSON as no
 // format (DRF's browsable API is not rendered), any other value is 404 Not found.
 
 import { RESOURCES } from '../../scripts/contract/routes.ts';
@@ -56,7 +56,7 @@ for (const format of ['api', 'json']) {
       expect.soft(body.next, `${answer}: next`).toBe(textureLink(site.baseUrl, page + 1, format));
       expect.soft(body.previous, `${answer}: previous`).toBe(page === 1 ? null : textureLink(site.baseUrl, page - 1, format));
     }
-    // Written out once, as CONTRACT section 5 shows it.
+    // Written out once, as docs/contract.md section 5.1 shows it.
     const first = (await api.get(`${TEXTURE_PATH}?format=${format}`)).json<TexturePage>();
     expect(first.next).toBe(`${site.baseUrl}/virtualbooth-texture/?format=${format}&page=2`);
   });

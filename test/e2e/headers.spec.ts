@@ -1,4 +1,4 @@
-// [headers] CONTRACT section 2: every answer of a list path carries the six API headers,
+// [headers] docs/contract.md section 2: every answer of a list path carries the six API headers,
 // each exactly once with exactly the contract's value (a duplicate or a charset is a failure).
 
 import { RESOURCES } from '../../scripts/contract/routes.ts';

@@ -1,4 +1,4 @@
-// [methods] CONTRACT section 3: HEAD is GET without the body, OPTIONS answers DRF's metadata,
+// [methods] docs/contract.md section 3: HEAD is GET without the body, OPTIONS answers DRF's metadata,
 // every other method gets 405 naming the method, all with the section 2 headers.
 
 import { RESOURCES } from '../../scripts/contract/routes.ts';

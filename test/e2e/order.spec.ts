@@ -1,4 +1,4 @@
-// [order] CONTRACT section 6: the record order of each list, checked against the source data
+// [order] docs/contract.md section 6: the record order of each list, checked against the source data
 // with the test's own comparators (lib/order.ts), not the project's sort code.
 
 import { readFile } from 'node:fs/promises';

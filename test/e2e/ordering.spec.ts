@@ -1,4 +1,4 @@
-// [ordering] CONTRACT section 5, DRF's OrderingFilter on /event/: every field ascending and
+// [ordering] docs/contract.md section 5.3, DRF's OrderingFilter on /event/: every field ascending and
 // descending, comma-separated fields, invalid terms dropped. Each answer's order is checked
 // with the test's own comparator (lib/order.ts: code points, nulls last ascending / first
 // descending, ties by id ascending) and its records against the source data.

@@ -1,4 +1,4 @@
-// [pages] CONTRACT section 5, DRF's PageNumberPagination on /virtualbooth-texture/: the whole
+// [pages] docs/contract.md section 5.4, DRF's PageNumberPagination on /virtualbooth-texture/: the whole
 // next/previous chain, page=last, and the values DRF answers with 404 "Invalid page.".
 
 import { expect, test } from './fixtures.ts';
@@ -45,7 +45,7 @@ for (const format of [undefined, 'api']) {
       expect.soft(page.next, `page ${n}: next`).toBe(n < last ? textureLink(site.baseUrl, n + 1, format) : null);
       expect.soft(page.previous, `page ${n}: previous`).toBe(n > 1 ? textureLink(site.baseUrl, n - 1, format) : null);
     });
-    // The two links CONTRACT section 5 writes out.
+    // The two links docs/contract.md section 5.4 writes out.
     expect(pages[0]?.next).toBe(`${site.baseUrl}/virtualbooth-texture/?${format ? `format=${format}&` : ''}page=2`);
     expect(pages[1]?.previous).toBe(`${site.baseUrl}/virtualbooth-texture/${query}`);
 

@@ -1,4 +1,4 @@
-// [paths] CONTRACT section 4: the slash redirect, 404 JSON for unknown paths, and no request
+// [paths] docs/contract.md section 4: the slash redirect, 404 JSON for unknown paths, and no request
 // URL ever reaching a file by its name (traversal, host files, the output's own file paths).
 // Odd URLs go through raw node:http so they reach the server exactly as written.
 

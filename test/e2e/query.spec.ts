@@ -1,6 +1,7 @@
-// [query] Query strings as Django's QueryDict reads them: percent-decoding, case-sensitive
-// keys, the last of repeated keys, unknown keys ignored, page values as Python's int() reads
-// them. Each case names the canonical URL whose answer it must equal, byte for byte.
+// [query] docs/contract.md section 5.2, query strings as Django's QueryDict reads them:
+// percent-decoding, case-sensitive keys, the last of repeated keys, unknown keys ignored, page
+// values as Python's int() reads them. Each case names the canonical URL whose answer it must
+// equal, byte for byte.
 
 import { expect, test } from './fixtures.ts';
 import { expectAnswer } from './lib/assert.ts';

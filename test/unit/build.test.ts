@@ -1,5 +1,5 @@
-// scripts/build/build.ts and the CLI scripts/build.ts, end to end on files:
-// (a) the build is deterministic; (b) the committed public/ is what data/ builds to;
+// scripts/cli/run-build.ts (build()) and the CLI scripts/cli/build-command.ts, end to end on files:
+// (a) the build is deterministic; (b) the committed public/ and targets/ are what data/ builds to;
 // (c) every kind of bad input in test/fixtures/broken/<case>/ is reported with exactly the lines
 // of its expected.txt (all of them), and the previous output is left byte for byte as it was;
 // (d) the CLI: exit status, error lines on stderr, output intact, --check writes nothing;
@@ -21,8 +21,6 @@ const TSX = path.join(ROOT, 'node_modules/.bin/tsx');
 const GOOD = 'test/fixtures/good/data';
 const BROKEN = 'test/fixtures/broken';
 const tempDir = tempDirs('build-test-');
-/** A built file's bytes as text; undefined when there is no such file. */
-const text = (bytes: Uint8Array | undefined) => (bytes === undefined ? undefined : Buffer.from(bytes).toString('utf8'));
 
 /** The default settings, except the output folders: tests never write into the project. */
 const options = (overrides: Partial<BuildOptions> & Pick<BuildOptions, 'outDir' | 'targetsDir'>): BuildOptions => ({
@@ -64,13 +62,30 @@ describe('(a) determinism', () => {
   });
 });
 
+/** The files of `tree` (paths relative to `folder`) that git does not ignore. */
+function notIgnored(tree: Map<string, Buffer>, folder: string): Map<string, Buffer> {
+  const paths = [...tree.keys()].map((file) => `${folder}/${file}`);
+  // Exit status 1 when none is ignored; the ignored paths, one a line, otherwise.
+  const { stdout } = spawnSync('git', ['check-ignore', '--stdin'], { cwd: ROOT, input: paths.join('\n'), encoding: 'utf8' });
+  const ignored = new Set(stdout.split('\n').filter((line) => line !== ''));
+  return new Map([...tree].filter(([file]) => !ignored.has(`${folder}/${file}`)));
+}
+
+/** The files git tracks under `folder`, as they are in the work tree. */
+function tracked(folder: string): Map<string, Buffer> {
+  const { stdout } = spawnSync('git', ['ls-files', '-z', '--', folder], { cwd: ROOT, encoding: 'utf8' });
+  const files = stdout.split('\0').filter((file) => file !== '');
+  return new Map(files.map((file) => [path.relative(folder, file), readFileSync(path.join(ROOT, file))]));
+}
+
 describe('(b) the committed public/ and targets/', () => {
   it('are what data/ builds to with the default settings', async () => {
     const stale = 'is stale: run `npm run build` and commit public/ and targets/';
     const { out, hosts } = await outputs();
     await build(options({ outDir: out, targetsDir: hosts }));
     expectSameTree(await readTree(DEFAULTS.outDir), await readTree(out), `public/ ${stale}`);
-    expectSameTree(await readTree(DEFAULTS.targetsDir), await readTree(hosts), `targets/ ${stale}`);
+    // Generated files that git ignores under targets/ (bundles) are not part of the committed tree.
+    expectSameTree(tracked(DEFAULTS.targetsDir), notIgnored(await readTree(hosts), DEFAULTS.targetsDir), `targets/ ${stale}`);
   });
 });
 
@@ -150,6 +165,15 @@ function cli(args: string[], cwd = ROOT) {
   return { status: result.status, stdout: result.stdout, stderr: result.stderr.split('\n').filter((line, i, all) => i < all.length - 1 || line !== '') };
 }
 
+/** A copy of the project's scripts (and package.json, node_modules linked) in a temp folder named `name`. */
+async function projectCopy(name: string): Promise<string> {
+  const copy = path.join(await tempDir(), name);
+  cpSync(path.join(ROOT, 'scripts'), path.join(copy, 'scripts'), { recursive: true });
+  cpSync(path.join(ROOT, 'package.json'), path.join(copy, 'package.json'));
+  symlinkSync(path.join(ROOT, 'node_modules'), path.join(copy, 'node_modules'));
+  return copy;
+}
+
 describe('(d) the CLI', () => {
   it('exits with status 1, prints every problem and leaves the output', async () => {
     const { parent, out, hosts } = await goodOutput();
@@ -171,21 +195,18 @@ describe('(d) the CLI', () => {
   });
 
   it('--check on good data exits 0 and writes nothing', async () => {
-    const { parent, out, hosts } = await outputs();
-    const { status, stdout, stderr } = cli(['--check', '--data', GOOD, '--out', out, '--targets-dir', hosts]);
+    const project = await projectCopy('project');
+    const { status, stdout, stderr } = cli(['--check', '--data', path.join(ROOT, GOOD), '--headers', path.join(ROOT, '_headers')], project);
     expect(status).toBe(0);
     expect(stdout).toBe('');
     expect(stderr.at(-1)).toBe('checked 36 files for 22 routes from 8 records');
-    expect(await readdir(parent)).toEqual([]);
+    expect((await readdir(project)).sort()).toEqual(['node_modules', 'package.json', 'scripts']);
   });
 
   // A project path that a file URL escapes (a space) must not stop the CLI from running.
   it('runs from a project folder whose path has a space', async () => {
-    const copy = path.join(await tempDir(), 'my project');
-    cpSync(path.join(ROOT, 'scripts'), path.join(copy, 'scripts'), { recursive: true });
-    cpSync(path.join(ROOT, 'package.json'), path.join(copy, 'package.json'));
-    symlinkSync(path.join(ROOT, 'node_modules'), path.join(copy, 'node_modules'));
-    const { status, stderr } = cli(['--check', '--data', path.join(ROOT, GOOD), '--headers', path.join(ROOT, '_headers')], copy);
+    const project = await projectCopy('my project');
+    const { status, stderr } = cli(['--check', '--data', path.join(ROOT, GOOD), '--headers', path.join(ROOT, '_headers')], project);
     expect(status).toBe(0);
     expect(stderr.at(-1)).toBe('checked 36 files for 22 routes from 8 records');
   });
@@ -290,15 +311,14 @@ describe('the output of the good fixture (page size 1)', () => {
     await writeFile(path.join(data, 'event', 'events.json'), '[]');
     const { files, routes } = await buildSite(options({ dataDir: data, outDir: path.join(data, 'never'), targetsDir: path.join(data, 'never-hosts'), check: true }));
     expect(routes.length).toBe(22);
-    expect(text(files.get('virtualbooth-texture/index.json'))).toBe('{"count":0,"next":null,"previous":null,"results":[]}');
-    expect(text(files.get('virtualbooth-texture/page=last.json'))).toBe('{"count":0,"next":null,"previous":null,"results":[]}');
-    expect(text(files.get('company/index.json'))).toBe('[]');
+    expect(files.get('virtualbooth-texture/index.json')).toBe('{"count":0,"next":null,"previous":null,"results":[]}');
+    expect(files.get('virtualbooth-texture/page=last.json')).toBe('{"count":0,"next":null,"previous":null,"results":[]}');
+    expect(files.get('company/index.json')).toBe('[]');
     expect(files.has('virtualbooth-texture/page=2.json')).toBe(false);
   });
 
   it("writes a company's and a texture's fields in the API's order, whatever the source's order", async () => {
-    // Those lists are written from the validated records as they are: this holds while validation
-    // keeps zod's copy (which has the schema's key order) of a record whose keys are out of order.
+    // Those lists are written from zod's output, which has the schema's key order.
     const data = await tempDir();
     const reversed = (file: string) => {
       const value = JSON.parse(readFileSync(path.join(GOOD, file), 'utf8')) as object | object[];
@@ -311,14 +331,14 @@ describe('the output of the good fixture (page size 1)', () => {
     }
     expect(reversed('company/companies.json')).toMatch(/^\[\{"vf_plus_status":true,"tags":/);
     const { files } = await buildSite(options({ dataDir: data, outDir: path.join(data, 'never'), targetsDir: path.join(data, 'never-hosts'), check: true }));
-    expect(text(files.get('company/index.json'))).toBe(
+    expect(files.get('company/index.json')).toBe(
       '[{"id":7,"name":"acme Tools Ltd","street":"","zip_code":"-","city":"","country_name":"United Kingdom","phone":null,"fax":null,' +
         '"e_mail":"","platform_plus_status":true,"website":null,"logo":"https://media.example.com/logos/acme.png","tags":null,"vf_plus_status":false},' +
         '{"id":12,"name":"Zeta Werkzeuge GmbH","street":"Königsallee 23","zip_code":"42853","city":"Remscheid","country_name":"Germany",' +
         '"phone":"02191/77281","fax":null,"e_mail":"info@zeta.example.com","platform_plus_status":false,"website":"https://www.zeta.example.com/",' +
         '"logo":null,"tags":"Welding & Cutting,CAD/CAM Software","vf_plus_status":true}]',
     );
-    expect(text(files.get('virtualbooth-texture/index.json'))).toBe(
+    expect(files.get('virtualbooth-texture/index.json')).toBe(
       '{"count":1,"next":null,"previous":null,"results":[{"id":"6a1351f2-4afd-4a5d-96cc-b91631d3a389","name":"Cork",' +
         '"texture":"https://media.example.com/textures/cork.jpg","categories":["0c33de5e-721a-4c87-8ab3-6763ab932548"]}]}',
     );

@@ -1,6 +1,6 @@
-// scripts/respond/fetch-handler.ts in-process: the worker and the local server resolve with
-// the same route table, so for every kind of request they must send the same status, the same
-// `_headers` headers and the same bytes. The ASSETS binding is a stand-in that, like Cloudflare's
+// scripts/respond/cloudflare-worker.ts in-process: the worker and the local server are adapters
+// of the same request handler, so for every kind of request they must send the same status, the
+// same `_headers` headers and the same bytes. The ASSETS binding is a stand-in that, like Cloudflare's
 // asset worker with html_handling "none", serves a file only by its exact name. The real
 // runtimes (wrangler, workerd) are exercised by the end-to-end suite.
 
@@ -9,10 +9,10 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import type http from 'node:http';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { parseHeadersFile } from '../../scripts/contract/headers.ts';
-import { notModified } from '../../scripts/respond/revalidate.ts';
-import { createWorker, type Env } from '../../scripts/respond/fetch-handler.ts';
+import { createHandler, notModified, type FileStore } from '../../scripts/respond/handler.ts';
+import { createWorker, type Env } from '../../scripts/respond/cloudflare-worker.ts';
 import { build } from '../../scripts/cli/run-build.ts';
 import { createApiServer, listen } from '../../scripts/respond/node-server.ts';
 import { DEFAULTS } from '../../scripts/cli/settings.ts';
@@ -45,7 +45,7 @@ beforeAll(async () => {
   // One build for the whole file (tempDirs() would remove it after the first test).
   parent = await mkdtemp(path.join(tmpdir(), 'cloudflare-worker-test-'));
   dir = path.join(parent, 'public');
-  await build({ ...DEFAULTS, outDir: dir, targetsDir: path.join(parent, 'hosts'), baseUrl: ORIGIN });
+  await build({ ...DEFAULTS, outDir: dir, targetsDir: path.join(parent, 'targets'), baseUrl: ORIGIN });
   server = createApiServer(dir);
   local = await listen(server, '127.0.0.1', 0);
   const { rules } = parseHeadersFile(await readFile(path.join(dir, '_headers'), 'utf8'));
@@ -116,6 +116,19 @@ describe('revalidation', () => {
     expect(await again.text()).toBe(await first.text());
   });
 
+  it('gives OPTIONS and error bodies no validator, so they are never a 304', async () => {
+    for (const [method, target] of [
+      ['OPTIONS', '/event/'],
+      ['GET', '/nope/'],
+      ['GET', '/virtualbooth-texture/?page=9999'],
+      ['POST', '/company/'],
+    ]) {
+      const answer = await worker.fetch(new Request(`${ORIGIN}${target}`, { method, headers: { 'If-None-Match': '*' } }), env);
+      expect(answer.status, `${method} ${target}`).not.toBe(304);
+      expect(answer.headers.get('ETag'), `${method} ${target}`).toBeNull();
+    }
+  });
+
   it.each([
     ['"a"', '"a"', true],
     ['W/"a"', '"a"', true],
@@ -126,5 +139,38 @@ describe('revalidation', () => {
     ['"a"', null, false],
   ])('If-None-Match %s against %s: %s', (header, etag, expected) => {
     expect(notModified(header, etag)).toBe(expected);
+  });
+});
+
+describe('the handler', () => {
+  it('answers a failing store with the 500 body and the _headers headers', async () => {
+    const { rules } = parseHeadersFile(await readFile(path.join(dir, '_headers'), 'utf8'));
+    const handler = createHandler(rules);
+    const broken: FileStore<never> = {
+      open: async () => {
+        throw new Error('the disk is gone');
+      },
+    };
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => {});
+    try {
+      const reply = await handler.answer({ method: 'GET', target: '/company/' }, broken);
+      expect(reply).toEqual({ status: 500, headers: expect.objectContaining({ Vary: 'Accept', 'Content-Type': 'application/json' }), body: '{"detail":"A server error occurred."}' });
+      expect(errors).toHaveBeenCalledOnce();
+    } finally {
+      errors.mockRestore();
+    }
+  });
+
+  it('answers the fixed bodies without opening a file', async () => {
+    const handler = createHandler([]);
+    const none: FileStore<never> = {
+      open: async (file) => {
+        throw new Error(`opened ${file}`);
+      },
+    };
+    expect(await handler.answer({ method: 'OPTIONS', target: '/company/' }, none)).toMatchObject({ status: 200, body: expect.stringContaining('"Company List"') });
+    expect(await handler.answer({ method: 'GET', target: '/nope/' }, none)).toEqual({ status: 404, headers: { 'Content-Type': 'application/json' }, body: '{"detail":"Not found."}' });
+    expect(await handler.answer({ method: 'DELETE', target: '/event/' }, none)).toMatchObject({ status: 405 });
+    expect(await handler.answer({ method: 'GET', target: '/company?a=1' }, none)).toMatchObject({ status: 301, headers: { Location: '/company/?a=1' }, body: '' });
   });
 });

@@ -3,7 +3,7 @@
 // U+2028/U+2029 escaped). Every expectation is a literal string, never computed.
 
 import { describe, expect, it } from 'vitest';
-import { Float, encode, encodeArrayBytes, encodePlain, encodePlainArrayBytes, pythonFloat, type Json } from '../../scripts/contract/json.ts';
+import { Float, encode, encodePlain, pythonFloat, type Json } from '../../scripts/contract/json.ts';
 
 describe('encode: layout', () => {
   it.each<[string, Json, string]>([
@@ -100,31 +100,3 @@ describe('encode: plain numbers must be integers', () => {
   });
 });
 
-describe('encodeArrayBytes', () => {
-  it.each<[string[], string]>([
-    [[], '[]'],
-    [['1'], '[1]'],
-    [['{"a":"Öl"}', '"\u2028"', '"😀"'], '[{"a":"Öl"},"\u2028","😀"]'],
-  ])('%j → %s', (items, expected) => {
-    const bytes = encodeArrayBytes(items.map((item) => Buffer.from(item)));
-    expect(Buffer.from(bytes).toString('utf8')).toBe(expected);
-    expect(bytes.length).toBe(Buffer.byteLength(expected));
-  });
-});
-
-describe('encodePlainArrayBytes', () => {
-  const item = (i: number) => ({ id: i, name: i % 7 === 0 ? `Łódź ${i}` : i % 5 === 0 ? `line\u2028${i}` : `Öl ${i}`, tags: i % 3 ? null : ['a', 'b'] });
-  it.each([0, 1, 99, 100, 101, 250])('gives the bytes of encodePlain() for %i items, in runs of 100', (count) => {
-    const items = Array.from({ length: count }, (_, i) => item(i));
-    const expected = Buffer.from(encodePlain(items));
-    expect(Buffer.from(encodePlainArrayBytes(items)).equals(expected)).toBe(true);
-  });
-
-  it('gives a view at the start of a buffer of its own (which can move to another thread as it is)', () => {
-    const bytes = encodePlainArrayBytes(Array.from({ length: 250 }, (_, i) => item(i)));
-    expect(bytes.byteOffset).toBe(0);
-    // Room for three bytes a UTF-16 unit, most of it unused: never a slice of Buffer's pool.
-    expect(bytes.buffer.byteLength).toBeGreaterThan(bytes.byteLength);
-    expect(bytes.buffer.byteLength).toBeGreaterThanOrEqual(Buffer.poolSize);
-  });
-});

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import type { ResourceName } from '../../scripts/contract/routes.ts';
 import { formatDataError } from '../../scripts/build/errors.ts';
 import type { SourceRecord } from '../../scripts/build/load.ts';
-import { isCalendarDate } from '../../scripts/build/schemas.ts';
+import { SCHEMAS, isCalendarDate } from '../../scripts/build/schemas.ts';
 import { validate } from '../../scripts/build/validate.ts';
 
 type Raw = Record<string, any>;
@@ -381,6 +381,37 @@ describe('virtual booth texture rules (one record per file)', () => {
   });
 });
 
+// The rule lives in the schemas themselves: a string with a lone surrogate fails its schema,
+// wherever the string is, and the problem is reported through zod like any other.
+describe('well-formed Unicode text, in every schema', () => {
+  const LONE = 'x\udc00';
+  it.each<[string, ResourceName, (r: Raw) => void, (string | number)[]]>([
+    ['a company street', 'company', (r) => (r.street = LONE), ['street']],
+    ['a company phone (nullable)', 'company', (r) => (r.phone = LONE), ['phone']],
+    ['an event short code', 'event', (r) => (r.short_code = LONE), ['short_code']],
+    ['a nested fair tile pattern', 'virtualfair', (r) => (r.tiles.tile_pattern = `{z}/{x}/{y}${LONE}`), ['tiles', 'tile_pattern']],
+    ['a texture name', 'virtualbooth-texture', (r) => (r.name = LONE), ['name']],
+  ])('%s', (_label, resource, change, path) => {
+    const record = structuredClone(VALID[resource]);
+    change(record);
+    const result = SCHEMAS[resource].safeParse(record);
+    expect(result.success).toBe(false);
+    expect(result.error?.issues.map((issue) => [issue.path, issue.message])).toEqual([[path, 'expected well-formed Unicode text (no lone surrogates)']]);
+  });
+
+  it("is reported also when other fields break their rules, after the record's other problems", () => {
+    expect(broken('company', (r) => Object.assign(r, { street: LONE, name: '', vf_plus_status: 'no' }))).toEqual([
+      `${C}/name (record 0, id 1): expected a non-empty string, got ""`,
+      `${C}/vf_plus_status (record 0, id 1): expected true or false, got "no"`,
+      `${C}/street (record 0, id 1): expected well-formed Unicode text (no lone surrogates), got "x\\udc00"`,
+    ]);
+  });
+
+  it('accepts a surrogate pair', () => {
+    expect(SCHEMAS.company.safeParse({ ...COMPANY, street: 'Stra\ud83d\ude00e' }).success).toBe(true);
+  });
+});
+
 describe('records that are not objects', () => {
   it.each<[string, unknown, string]>([
     ['a number', 5, 'data/company/c.json#/0 (record 0): expected an object, got 5'],
@@ -492,7 +523,8 @@ describe('rules across records', () => {
     expect(validate(records, false).errors.map(formatDataError)).toEqual([]);
   });
 
-  it('reports every problem of every record, in resource order', () => {
+  // The build then sorts every problem by file and record (pipeline.ts).
+  it('reports every problem of every record: the schemas\' in record order, then the rules across records', () => {
     expect(
       lines([
         source('virtualbooth-texture', { ...TEXTURE, categories: [] }, null),
@@ -503,9 +535,9 @@ describe('rules across records', () => {
         source('company', COMPANY, 1),
       ]),
     ).toEqual([
-      'data/company/c.json#/0/name (record 0, id 1): expected a non-empty string, got ""',
-      'data/event/e.json#/0/end_date (record 0, id 5): expected a date on or after start_date (2024-05-02), got "2024-05-01"',
       'data/virtualbooth-texture/t.json#/categories (record id "6a1351f2-4afd-4a5d-96cc-b91631d3a389"): expected at least one category UUID, got []',
+      'data/event/e.json#/0/end_date (record 0, id 5): expected a date on or after start_date (2024-05-02), got "2024-05-01"',
+      'data/company/c.json#/0/name (record 0, id 1): expected a non-empty string, got ""',
       'data/company/c.json#/1/id (record 1, id 1): expected a unique id, but 1 is also used by data/company/c.json#/0',
       'data/virtualfair/f.json#/0/events/1 (record 0, id 3): expected an event with a logo (a fair shows event_logo), but event 6 has logo null',
     ]);

@@ -1,23 +1,21 @@
-// Bundles the worker into one ES module with the `_headers` rules built in: Pages takes
-// `_worker.js` only as a single file, and one self-contained file per target means a deployed
-// worker never depends on where the project's scripts/ folder is.
+// The worker as one ES module with the `_headers` rules built in: Pages takes `_worker.js` only
+// as a single file, and one self-contained file means a deployed worker never depends on where
+// the project's scripts/ folder is. Both Cloudflare targets with code ship this same bundle.
 
 import { fileURLToPath } from 'node:url';
-import type { HeaderRule } from '../../contract/headers.ts';
-import { bundleEntry } from '../bundle.ts';
+import { bundleEntry, oncePerBuild } from '../bundle.ts';
+import type { TargetContext } from '../target.ts';
 
-const WORKER = fileURLToPath(new URL('../../respond/fetch-handler.ts', import.meta.url));
+const WORKER = fileURLToPath(new URL('../../respond/cloudflare-worker.ts', import.meta.url));
 
-/** Asynchronous: esbuild, when it runs, bundles in its own process while the build writes. */
-export async function bundleWorker(rules: readonly HeaderRule[], banner: string): Promise<string> {
-  const code = await bundleEntry({
-    name: 'cloudflare-worker',
+/** The bundle without a banner; each target puts its own generated note first. */
+export const bundleWorker = oncePerBuild(({ headerRules }: TargetContext) =>
+  bundleEntry({
     module: WORKER,
     // The rules are data of the build (the project's `_headers`), so they are inlined here
     // rather than read at run time: Pages does not serve `_headers` to the worker.
-    contents: `import { createWorker } from './fetch-handler.ts';\nexport default createWorker(${JSON.stringify(rules)});\n`,
+    contents: `import { createWorker } from './cloudflare-worker.ts';\nexport default createWorker(${JSON.stringify(headerRules)});\n`,
     platform: 'neutral',
-    target: 'es2022',
-  });
-  return `${banner}\n\n${code}`;
-}
+    languageTarget: 'es2022',
+  }),
+);

@@ -8,7 +8,7 @@
 import { NOT_FOUND_BODY } from '../../contract/bodies.ts';
 import type { HeaderRule } from '../../contract/headers.ts';
 import { INVALID_PAGE_FILE, NOT_FOUND_FILE, RESOURCES, methodNotAllowedFile, optionsFile, type Route } from '../../contract/routes.ts';
-import { generatedNote } from './runtime.ts';
+import { generatedMarkdownNote, generatedNote } from '../generated-note.ts';
 import type { Target } from '../target.ts';
 
 const NAME = 'cloudflare-pages-static';
@@ -19,11 +19,11 @@ const NOWHERE = '/_not-found';
 /** Top-level folders of the output, so that no file can be requested by its own path. */
 function outputFolders(routes: readonly Route[]): string[] {
   const files = [
-    ...routes.map((r) => r.file),
+    ...routes.map((route) => route.file),
     NOT_FOUND_FILE,
     INVALID_PAGE_FILE,
     methodNotAllowedFile('POST'),
-    ...RESOURCES.map((r) => optionsFile(r.name)),
+    ...RESOURCES.map((resource) => optionsFile(resource.name)),
   ];
   return [...new Set(files.map((file) => file.split('/')[0] as string))];
 }
@@ -35,7 +35,7 @@ export function renderPagesRedirects(routes: readonly Route[]): string {
     '# Pages matches a rule on the path only: the query string is ignored, so ?ordering= and',
     '# ?page= get the plain list (see README.md). Static rules are matched before splats.',
     '# A list path without its slash: 301 to the slash; Pages keeps the query string.',
-    ...RESOURCES.map((r) => `${r.path.slice(0, -1)} ${r.path} 301`),
+    ...RESOURCES.map((resource) => `${resource.path.slice(0, -1)} ${resource.path} 301`),
     '# Each list from its file; a proxy (200), so the URL stays the list path.',
     ...lists.map((route) => `${route.path} /${route.file} 200`),
     '# Pages serves 404.html at /404 with status 200; wrangler pages dev answers /_headers and',
@@ -68,7 +68,7 @@ export function renderPagesHeaders(rules: readonly HeaderRule[]): string {
 }
 
 function readme(): string {
-  return `<!-- ${generatedNote(NAME, '//').slice(3)} -->
+  return `${generatedMarkdownNote(NAME)}
 # Cloudflare Pages, static only (\`_headers\` and \`_redirects\`, no code)
 
 Pages cannot see the query string, so this target serves the four lists and nothing that
@@ -96,7 +96,7 @@ end-to-end suite lists each case in test/e2e/expectations.ts):
 - **No query routing.** \`?ordering=\`, \`?page=\` and \`?format=\` are ignored: \`/event/?ordering=-id\`
   is the list in id order, \`/virtualbooth-texture/?page=2\` is page 1 (whose \`next\` link leads
   back to page 1), \`?page=abc\` and \`?format=xml\` are 200, not 404. Clients that order or page
-  must not use this host.
+  must not use this target.
 - **Methods.** OPTIONS and every method but GET and HEAD get Pages' own 405 with an empty body
   (the \`_headers\` are applied to it), also on unknown paths; not DRF's metadata or
   \`{"detail":"Method \\"POST\\" not allowed."}\`.

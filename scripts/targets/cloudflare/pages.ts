@@ -1,23 +1,26 @@
 // Deploy target `cloudflare-pages`: Pages in advanced mode, the same worker as cloudflare-workers
 // bundled as `_worker.js`. Pages takes the worker only from inside the deployed folder, so the
-// recipe deploys a copy of public/ with it (public/ stays the committed, host-neutral build).
+// recipe deploys a copy of public/ with it (public/ stays the committed, target-neutral build).
 
 import { bundleWorker } from './bundle.ts';
-import { COMPATIBILITY_DATE, generatedNote } from './runtime.ts';
+import { generatedMarkdownNote, generatedNote } from '../generated-note.ts';
 import type { Target } from '../target.ts';
+import { COMPATIBILITY_DATE } from './runtime.ts';
 
 const NAME = 'cloudflare-pages';
 /** Where the recipe assembles the deployed folder; any folder outside public/ will do. */
 const DEPLOY_DIR = `.deploy/${NAME}`;
 
 function readme(): string {
-  return `<!-- ${generatedNote(NAME, '//').slice(3)} -->
+  return `${generatedMarkdownNote(NAME)}
 # Cloudflare Pages with \`_worker.js\` (advanced mode)
 
-\`_worker.js\` is the project's worker: the route table (\`scripts/contract/routes.ts\`) and the
-\`_headers\` rules, bundled into one file. It receives every request and answers exactly like
-\`npm run serve\`: orderings, pages, \`format\`, OPTIONS, 405, the slash redirect and JSON 404s.
-It reads the built files through \`env.ASSETS\`; no file is reachable by its own path.
+\`_worker.js\` is the project's worker: its request handler (\`scripts/respond/handler.ts\`), the
+route table and the \`_headers\` rules, bundled into one file. It receives every request and
+answers exactly like \`npm run serve\`: orderings, pages, \`format\`, OPTIONS, 405, the slash
+redirect and JSON 404s. It reads the built files through \`env.ASSETS\`; no file is reachable
+by its own path. \`npm run build\` writes \`_worker.js\` with the build's \`_headers\` rules; it
+is not kept in git.
 
 Deploy, from the project folder:
 
@@ -32,7 +35,7 @@ npx wrangler pages deploy ${DEPLOY_DIR} --project-name <your-project>
 
 Set the project's compatibility date (Settings → Runtime) to ${COMPATIBILITY_DATE}, the date
 the worker is tested with (\`wrangler pages dev ${DEPLOY_DIR} --compatibility-date=${COMPATIBILITY_DATE}\`).
-Do not copy \`_worker.js\` into \`public/\` itself: \`public/\` is the committed, host-neutral
+Do not copy \`_worker.js\` into \`public/\` itself: \`public/\` is the committed, target-neutral
 build (the staleness test would fail), and \`wrangler deploy\` of the cloudflare-workers target
 refuses an assets folder that holds a \`_worker.js\`.
 `;
@@ -40,9 +43,9 @@ refuses an assets folder that holds a \`_worker.js\`.
 
 export const cloudflarePages: Target = {
   name: NAME,
-  files: async ({ headerRules }) =>
+  files: async (context) =>
     new Map([
-      ['_worker.js', await bundleWorker(headerRules, generatedNote(NAME, '//'))],
+      ['_worker.js', `${generatedNote(NAME, '//')}\n\n${await bundleWorker(context)}`],
       ['README.md', readme()],
     ]),
 };

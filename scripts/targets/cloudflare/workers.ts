@@ -3,8 +3,9 @@
 // only its storage, so no file is reachable by its own path.
 
 import { bundleWorker } from './bundle.ts';
-import { COMPATIBILITY_DATE, WORKER_NAME, generatedNote } from './runtime.ts';
+import { generatedNote } from '../generated-note.ts';
 import type { Target } from '../target.ts';
+import { COMPATIBILITY_DATE, WORKER_NAME } from './runtime.ts';
 
 const NAME = 'cloudflare-workers';
 
@@ -17,10 +18,11 @@ const ASSETS_DIRECTORY = '../../public';
 
 function wranglerConfig(): string {
   return `${generatedNote(NAME, '//')}
-// Cloudflare Workers with static assets: worker.js (the route table of scripts/contract/routes.ts
-// and the _headers rules, bundled) answers every request first and reads the built files
-// through the ASSETS binding, so it answers exactly like \`npm run serve\`.
+// Cloudflare Workers with static assets: worker.js (the request handler of
+// scripts/respond/handler.ts and the _headers rules, bundled) answers every request first and
+// reads the built files through the ASSETS binding, so it answers exactly like \`npm run serve\`.
 //
+// worker.js is written by \`npm run build\` (it is not kept in git).
 // Deploy from the project folder, after \`npm run build\` with your production --base-url:
 //   npx wrangler deploy -c targets/${NAME}/wrangler.jsonc
 // Built into another folder (--out dist)? Name it; it is resolved from the current folder:
@@ -48,9 +50,9 @@ function wranglerConfig(): string {
 
 export const cloudflareWorkers: Target = {
   name: NAME,
-  files: async ({ headerRules }) =>
+  files: async (context) =>
     new Map([
       ['wrangler.jsonc', wranglerConfig()],
-      ['worker.js', await bundleWorker(headerRules, generatedNote(NAME, '//'))],
+      ['worker.js', `${generatedNote(NAME, '//')}\n\n${await bundleWorker(context)}`],
     ]),
 };

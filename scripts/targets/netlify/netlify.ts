@@ -1,6 +1,6 @@
 // Deploy target `netlify`: public/ as it is (its `_headers`, and the `_redirects` of
 // scripts/targets/netlify/redirects.ts, which answer every query that has a file) plus what Netlify
-// cannot do without code, as two Functions v2 files built from the Cloudflare worker's code
+// cannot do without code, as two Functions v2 files of the request handler
 // (scripts/respond/netlify-function.ts): `methods.mjs` answers OPTIONS and the 405s on the list
 // paths, `query.mjs` the queries the rules rewrite to it (empty or unknown `format`, any
 // ordering or page that is not a file's). Two files, because Netlify gives each function one
@@ -8,9 +8,9 @@
 // still differs from DRF is in the README it writes (and in test/e2e/expectations.ts).
 
 import { REJECTED_METHODS, RESOURCES } from '../../contract/routes.ts';
-import { generatedNote } from '../cloudflare/runtime.ts';
+import { generatedMarkdownNote, generatedNote } from '../generated-note.ts';
 import type { Target } from '../target.ts';
-import { bundleFunction, type FunctionConfig } from './bundle.ts';
+import { bundleFunctionCode, functionFile, type FunctionConfig } from './bundle.ts';
 import { routeUrls } from '../../respond/netlify-function.ts';
 import { FUNCTION_PREFIX, renderRedirects } from './redirects.ts';
 
@@ -32,7 +32,7 @@ const FUNCTION_METHODS = ['OPTIONS', 'POST', 'PUT', 'PATCH', 'DELETE'];
  * rewritten path (`/company/index.json`).
  */
 export const METHODS_CONFIG: FunctionConfig = {
-  path: RESOURCES.flatMap((r) => [r.path, `${r.path}*`]),
+  path: RESOURCES.flatMap((resource) => [resource.path, `${resource.path}*`]),
   method: FUNCTION_METHODS,
 };
 
@@ -54,14 +54,14 @@ function netlifyToml(): string {
 }
 
 function readme(): string {
-  const rejected = REJECTED_METHODS.filter((m) => !FUNCTION_METHODS.includes(m));
-  return `<!-- ${generatedNote(NAME, '//').slice(3)} -->
+  const rejected = REJECTED_METHODS.filter((method) => !FUNCTION_METHODS.includes(method));
+  return `${generatedMarkdownNote(NAME)}
 # Netlify
 
 The build output is served by Netlify as it is: \`public/_headers\` gives every answer its
 headers, \`public/_redirects\` (generated from the route table) rewrites each list path, and each
 query that has a file, to that file, with a forced \`{"detail":"Not found."}\` 404 for every
-other path. Two functions (the project's worker, \`scripts/respond/fetch-handler.ts\`, bundled
+other path. Two functions (the project's request handler, \`scripts/respond/handler.ts\`, bundled
 with the route table and the \`_headers\` rules) answer what files cannot:
 
 - \`${FUNCTIONS_DIR}/methods.mjs\`: ${FUNCTION_METHODS.join(', ')} on the list paths: DRF's
@@ -72,6 +72,9 @@ with the route table and the \`_headers\` rules) answer what files cannot:
   on the local server; unknown terms dropped; spaces stripped), a page written otherwise
   (\`02\`, \` 2\`) or beyond the last. It reads the list it needs from the site by the list's
   canonical URL, which a rule serves from the file.
+
+\`npm run build\` writes both functions with the build's route table and \`_headers\` rules; they
+are not kept in git.
 
 Deploy, from the project folder:
 
@@ -120,16 +123,12 @@ How it is tested:
 export const netlify: Target = {
   name: NAME,
   files: async ({ routes, headerRules }) => {
-    const urls = routeUrls(routes);
+    const code = await bundleFunctionCode(headerRules, routeUrls(routes), FUNCTION_PREFIX);
     const banner = generatedNote(NAME, '//');
-    const [methods, query] = await Promise.all([
-      bundleFunction(headerRules, urls, FUNCTION_PREFIX, METHODS_CONFIG, banner),
-      bundleFunction(headerRules, urls, FUNCTION_PREFIX, QUERY_CONFIG, banner),
-    ]);
     return new Map([
       ['netlify.toml', netlifyToml()],
-      [`${FUNCTIONS_DIR}/methods.mjs`, methods],
-      [`${FUNCTIONS_DIR}/query.mjs`, query],
+      [`${FUNCTIONS_DIR}/methods.mjs`, functionFile(banner, code, METHODS_CONFIG)],
+      [`${FUNCTIONS_DIR}/query.mjs`, functionFile(banner, code, QUERY_CONFIG)],
       ['README.md', readme()],
     ]);
   },

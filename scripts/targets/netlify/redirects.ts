@@ -45,9 +45,9 @@ export interface RedirectRule {
 
 /** Every subset of `keys`, largest first; same-size subsets keep the order of `keys`. */
 export function subsets(keys: readonly string[]): string[][] {
-  const all: string[][] = [[]];
-  for (const key of keys) all.push(...all.map((subset) => [...subset, key]));
-  return all.sort((a, b) => b.length - a.length);
+  const allSubsets: string[][] = [[]];
+  for (const key of keys) allSubsets.push(...allSubsets.map((subset) => [...subset, key]));
+  return allSubsets.sort((a, b) => b.length - a.length);
 }
 
 /** Every combination of one value per key. */
@@ -60,10 +60,10 @@ export function combinations(keys: readonly string[], values: ReadonlyMap<string
 
 /** The query keys whose value changes a list's answer (`format` always can: a 404), and the values worth a rule. */
 export function listKeys(path: string, routes: readonly Route[]): { keys: string[]; values: Map<string, string[]> } {
-  const own = routes.filter((route) => route.path === path);
-  const keys = [...new Set(['format', ...own.flatMap((route) => Object.keys(route.query))])].sort();
+  const listRoutes = routes.filter((route) => route.path === path);
+  const keys = [...new Set(['format', ...listRoutes.flatMap((route) => Object.keys(route.query))])].sort();
   const values = new Map(
-    keys.map((key) => [key, [...new Set([...own.flatMap((route) => route.query[key] ?? []), ...(PROBES[key] ?? [])])]]),
+    keys.map((key) => [key, [...new Set([...listRoutes.flatMap((route) => route.query[key] ?? []), ...(PROBES[key] ?? [])])]]),
   );
   return { keys, values };
 }
@@ -71,7 +71,7 @@ export function listKeys(path: string, routes: readonly Route[]): { keys: string
 interface Table {
   files: ReadonlySet<string>;
   /** Each route's file, by its path and query (sorted keys) as JSON. */
-  own: ReadonlyMap<string, string>;
+  routeFiles: ReadonlyMap<string, string>;
   /** What resolve() answered, by request. */
   answers: Map<string, string | undefined>;
 }
@@ -80,21 +80,19 @@ interface Table {
  * Per route table: its files, and who answers which query. A route's own query is answered by
  * its file: that is what the table says (routes.test.ts checks it against resolve()). So
  * resolve() is asked only about the other queries, a few dozen however many pages there are,
- * and once each (_redirects and vercel.json ask about the same ones). Asked about each of a
- * large catalogue's thousands of pages, it cost twice: running it, and compiling it on V8's
- * threads, which share the cores with the build (all host files of the benchmark's 2,000 pages:
- * 335-366 ms of CPU before, 234-290 ms since).
+ * and once each (_redirects and vercel.json ask about the same ones): a large catalogue has
+ * thousands of pages, and asking about each of them made writing the targets' files slow.
  */
-const known = new WeakMap<readonly Route[], Table>();
+const tables = new WeakMap<readonly Route[], Table>();
 
-const ownKey = (path: string, pairs: ReadonlyArray<readonly [string, string]>) => JSON.stringify([path, pairs]);
+const queryKey = (path: string, pairs: ReadonlyArray<readonly [string, string]>) => JSON.stringify([path, pairs]);
 
 function tableOf(routes: readonly Route[]): Table {
-  let table = known.get(routes);
+  let table = tables.get(routes);
   if (!table) {
-    const own = new Map(routes.map((route) => [ownKey(route.path, Object.keys(route.query).sort().map((key) => [key, route.query[key] as string])), route.file]));
-    table = { files: new Set(routes.map((route) => route.file)), own, answers: new Map() };
-    known.set(routes, table);
+    const routeFiles = new Map(routes.map((route) => [queryKey(route.path, Object.keys(route.query).sort().map((key) => [key, route.query[key] as string])), route.file]));
+    table = { files: new Set(routes.map((route) => route.file)), routeFiles, answers: new Map() };
+    tables.set(routes, table);
   }
   return table;
 }
@@ -105,9 +103,9 @@ function tableOf(routes: readonly Route[]): Table {
  */
 export function fileAnswer(path: string, pairs: ReadonlyArray<readonly [string, string]>, routes: readonly Route[]): string | undefined {
   const table = tableOf(routes);
-  const own = table.own.get(ownKey(path, pairs));
-  if (own !== undefined) return own;
-  const search = new URLSearchParams(pairs.map(([k, v]): [string, string] => [k, v])).toString();
+  const routeFile = table.routeFiles.get(queryKey(path, pairs));
+  if (routeFile !== undefined) return routeFile;
+  const search = new URLSearchParams(pairs.map(([key, value]): [string, string] => [key, value])).toString();
   const target = `${path}${search ? `?${search}` : ''}`;
   if (table.answers.has(target)) return table.answers.get(target);
   const answer = resolve('GET', target);

@@ -3,7 +3,7 @@
 // (servers/plan.ts) and the query patterns (servers/query.ts). Apache's core answers OPTIONS
 // itself, with an empty body: without a script module it cannot send DRF's metadata there.
 
-import { generatedNote } from '../cloudflare/runtime.ts';
+import { generatedNote } from '../generated-note.ts';
 import type { Target } from '../target.ts';
 import { QUERY_KEYS, serverPlan, type ServerPlan } from './plan.ts';
 import { HAS_COMMA, PAGE_LAST, PAGE_NUMBER, exactPath, formatValue, formatValues, lastValue, orderingTerm, stripped } from './query.ts';
@@ -39,16 +39,16 @@ function fail(pattern: string, status: number, file?: string): string {
 }
 
 function formatAndMethod(plan: ServerPlan): string[] {
-  const lists = quoted(`^(?:${plan.resources.map((r) => exactPath(r.path).slice(1, -1)).join('|')})$`);
+  const lists = quoted(`^(?:${plan.resources.map((resource) => exactPath(resource.path).slice(1, -1)).join('|')})$`);
   return [
     '# format: api and json answer like no format; any other value is 404 Not found (DRF checks it',
     '# before the method).',
     'RewriteCond %{ENV:API_FORMAT_RAW} .',
     `RewriteCond %{ENV:API_FORMAT_RAW} ${quoted(`!${formatValues(plan.formats)}`)}`,
     fail(lists, 404),
-    ...plan.formats.flatMap((f) => [`RewriteCond %{ENV:API_FORMAT_RAW} ${quoted(formatValue(f))}`, `RewriteRule ^ - [E=API_FORMAT:${f}]`]),
+    ...plan.formats.flatMap((format) => [`RewriteCond %{ENV:API_FORMAT_RAW} ${quoted(formatValue(format))}`, `RewriteRule ^ - [E=API_FORMAT:${format}]`]),
     "# OPTIONS: Apache's core answers it (200, no body) for the list's OPTIONS file.",
-    ...plan.resources.flatMap((r) => ['RewriteCond %{REQUEST_METHOD} =OPTIONS', serveFile(pathPattern(r.path), r.optionsFile)]),
+    ...plan.resources.flatMap((resource) => ['RewriteCond %{REQUEST_METHOD} =OPTIONS', serveFile(pathPattern(resource.path), resource.optionsFile)]),
     '# Every other method but GET and HEAD: 405 with the pre-rendered body of that method.',
     'RewriteCond %{REQUEST_METHOD} !^(?:GET|HEAD)$',
     fail(lists, 405, plan.methodNotAllowedFile('%{REQUEST_METHOD}')),
@@ -67,8 +67,8 @@ function eventRules(plan: ServerPlan): string[] {
     `RewriteCond %{ENV:API_ORDERING} ${quoted(stripped())}`,
     `RewriteRule ${pattern} - [E=API_TERM:%1]`,
     ...event.orderings
-      .filter((o) => o.file !== event.listFile.get(''))
-      .flatMap((o) => [`RewriteCond %{ENV:API_TERM} ${quoted(orderingTerm(o.term))}`, serveFile(pattern, o.file)]),
+      .filter((ordering) => ordering.file !== event.listFile.get(''))
+      .flatMap((ordering) => [`RewriteCond %{ENV:API_TERM} ${quoted(orderingTerm(ordering.term))}`, serveFile(pattern, ordering.file)]),
     serveFile(pattern, event.listFile.get('') as string),
   ];
 }
@@ -88,11 +88,11 @@ function textureRules(plan: ServerPlan): string[] {
     fail(pattern, 404, plan.invalidPageFile),
     'RewriteCond %{ENV:API_PAGE} =1',
     `RewriteRule ${pattern} - [E=API_PAGE:]`,
-    ...formats.flatMap((f) => [
-      `RewriteCond %{ENV:API_FORMAT}:%{ENV:API_PAGE} ${quoted(`^${f}:(.+)$`)}`,
-      serveFile(pattern, texture.pageFile(f, '%1'), `E=API_ERROR:${plan.invalidPageFile},`),
+    ...formats.flatMap((format) => [
+      `RewriteCond %{ENV:API_FORMAT}:%{ENV:API_PAGE} ${quoted(`^${format}:(.+)$`)}`,
+      serveFile(pattern, texture.pageFile(format, '%1'), `E=API_ERROR:${plan.invalidPageFile},`),
     ]),
-    ...formats.flatMap((f) => [`RewriteCond %{ENV:API_FORMAT} ${quoted(`^${f}$`)}`, serveFile(pattern, texture.listFile.get(f) as string)]),
+    ...formats.flatMap((format) => [`RewriteCond %{ENV:API_FORMAT} ${quoted(`^${format}$`)}`, serveFile(pattern, texture.listFile.get(format) as string)]),
   ];
 }
 
@@ -101,13 +101,13 @@ const VARIABLES = ['API_FORMAT_RAW', 'API_FORMAT', 'API_ORDERING', 'API_TERM', '
 
 function readQuery(): string[] {
   // RewriteCond's %1 is the value; an absent key leaves the variable empty.
-  const read = (key: string, env: string) => [`RewriteCond %{QUERY_STRING} ${quoted(lastValue(key))}`, `RewriteRule ^ - [E=${env}:%1]`];
+  const readLastValue = (key: string, env: string) => [`RewriteCond %{QUERY_STRING} ${quoted(lastValue(key))}`, `RewriteRule ^ - [E=${env}:%1]`];
   return [
     "# Every variable starts empty (an unset one would read the server process's environment).",
     `RewriteRule ^ - [${VARIABLES.map((name) => `E=${name}:`).join(',')}]`,
     '# The last value of each key the lists read, as sent (mod_rewrite cannot decode a value).',
-    ...read(QUERY_KEYS.format, 'API_FORMAT_RAW'),
-    ...read(QUERY_KEYS.ordering, 'API_ORDERING'),
+    ...readLastValue(QUERY_KEYS.format, 'API_FORMAT_RAW'),
+    ...readLastValue(QUERY_KEYS.ordering, 'API_ORDERING'),
     // A page key with any value is invalid until the value is read as last or a number.
     `RewriteCond %{QUERY_STRING} ${quoted(lastValue(QUERY_KEYS.page))}`,
     'RewriteRule ^ - [E=API_PAGE:invalid,E=API_PAGE_RAW:%1]',
@@ -118,11 +118,11 @@ function redirects(plan: ServerPlan): string[] {
   // The query string stays as sent (NE: not escaped again). The ErrorDocument of 301 replaces
   // Apache's HTML page with an empty body, and the Header edit makes mod_rewrite's absolute
   // Location relative again, as Django sends it.
-  return plan.resources.flatMap((r) => [
+  return plan.resources.flatMap((resource) => [
     'RewriteCond %{QUERY_STRING} .',
-    `RewriteRule ${pathPattern(r.noSlash)} ${r.path} [R=301,NE,L]`,
+    `RewriteRule ${pathPattern(resource.noSlash)} ${resource.path} [R=301,NE,L]`,
     // `/company?`: no query, so no `?` either (QSD), as Django writes it.
-    `RewriteRule ${pathPattern(r.noSlash)} ${r.path} [R=301,QSD,L]`,
+    `RewriteRule ${pathPattern(resource.noSlash)} ${resource.path} [R=301,QSD,L]`,
   ]);
 }
 
@@ -163,8 +163,8 @@ export function renderApacheConf(plan: ServerPlan): string {
     '',
     '# The other lists.',
     ...plan.resources
-      .filter((r) => r.name !== plan.event.name && r.name !== plan.texture.name)
-      .map((r) => serveFile(pathPattern(r.path), r.listFile.get('') as string)),
+      .filter((resource) => resource.name !== plan.event.name && resource.name !== plan.texture.name)
+      .map((resource) => serveFile(pathPattern(resource.path), resource.listFile.get('') as string)),
     '',
     "# Everything else, the output's own files included: 404 Not found.",
     fail('^', 404),

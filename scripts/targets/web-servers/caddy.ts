@@ -3,7 +3,7 @@
 // (servers/plan.ts) and the query patterns (servers/query.ts). Tested on Caddy 2.6 (Debian 12);
 // the OPTIONS and error answers ask the file server with GET, as Caddy 2.7+ requires.
 
-import { generatedNote } from '../cloudflare/runtime.ts';
+import { generatedNote } from '../generated-note.ts';
 import type { Target } from '../target.ts';
 import { QUERY_KEYS, serverPlan, type ResourcePlan, type ServerPlan } from './plan.ts';
 import { HAS_COMMA, PAGE_LAST, PAGE_NUMBER, exactPath, formatValue, formatValues, lastValue, paddedTerm } from './query.ts';
@@ -41,8 +41,8 @@ function formatAndMethod(plan: ServerPlan, resource: ResourcePlan): string[] {
     '# format: api and json answer like no format; any other value is 404 Not found (DRF checks it first).',
     ...block('@bad_format', ['not vars api_format_raw ""', `not vars_regexp api_format_raw ${quoted(formatValues(plan.formats))}`]),
     ...fail('@bad_format', 404),
-    ...plan.formats.map((f) => `@format_${f} vars_regexp api_format_raw ${quoted(formatValue(f))}`),
-    ...plan.formats.map((f) => `vars @format_${f} api_format ${f}`),
+    ...plan.formats.map((format) => `@format_${format} vars_regexp api_format_raw ${quoted(formatValue(format))}`),
+    ...plan.formats.map((format) => `vars @format_${format} api_format ${format}`),
     '# Methods: OPTIONS gets the metadata, every method but GET and HEAD a 405.',
     '@options method OPTIONS',
     // Caddy 2.6 serves a file for any method; later versions answer a file_server request that
@@ -65,9 +65,9 @@ function eventQuery(plan: ServerPlan): string[] {
     `@several_fields vars_regexp api_ordering ${quoted(HAS_COMMA)}`,
     ...fail('@several_fields', 400, plan.unsupportedOrderingFile),
     `vars api_file ${event.listFile.get('')}`,
-    ...event.orderings.flatMap((o, i) => [
-      `@ordering_${i} vars_regexp api_ordering ${quoted(paddedTerm(o.term))}`,
-      `vars @ordering_${i} api_file ${o.file}`,
+    ...event.orderings.flatMap((ordering, i) => [
+      `@ordering_${i} vars_regexp api_ordering ${quoted(paddedTerm(ordering.term))}`,
+      `vars @ordering_${i} api_file ${ordering.file}`,
     ]),
   ];
 }
@@ -77,7 +77,7 @@ function textureQuery(plan: ServerPlan): string[] {
   const formats = ['', ...plan.formats];
   return [
     `vars api_file ${texture.listFile.get('')}`,
-    ...plan.formats.flatMap((f) => [`@list_${f} vars api_format ${f}`, `vars @list_${f} api_file ${texture.listFile.get(f)}`]),
+    ...plan.formats.flatMap((format) => [`@list_${format} vars api_format ${format}`, `vars @list_${format} api_file ${texture.listFile.get(format)}`]),
     '# page: a number as Python\'s int() reads it (spaces, a sign and leading zeros allowed) or',
     '# "last"; anything else is 404 Invalid page, and so is a number beyond the last page (no file).',
     `@page_last vars_regexp api_page_raw ${quoted(PAGE_LAST)}`,
@@ -90,9 +90,9 @@ function textureQuery(plan: ServerPlan): string[] {
     'vars @page_one api_page ""',
     '@page_other not vars api_page ""',
     `vars @page_other api_error ${plan.invalidPageFile}`,
-    ...formats.flatMap((f, i) => [
-      ...block(`@page_file_${i}`, [`vars api_format ${f === '' ? '""' : f}`, 'not vars api_page ""']),
-      `vars @page_file_${i} api_file ${texture.pageFile(f, '{vars.api_page}')}`,
+    ...formats.flatMap((format, i) => [
+      ...block(`@page_file_${i}`, [`vars api_format ${format === '' ? '""' : format}`, 'not vars api_page ""']),
+      `vars @page_file_${i} api_file ${texture.pageFile(format, '{vars.api_page}')}`,
     ]),
   ];
 }
@@ -125,7 +125,7 @@ function readQuery(plan: ServerPlan): string[] {
     '# Every variable starts defined: a matcher reads an unset one as "<nil>".',
     ...block('vars', [
       `api_error ${plan.notFoundFile}`,
-      ...['api_format_raw', 'api_format', 'api_ordering', 'api_page_raw', 'api_page', 'api_file'].map((v) => `${v} ""`),
+      ...['api_format_raw', 'api_format', 'api_ordering', 'api_page_raw', 'api_page', 'api_file'].map((variable) => `${variable} ""`),
     ]),
     '# The last value of each key the lists read, as sent (Caddy cannot decode a captured value).',
     ...keys.flatMap((key) => [`@query_${key} vars_regexp ${key} {query} ${quoted(lastValue(key))}`]),

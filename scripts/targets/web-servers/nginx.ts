@@ -4,7 +4,7 @@
 // How nginx is made to answer like DRF, and what it cannot do, is in the README it writes.
 
 import type { Target } from '../target.ts';
-import { generatedNote } from '../cloudflare/runtime.ts';
+import { generatedNote } from '../generated-note.ts';
 import { serverPlan, QUERY_KEYS, type ResourcePlan, type ServerPlan } from './plan.ts';
 import { HAS_COMMA, PAGE_LAST, PAGE_NUMBER, formatValue, lastValue, orderingTerm, stripped } from './query.ts';
 import { nginxReadme } from './readmes.ts';
@@ -39,7 +39,7 @@ function readKey(key: string): string[] {
 }
 
 function formatAndMethod(plan: ServerPlan, resource: ResourcePlan): string[] {
-  const known = plan.rejectedMethods.join('|');
+  const rejected = plan.rejectedMethods.join('|');
   const [before, after] = plan.methodNotAllowedBody;
   // nginx's single-quoted string: `\\` is a backslash; `"` needs no escape.
   const body = `${before.replaceAll('\\', '\\\\')}$request_method${after.replaceAll('\\', '\\\\')}`;
@@ -52,7 +52,7 @@ function formatAndMethod(plan: ServerPlan, resource: ResourcePlan): string[] {
     'if ($api_format = "-") { return 404; }',
     '# Methods: OPTIONS gets the metadata, every method but GET and HEAD a 405.',
     `if ($request_method = OPTIONS) { set $api_error ${resource.optionsFile}; return ${OPTIONS_STATUS}; }`,
-    `if ($request_method ~ "^(?:${known})$") { return 405; }`,
+    `if ($request_method ~ "^(?:${rejected})$") { return 405; }`,
     `if ($request_method !~ "^(?:GET|HEAD)$") { return 405 '${body}'; }`,
   ];
 }
@@ -67,7 +67,7 @@ function eventQuery(plan: ServerPlan): string[] {
     `set $api_file ${event.listFile.get('')};`,
     `if ($api_value ~ ${regex(HAS_COMMA)}) { set $api_error ${plan.unsupportedOrderingFile}; return ${UNSUPPORTED_STATUS}; }`,
     `if ($api_value ~ ${regex(stripped('api_term'))}) { }`,
-    ...event.orderings.map((o) => `if ($api_term ~ ${regex(orderingTerm(o.term))}) { set $api_file ${o.file}; }`),
+    ...event.orderings.map((ordering) => `if ($api_term ~ ${regex(orderingTerm(ordering.term))}) { set $api_file ${ordering.file}; }`),
   ];
 }
 
@@ -76,7 +76,7 @@ function textureQuery(plan: ServerPlan): string[] {
   const formats = ['', ...plan.formats];
   return [
     `set $api_file ${texture.listFile.get('')};`,
-    ...plan.formats.map((f) => `if ($api_format = ${f}) { set $api_file ${texture.listFile.get(f)}; }`),
+    ...plan.formats.map((format) => `if ($api_format = ${format}) { set $api_file ${texture.listFile.get(format)}; }`),
     '# page: a number as Python\'s int() reads it (spaces, a sign and leading zeros allowed) or',
     '# "last"; anything else is 404 Invalid page, and so is a number beyond the last page (no file).',
     'set $api_value "";',
@@ -88,7 +88,7 @@ function textureQuery(plan: ServerPlan): string[] {
     'if ($api_page = 1) { set $api_page ""; }',
     `if ($api_page != "") { set $api_error ${plan.invalidPageFile}; }`,
     'set $api_key "$api_format:$api_page";',
-    ...formats.map((f) => `if ($api_key ~ "^${f}:(.+)$") { set $api_file ${texture.pageFile(f, '$1')}; }`),
+    ...formats.map((format) => `if ($api_key ~ "^${format}:(.+)$") { set $api_file ${texture.pageFile(format, '$1')}; }`),
   ];
 }
 

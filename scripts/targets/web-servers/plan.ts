@@ -71,9 +71,9 @@ const EVENT = 'event';
  * sets one set of headers for all of them, so rules that give some paths other headers than
  * the rest are refused with the paths that differ, rather than applied to the wrong answers.
  */
-export function uniformHeaders(rules: readonly HeaderRule[], host: string): Array<[string, string]> {
+export function uniformHeaders(rules: readonly HeaderRule[], target: string): Array<[string, string]> {
   const paths = [
-    ...RESOURCES.flatMap((r) => [r.path, r.path.slice(0, -1)]),
+    ...RESOURCES.flatMap((resource) => [resource.path, resource.path.slice(0, -1)]),
     // Unknown paths, the output's own file paths and traversal attempts: all answered with 404s.
     '/',
     '/nope/',
@@ -85,7 +85,7 @@ export function uniformHeaders(rules: readonly HeaderRule[], host: string): Arra
   const differing = others.filter((other) => other.text !== first?.text);
   if (differing.length > 0) {
     throw new Error(
-      `host target ${host}: _headers gives ${differing.map((d) => d.path).join(', ')} other headers than ${first?.path}; ` +
+      `target ${target}: _headers gives ${differing.map((difference) => difference.path).join(', ')} other headers than ${first?.path}; ` +
         `this target applies one set of headers to every answer (leave it out with --target)`,
     );
   }
@@ -94,14 +94,14 @@ export function uniformHeaders(rules: readonly HeaderRule[], host: string): Arra
 
 function resourcePlan(name: ResourceName, routes: readonly Route[]): ResourcePlan {
   const path = `/${name}/`;
-  const own = routes.filter((route) => route.resource === name);
-  const plain = own.find((route) => Object.keys(route.query).length === 0);
+  const resourceRoutes = routes.filter((route) => route.resource === name);
+  const plain = resourceRoutes.find((route) => Object.keys(route.query).length === 0);
   if (!plain) throw new Error(`route table: no plain route for ${path}`);
   // A list whose body depends on the format has a route per format; the others answer every
   // format with the plain file (DRF renders the same JSON).
   const listFile = new Map(
     ['', ...FORMATS].map((format) => {
-      const route = own.find((r) => Object.keys(r.query).length === 1 && r.query[QUERY_KEYS.format] === format);
+      const route = resourceRoutes.find((candidate) => Object.keys(candidate.query).length === 1 && candidate.query[QUERY_KEYS.format] === format);
       return [format, route?.file ?? plain.file] as const;
     }),
   );
@@ -110,15 +110,15 @@ function resourcePlan(name: ResourceName, routes: readonly Route[]): ResourcePla
 
 /** Every single-field ordering the route table has a file for, plus `id` (the default order). */
 function orderingPlans(routes: readonly Route[], defaultFile: string): OrderingPlan[] {
-  const planned = routes.filter((r) => r.resource === EVENT && r.query[QUERY_KEYS.ordering] !== undefined);
-  const plans = planned.map((r) => ({ term: r.query[QUERY_KEYS.ordering] as string, file: r.file }));
+  const planned = routes.filter((route) => route.resource === EVENT && route.query[QUERY_KEYS.ordering] !== undefined);
+  const plans = planned.map((route) => ({ term: route.query[QUERY_KEYS.ordering] as string, file: route.file }));
   for (const plan of plans) {
     if (plan.term.includes(',')) throw new Error(`route table: ordering ${plan.term} has several fields`);
   }
   // `id` ascending is the default order; a field with no file of either direction is a bug.
   plans.push({ term: 'id', file: defaultFile });
   for (const field of EVENT_FIELDS) {
-    if (!plans.some((p) => p.term === field) || !plans.some((p) => p.term === `-${field}`)) {
+    if (!plans.some((plan) => plan.term === field) || !plans.some((plan) => plan.term === `-${field}`)) {
       throw new Error(`route table: no file for ordering by ${field} in both directions`);
     }
   }
@@ -128,15 +128,15 @@ function orderingPlans(routes: readonly Route[], defaultFile: string): OrderingP
 /** File names the configs write as bare words (and splice a page number into). */
 const SAFE_FILE = /^[-_.=/A-Za-z0-9]+$/;
 
-export function serverPlan(context: TargetContext, host: string): ServerPlan {
+export function serverPlan(context: TargetContext, target: string): ServerPlan {
   const { routes } = context;
   for (const route of routes) {
     const unknown = Object.keys(route.query).filter((key) => !Object.values(QUERY_KEYS).includes(key as never));
-    if (unknown.length > 0) throw new Error(`route table: ${host} cannot route on ${unknown.join(', ')}`);
-    if (!SAFE_FILE.test(route.file)) throw new Error(`route table: ${host} cannot name the file ${route.file} unquoted`);
+    if (unknown.length > 0) throw new Error(`route table: ${target} cannot route on ${unknown.join(', ')}`);
+    if (!SAFE_FILE.test(route.file)) throw new Error(`route table: ${target} cannot name the file ${route.file} unquoted`);
   }
-  const resources = RESOURCES.map((r) => resourcePlan(r.name, routes));
-  const byName = (name: ResourceName) => resources.find((r) => r.name === name) as ResourcePlan;
+  const resources = RESOURCES.map((resource) => resourcePlan(resource.name, routes));
+  const byName = (name: ResourceName) => resources.find((resource) => resource.name === name) as ResourcePlan;
   const event = byName(EVENT);
   const texture = byName(TEXTURE);
   const marker = 'XMETHODX';
@@ -155,6 +155,6 @@ export function serverPlan(context: TargetContext, host: string): ServerPlan {
     rejectedMethods: REJECTED_METHODS,
     methodNotAllowedFile,
     methodNotAllowedBody: [before, after],
-    headers: uniformHeaders(context.headerRules, host),
+    headers: uniformHeaders(context.headerRules, target),
   };
 }

@@ -33,7 +33,7 @@ const STRIP_WHITESPACE = [
 ];
 
 /** What Python's int() strips around a page number: the same without U+001C..U+001F. */
-const INT_WHITESPACE = STRIP_WHITESPACE.filter((c) => c < 0x1c || c > 0x1f);
+const INT_WHITESPACE = STRIP_WHITESPACE.filter((codePoint) => codePoint < 0x1c || codePoint > 0x1f);
 
 interface Trie {
   [hexDigit: string]: Trie;
@@ -55,8 +55,8 @@ function renderTrie(node: Trie, depth: number): string {
     byRest.set(rest, [...(byRest.get(rest) ?? []), digit]);
   }
   const alternatives = [...byRest].map(([rest, digits]) => {
-    const cls = digits.length === 1 ? hexDigit(digits[0] as string) : `[${digits.map((d) => (/[A-F]/.test(d) ? d + d.toLowerCase() : d)).join('')}]`;
-    return `${depth % 2 === 0 ? '%' : ''}${cls}${rest}`;
+    const charClass = digits.length === 1 ? hexDigit(digits[0] as string) : `[${digits.map((digit) => (/[A-F]/.test(digit) ? digit + digit.toLowerCase() : digit)).join('')}]`;
+    return `${depth % 2 === 0 ? '%' : ''}${charClass}${rest}`;
   });
   if (alternatives.length <= 1) return alternatives[0] ?? '';
   return `(?:${alternatives.join('|')})`;
@@ -64,9 +64,9 @@ function renderTrie(node: Trie, depth: number): string {
 
 function whitespace(codePoints: readonly number[]): string {
   const root: Trie = {};
-  for (const c of codePoints) {
+  for (const codePoint of codePoints) {
     let node = root;
-    for (const digit of Buffer.from(String.fromCodePoint(c), 'utf8').toString('hex').toUpperCase()) node = node[digit] ??= {};
+    for (const digit of Buffer.from(String.fromCodePoint(codePoint), 'utf8').toString('hex').toUpperCase()) node = node[digit] ??= {};
   }
   // `+` is how a form-encoded query writes a space.
   return `(?:[+]|${renderTrie(root, 0).replace(/^\(\?:(.*)\)$/, '$1')})`;
@@ -129,5 +129,5 @@ export function formatValues(formats: readonly string[]): string {
 
 /** A path (decoded, as the server matches it) exactly, case-sensitive; each special character in a class. */
 export function exactPath(path: string): string {
-  return `^${path.replace(/[.*+?^$()[\]{}|]/g, (c) => `[${c}]`)}$`;
+  return `^${path.replace(/[.*+?^$()[\]{}|]/g, (char) => `[${char}]`)}$`;
 }

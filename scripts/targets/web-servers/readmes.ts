@@ -2,9 +2,8 @@
 // what the server answers differently from DRF. The same differences are the entries of
 // test/e2e/expectations.ts (KNOWN_DIFFERENCES), which the end-to-end suite holds them to.
 
-import { generatedNote } from '../cloudflare/runtime.ts';
+import { generatedMarkdownNote } from '../generated-note.ts';
 
-const note = (target: string) => `<!-- ${generatedNote(target, '//').slice(3)} -->`;
 
 /** What all three answer like DRF, and what none of them can, because they route with regexes. */
 const shared = (target: string) => `What it answers like the DRF service (the end-to-end suite runs against the real server:
@@ -34,7 +33,7 @@ What it cannot do, because the server only matches regexes on the raw query stri
   \`%EF%BC%92\`) or with underscores (\`1_0\`) is 404 Invalid page; DRF reads them as numbers.`;
 
 export function nginxReadme(): string {
-  return `${note('nginx')}
+  return `${generatedMarkdownNote('nginx')}
 # nginx
 
 \`api.conf\` holds the directives of one \`server\` block: include it in a server of its own and
@@ -65,7 +64,7 @@ Also: nginx's 405 status line reads \`405 Not Allowed\` (the code is what client
 }
 
 export function caddyReadme(): string {
-  return `${note('caddy')}
+  return `${generatedMarkdownNote('caddy')}
 # Caddy
 
 \`Caddyfile\` is one site. Two environment variables, read when Caddy loads it:
@@ -87,7 +86,7 @@ ${shared('caddy')}
 }
 
 export function apacheReadme(): string {
-  return `${note('apache')}
+  return `${generatedMarkdownNote('apache')}
 # Apache httpd
 
 \`api.conf\` holds the directives of one \`<VirtualHost>\`: mod_rewrite rules generated from the

@@ -1,4 +1,4 @@
-// What the answers must be, written out literally from CONTRACT.md and the API description,
+// What the answers must be, written out literally from docs/contract.md and the API description,
 // not imported from the project: a typo in the project's own tables must make a test fail.
 
 /** Section 2: these headers, each exactly once, with exactly this value. */
@@ -59,7 +59,7 @@ export const withoutSlash = (path: string) => path.slice(0, -1);
 /** Paths no list is at. */
 export const UNKNOWN_PATHS = ['/nope/', '/', '/companies/', '/Company/', '/company/extra/', '/event/101/', '/company//'];
 
-// Files outside the output, the host files inside it, and the output's own file names.
+// Files outside the output, the targets' files inside it, and the output's own file names.
 export const TRAVERSALS = [
   '/../package.json',
   '/%2e%2e/package.json',

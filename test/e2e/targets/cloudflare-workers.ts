@@ -10,7 +10,7 @@ export const cloudflareWorkers: Target = {
   async start({ publicDir, targetsDir, port, workDir }) {
     const config = path.join(targetsDir, 'cloudflare-workers', 'wrangler.jsonc');
     // The config names ../../public; the fixture lays the build out like the defaults
-    // (<tmp>/public beside <tmp>/hosts), so it runs unchanged. Any other layout is given with
+    // (<tmp>/public beside <tmp>/targets), so it runs unchanged. Any other layout is given with
     // --assets, which is also what the config's comment tells users built with --out.
     const configured = path.resolve(path.dirname(config), '../../public');
     const assets = configured === path.resolve(publicDir) ? [] : ['--assets', publicDir];

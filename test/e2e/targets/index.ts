@@ -1,7 +1,7 @@
 // The registry of targets: every way of serving the build that the suite runs against.
 // playwright.config.ts makes one project per entry (select with E2E_TARGETS=name,name).
-// To add a host: write targets/<host>.ts exporting a Target, list it here, and record what the
-// host cannot do in ../expectations.ts (KNOWN_DIFFERENCES), never in the tests themselves.
+// To add a target: write targets/<name>.ts exporting a Target, list it here, and record what the
+// target cannot do in ../expectations.ts (KNOWN_DIFFERENCES), never in the tests themselves.
 
 import { cloudflarePagesStatic } from './cloudflare-pages-static.ts';
 import { cloudflarePages } from './cloudflare-pages.ts';

@@ -1,4 +1,4 @@
-// A target is one way of serving the built output: the local server, or a real host runtime
+// A target is one way of serving the built output: the local server, or a real server or CDN runtime
 // started here with the configuration the build emits for it. The same suite runs on each.
 
 export interface RunningTarget {
@@ -10,8 +10,8 @@ export interface RunningTarget {
 export interface Target {
   name: string;
   /**
-   * Serves the build output in `publicDir` on 127.0.0.1:`port`. `targetsDir` holds the host
-   * configurations the build wrote (`<targetsDir>/<host name>/`). `workDir` is an empty temp
+   * Serves the build output in `publicDir` on 127.0.0.1:`port`. `targetsDir` holds the deploy
+   * targets' files the build wrote (`<targetsDir>/<target name>/`). `workDir` is an empty temp
    * folder the target may use for its configuration, logs and pid files.
    */
   start(options: { publicDir: string; targetsDir: string; port: number; workDir: string }): Promise<RunningTarget>;

@@ -1,0 +1,134 @@
+// The one place that decides how the API answers a request: status, headers and body for the
+// 301, the 405, OPTIONS, a multi-field ordering, a list file, an invalid page, the 304 and the
+// 500. The route table (contract/routes.ts) says which answer a request gets; this module turns
+// that answer into a reply. The local server, the Cloudflare worker and the Netlify functions are
+// adapters around it: each only opens the build's files its own way and writes the reply out,
+// so the targets cannot drift apart in what they answer.
+
+import { fixedBody, methodNotAllowedBody, SERVER_ERROR_BODY } from '../contract/bodies.ts';
+import { headersFor, type HeaderRule } from '../contract/headers.ts';
+import { encode, type Json } from '../contract/json.ts';
+import { sortRecords } from '../contract/ordering.ts';
+import { resolve, type Answer } from '../contract/routes.ts';
+
+export type ReplyHeaders = Record<string, string>;
+
+/** What a request needs to be answered: method, request target (path and query), validator. */
+export interface ApiRequest {
+  method: string;
+  /** The path and query as the client sent them (`/event/?ordering=-id`). */
+  target: string;
+  ifNoneMatch?: string | null;
+}
+
+/** A file of the build, opened by an adapter. `Body` is the adapter's handle for sending it. */
+export interface OpenedFile<Body> {
+  /** The file's entity tag (quoted), or null when the adapter's store gives none. */
+  etag(): Promise<string | null>;
+  /** The Content-Type the store would send, used when `_headers` sets none. */
+  contentType?: string | null;
+  text(): Promise<string>;
+  /** Frees a body that is not going to be sent (a 304). */
+  discard?(): Promise<void>;
+  body: Body;
+}
+
+/** How an adapter reaches the build's files. */
+export interface FileStore<Body> {
+  /** The file at this path of the build output, or null when the build has none. */
+  open(file: string): Promise<OpenedFile<Body> | null>;
+}
+
+/**
+ * The reply to write. `body` is the whole GET body: on HEAD the adapter sends the same status and
+ * headers and leaves the body out, each as its transport frames it. `file` replies are sent from
+ * the store (the adapter's file server or asset binding streams them), always with status 200.
+ */
+export type Reply<Body> =
+  | { status: number; headers: ReplyHeaders; body: string }
+  | { status: 200; headers: ReplyHeaders; file: OpenedFile<Body> }
+  | { status: 304; headers: ReplyHeaders; body: null };
+
+/** If-None-Match (RFC 9110 13.1.2): `*` or a list of entity tags, compared weakly. */
+export function notModified(ifNoneMatch: string | null | undefined, etag: string | null): boolean {
+  if (ifNoneMatch == null || etag === null) return false;
+  if (ifNoneMatch.trim() === '*') return true;
+  const opaque = (tag: string) => tag.trim().replace(/^W\//, '');
+  return ifNoneMatch.split(',').some((tag) => opaque(tag) === opaque(etag));
+}
+
+function hasHeader(headers: ReplyHeaders, name: string): boolean {
+  const lower = name.toLowerCase();
+  return Object.keys(headers).some((key) => key.toLowerCase() === lower);
+}
+
+/** Every body this API writes itself is JSON; `_headers` may say otherwise (or add a charset). */
+function withContentType(headers: ReplyHeaders, contentType: string | null | undefined = 'application/json'): ReplyHeaders {
+  return hasHeader(headers, 'Content-Type') || contentType == null ? headers : { ...headers, 'Content-Type': contentType };
+}
+
+export interface Handler {
+  /** The reply to a request; never throws (a failure is the 500 reply, and is logged). */
+  answer<Body>(request: ApiRequest, store: FileStore<Body>): Promise<Reply<Body>>;
+  /** The 500 reply, for an adapter whose writing fails before anything was sent. */
+  failure(target: string): Reply<never>;
+}
+
+export function createHandler(rules: readonly HeaderRule[]): Handler {
+  const headersOf = (target: string): ReplyHeaders => headersFor(rules, target.split('?')[0] ?? '/');
+
+  const failure = (target: string): Reply<never> => ({
+    status: 500,
+    headers: withContentType(headersOf(target)),
+    body: SERVER_ERROR_BODY,
+  });
+
+  async function reply<Body>(request: ApiRequest, store: FileStore<Body>, answer: Answer, headers: ReplyHeaders): Promise<Reply<Body>> {
+    switch (answer.kind) {
+      case 'redirect':
+        // An empty body rather than none, so that the 301 carries Content-Length: 0 everywhere.
+        return { status: 301, headers: { ...withContentType(headers), Location: answer.location }, body: '' };
+      case 'not-allowed':
+        return { status: 405, headers: withContentType(headers), body: methodNotAllowedBody(answer.method) };
+      case 'sorted': {
+        // Too many multi-field orderings to pre-render each: sort the default list's records.
+        const list = await store.open(answer.file);
+        if (list === null) throw new Error(`the build has no ${answer.file}`);
+        const records = JSON.parse(await list.text()) as Array<Json & { id: number }>;
+        return { status: 200, headers: withContentType(headers), body: encode(sortRecords(records, answer.terms)) };
+      }
+      case 'file': {
+        // Error and OPTIONS bodies are the contract's own: whole answers, without a validator
+        // (DRF sends none), so never a 304, and no store needs them as files.
+        const fixed = fixedBody(answer.file);
+        if (fixed !== undefined) return { status: answer.status, headers: withContentType(headers), body: fixed };
+        if (answer.status !== 200) throw new Error(`${answer.file} is not a body of the contract`);
+        const file = await store.open(answer.file);
+        if (file === null) {
+          // A page beyond the last has no file: the route table's fallback (Invalid page).
+          if (answer.ifMissing) return reply(request, store, answer.ifMissing, headers);
+          throw new Error(`the build has no ${answer.file}`);
+        }
+        const etag = await file.etag();
+        const fileHeaders = withContentType(etag === null ? headers : { ...headers, ETag: etag }, file.contentType);
+        if (notModified(request.ifNoneMatch, etag)) {
+          await file.discard?.();
+          return { status: 304, headers: fileHeaders, body: null };
+        }
+        return { status: 200, headers: fileHeaders, file };
+      }
+    }
+  }
+
+  return {
+    async answer(request, store) {
+      try {
+        return await reply(request, store, resolve(request.method, request.target), headersOf(request.target));
+      } catch (error) {
+        console.error(error);
+        return failure(request.target);
+      }
+    },
+    failure,
+  };
+}

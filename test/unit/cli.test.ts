@@ -1,0 +1,165 @@
+// scripts/cli/settings.ts and the commands as users run them: --help on every command, wrong
+// values in plain words with exit status 2, and flags a command does not take refused.
+
+import { spawn, spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { COMMANDS, type CommandName, DEFAULTS, readSettings, UsageError, usage } from '../../scripts/cli/settings.ts';
+
+const TSX = path.join(process.cwd(), 'node_modules/.bin/tsx');
+const SCRIPTS: Record<CommandName, string[]> = {
+  build: ['scripts/cli/build-command.ts'],
+  check: ['scripts/cli/build-command.ts', '--check'],
+  serve: ['scripts/cli/serve-command.ts'],
+  start: ['scripts/cli/start-command.ts'],
+};
+
+/** The environment without the commands' variables: vitest sets BASE_URL (to "/") for Vite's sake. */
+const { BASE_URL, PAGE_SIZE, HOST, PORT, ...ENV } = process.env;
+
+function run(command: CommandName, args: string[]) {
+  const result = spawnSync(TSX, [...SCRIPTS[command], ...args], { encoding: 'utf8', timeout: 20_000, env: ENV });
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+describe('readSettings', () => {
+  it('uses the defaults when nothing is given', () => {
+    expect(readSettings([], {})).toMatchObject({
+      dataDir: 'data',
+      outDir: 'public',
+      targetsDir: 'targets',
+      baseUrl: DEFAULTS.baseUrl,
+      baseUrlGiven: false,
+      pageSize: 10,
+      host: '127.0.0.1',
+      port: 3000,
+      targets: undefined,
+      check: false,
+    });
+  });
+
+  it('takes the environment, and flags over it', () => {
+    const env = { BASE_URL: 'https://api.example.com/', PAGE_SIZE: '25', PORT: '8080', HOST: '0.0.0.0' };
+    expect(readSettings([], env, 'start')).toMatchObject({
+      baseUrl: 'https://api.example.com',
+      baseUrlGiven: true,
+      pageSize: 25,
+      port: 8080,
+      host: '0.0.0.0',
+    });
+    expect(readSettings(['--page-size', '3', '--base-url', 'http://x.example:81/api'], env)).toMatchObject({
+      pageSize: 3,
+      baseUrl: 'http://x.example:81/api',
+    });
+  });
+
+  it('reads --target as a comma-separated list, "all" as every target', () => {
+    expect(readSettings(['--target', 'nginx,caddy'], {}).targets).toEqual(['nginx', 'caddy']);
+    expect(readSettings(['--target', 'all'], {}).targets).toBeUndefined();
+  });
+
+  it('is in check mode for npm run check', () => {
+    expect(readSettings(['--check'], {}, 'check').check).toBe(true);
+  });
+
+  it.each([
+    [['--page-size', 'abc'], {}, '--page-size must be a whole number of at least 1, got "abc"'],
+    [['--page-size', '0'], {}, '--page-size must be a whole number of at least 1, got "0"'],
+    [['--page-size', '2.5'], {}, '--page-size must be a whole number of at least 1, got "2.5"'],
+    [[], { PAGE_SIZE: '' }, 'PAGE_SIZE must be a whole number of at least 1, got ""'],
+    [['--port', '70000'], {}, '--port must be a whole number from 0 to 65535, got "70000"', 'serve'],
+    [[], { PORT: 'x' }, 'PORT must be a whole number from 0 to 65535, got "x"', 'serve'],
+    [
+      ['--base-url', 'ftp://example.com'],
+      {},
+      '--base-url must be an absolute http(s) URL without query or fragment, such as https://api.example.com, got "ftp://example.com"',
+    ],
+    [
+      [],
+      { BASE_URL: 'https://example.com/?x=1' },
+      'BASE_URL must be an absolute http(s) URL without query or fragment, such as https://api.example.com, got "https://example.com/?x=1"',
+    ],
+    [['--target', 'foo'], {}, '--target must name deploy targets among cloudflare-workers, '],
+    [['--target', 'github-pages'], {}, '--target github-pages is refused: GitHub Pages cannot route on the query string'],
+    [['--target', 's3-website'], {}, '--target s3-website is refused: an S3 website endpoint cannot route on the query'],
+    [['--data', ''], {}, '--data must not be empty'],
+    [['--nope'], {}, 'npm run build has no option --nope'],
+    [['--port', '3001'], {}, '--port does not apply to npm run build'],
+    [['--out', 'x'], {}, '--out does not apply to npm run check', 'check'],
+    [['--check'], {}, '--check does not apply to npm run serve', 'serve'],
+    [['--target', 'nginx'], {}, '--target does not apply to npm run serve', 'serve'],
+  ] as Array<[string[], NodeJS.ProcessEnv, string, CommandName?]>)('refuses %j %j', (argv, env, message, command) => {
+    expect(() => readSettings(argv, env, command)).toThrow(UsageError);
+    expect(() => readSettings(argv, env, command)).toThrow(message);
+  });
+});
+
+describe('usage', () => {
+  it.each(Object.keys(COMMANDS) as CommandName[])('names what %s does, its options with defaults and an example', (name) => {
+    const text = usage(name);
+    expect(text).toContain(COMMANDS[name].summary);
+    expect(text).toContain(`Example: ${COMMANDS[name].example}`);
+    for (const option of COMMANDS[name].options) expect(text).toMatch(new RegExp(`^  --${option}\\b.*default: `, 'm'));
+  });
+});
+
+describe('the commands', () => {
+  it.each(['build', 'check', 'serve', 'start'] as CommandName[])('%s: --help and -h print the usage and exit 0', (name) => {
+    for (const flag of ['--help', '-h']) {
+      const { status, stdout } = run(name, [flag]);
+      expect(status).toBe(0);
+      expect(stdout.trim()).toBe(usage(name));
+    }
+  });
+
+  it('a wrong value: one plain line and a pointer to --help, exit 2', () => {
+    const { status, stderr } = run('build', ['--page-size', 'abc']);
+    expect(status).toBe(2);
+    expect(stderr.trim().split('\n')).toEqual([
+      '--page-size must be a whole number of at least 1, got "abc"',
+      'See `npm run build -- --help`.',
+    ]);
+  });
+
+  it('a flag that does not apply is refused, not ignored', () => {
+    const serve = run('serve', ['--check']);
+    expect(serve.status).toBe(2);
+    expect(serve.stderr).toContain('--check does not apply to npm run serve');
+    const check = run('check', ['--target', 'nginx']);
+    expect(check.status).toBe(2);
+    expect(check.stderr).toContain('--target does not apply to npm run check');
+  });
+});
+
+describe('npm run serve', () => {
+  /** Starts the server on a free port; resolves with its banner once it listens, and a stop function. */
+  function serve(args: string[]): Promise<{ banner: string; stop: () => void }> {
+    const child = spawn(TSX, [...SCRIPTS.serve, '--port', '0', ...args], { stdio: ['ignore', 'ignore', 'pipe'], env: ENV });
+    const stop = () => child.kill();
+    return new Promise((resolve, reject) => {
+      let stderr = '';
+      const timer = setTimeout(() => (stop(), reject(new Error(`no banner in 15 s: ${stderr}`))), 15_000);
+      child.stderr.setEncoding('utf8').on('data', (text: string) => {
+        stderr += text;
+        const banner = /^Serving .*$/m.exec(stderr)?.[0];
+        if (banner) {
+          clearTimeout(timer);
+          resolve({ banner, stop });
+        }
+      });
+      child.once('exit', (code) => (clearTimeout(timer), reject(new Error(`exited with ${code}: ${stderr}`))));
+    });
+  }
+
+  it.each([['127.0.0.1'], ['::1']])('names the address it really listens on (%s), and answers there', async (host) => {
+    const { banner, stop } = await serve(['--host', host]);
+    try {
+      const url = /^Serving public\/ at (http:\/\/\S+)$/.exec(banner)?.[1];
+      expect(url, banner).toMatch(host === '::1' ? /^http:\/\/\[::1\]:\d+$/ : /^http:\/\/127\.0\.0\.1:\d+$/);
+      const answer = await fetch(`${url}/company/`);
+      expect(answer.status).toBe(200);
+    } finally {
+      stop();
+    }
+  });
+});

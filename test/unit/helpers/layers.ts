@@ -1,0 +1,144 @@
+// The import rules of scripts/ (issue 13, part 3), as pure functions over source text so that
+// test/unit/layers.test.ts can run them on the real tree and on synthetic violations alike.
+//
+// scripts/ holds one folder per layer, lowest first: contract < build < respond < targets < cli.
+// A module may import its own layer and the layers below it. bench/ sits apart from the product:
+// it may import any layer, and no layer may import it. Nothing under scripts/ imports test/.
+
+import path from 'node:path';
+import ts from 'typescript';
+
+const LAYERS = ['contract', 'build', 'respond', 'targets', 'cli'] as const;
+const APART = 'bench';
+
+type ImportKind = 'import' | 'export-from' | 'dynamic-import' | 'url';
+
+export interface ImportRef {
+  specifier: string;
+  kind: ImportKind;
+  /** `import type` / `export type`: erased when the module runs. */
+  typeOnly: boolean;
+  line: number;
+}
+
+/** Modules by repository-relative path with `/` (e.g. `scripts/cli/settings.ts`) → their imports. */
+export type ModuleGraph = Map<string, ImportRef[]>;
+
+/**
+ * Every module reference in a TypeScript source with a literal specifier: `import … from`,
+ * side-effect `import '…'`, `export … from`, `import('…')`, and `new URL('….ts', import.meta.url)`
+ * (how a module names a worker or a bundler entry it does not import).
+ */
+export function importsOf(fileName: string, source: string): ImportRef[] {
+  const file = ts.createSourceFile(fileName, source, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
+  const found: ImportRef[] = [];
+  const add = (node: ts.Node, literal: ts.Node | undefined, kind: ImportKind, typeOnly: boolean): void => {
+    if (literal === undefined || !ts.isStringLiteralLike(literal)) return;
+    const line = file.getLineAndCharacterOfPosition(node.getStart(file)).line + 1;
+    found.push({ specifier: literal.text, kind, typeOnly, line });
+  };
+  const visit = (node: ts.Node): void => {
+    if (ts.isImportDeclaration(node)) {
+      add(node, node.moduleSpecifier, 'import', node.importClause?.isTypeOnly ?? false);
+    } else if (ts.isExportDeclaration(node)) {
+      add(node, node.moduleSpecifier, 'export-from', node.isTypeOnly);
+    } else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword) {
+      add(node, node.arguments[0], 'dynamic-import', false);
+    } else if (ts.isNewExpression(node) && isImportMetaUrl(node)) {
+      const first = node.arguments?.[0];
+      if (first !== undefined && ts.isStringLiteralLike(first) && /\.[cm]?[jt]s$/.test(first.text)) {
+        add(node, first, 'url', false);
+      }
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(file);
+  return found;
+}
+
+function isImportMetaUrl(node: ts.NewExpression): boolean {
+  if (!ts.isIdentifier(node.expression) || node.expression.text !== 'URL') return false;
+  const base = node.arguments?.[1];
+  return (
+    base !== undefined &&
+    ts.isPropertyAccessExpression(base) &&
+    base.name.text === 'url' &&
+    ts.isMetaProperty(base.expression) &&
+    base.expression.keywordToken === ts.SyntaxKind.ImportKeyword
+  );
+}
+
+/** Where a relative specifier points, as a repository-relative path; undefined for a package. */
+function resolveSpecifier(from: string, specifier: string): string | undefined {
+  if (!specifier.startsWith('./') && !specifier.startsWith('../')) return undefined;
+  return path.posix.normalize(path.posix.join(path.posix.dirname(from), specifier));
+}
+
+/** `contract`, …, `cli` or `bench` for a module under scripts/, else undefined. */
+function folderOf(file: string): string | undefined {
+  const parts = file.split('/');
+  return parts[0] === 'scripts' && parts.length > 2 ? parts[1] : undefined;
+}
+
+function rank(folder: string | undefined): number {
+  return LAYERS.indexOf(folder as (typeof LAYERS)[number]);
+}
+
+/** Every broken rule, as `file:line → specifier (why)`, sorted. */
+export function layerViolations(graph: ModuleGraph): string[] {
+  const out: string[] = [];
+  for (const [file, refs] of graph) {
+    if (!file.startsWith('scripts/')) continue;
+    const own = folderOf(file);
+    if (own !== APART && rank(own) < 0) {
+      out.push(`${file} → (itself: not in a layer folder; expected scripts/{${[...LAYERS, APART].join(',')}}/)`);
+      continue;
+    }
+    for (const ref of refs) {
+      const target = resolveSpecifier(file, ref.specifier);
+      if (target === undefined) continue;
+      const where = `${file}:${ref.line} → ${ref.specifier}`;
+      if (target === 'test' || target.startsWith('test/')) {
+        out.push(`${where} (scripts/ must not import test/)`);
+        continue;
+      }
+      if (!target.startsWith('scripts/')) continue;
+      const theirs = folderOf(target);
+      if (theirs === own || own === APART) continue;
+      if (theirs === APART) {
+        out.push(`${where} (the product must not import ${APART}/)`);
+      } else if (rank(theirs) > rank(own)) {
+        out.push(`${where} (${own} may not import ${theirs}, a layer above it)`);
+      } else if (rank(theirs) < 0) {
+        out.push(`${where} (${target} is not in a layer folder)`);
+      }
+    }
+  }
+  return out.sort();
+}
+
+/** The modules `entry` loads when it runs: relative imports followed, type-only ones skipped. */
+export function runtimeClosure(graph: ModuleGraph, entry: string): string[] {
+  const seen = new Set<string>();
+  const queue = [entry];
+  while (queue.length > 0) {
+    const file = queue.pop() as string;
+    if (seen.has(file) || !graph.has(file)) continue;
+    seen.add(file);
+    for (const ref of graph.get(file) ?? []) {
+      if (ref.typeOnly || ref.kind === 'url') continue;
+      const target = resolveSpecifier(file, ref.specifier);
+      if (target !== undefined) queue.push(target);
+    }
+  }
+  return [...seen].sort();
+}
+
+/** `file:line → package` for each module in `files` that loads `pkg` (or a subpath of it) at run time. */
+export function runtimeImportsOf(graph: ModuleGraph, files: readonly string[], pkg: string): string[] {
+  return files.flatMap((file) =>
+    (graph.get(file) ?? [])
+      .filter((ref) => !ref.typeOnly && (ref.specifier === pkg || ref.specifier.startsWith(`${pkg}/`)))
+      .map((ref) => `${file}:${ref.line} → ${ref.specifier}`),
+  );
+}
