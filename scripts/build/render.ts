@@ -159,12 +159,12 @@ function renderShared(headersFile: string): Map<string, string> {
   return files;
 }
 
-/**
- * Stage 3: every route of the catalogue (the texture count decides how many pages there are)
- * and every file of the output, path → text.
- */
-export function render(catalogue: Catalogue, headersFile: string, settings: RenderSettings): { routes: Route[]; files: Map<string, string> } {
-  const routes = planRoutes(pageCount(catalogue.textures.length, settings.pageSize));
-  const files = new Map([...renderLists(catalogue, settings, routes), ...renderShared(headersFile)]);
-  return { routes, files };
+/** Every route of the catalogue: the texture count decides how many pages there are. */
+export function routesOf(catalogue: Catalogue, pageSize: number): Route[] {
+  return planRoutes(pageCount(catalogue.textures.length, pageSize));
+}
+
+/** Stage 3: every file of the output for `routes`, path → text. */
+export function render(catalogue: Catalogue, routes: readonly Route[], headersFile: string, settings: RenderSettings): Map<string, string> {
+  return new Map([...renderLists(catalogue, settings, routes), ...renderShared(headersFile)]);
 }

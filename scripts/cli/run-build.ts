@@ -3,7 +3,8 @@
 
 import path from 'node:path';
 import { DataErrors, formatDataError } from '../build/errors.ts';
-import { buildSite, stageLogger } from '../build/pipeline.ts';
+import { readCatalogue } from '../build/catalogue.ts';
+import { render } from '../build/render.ts';
 import { writeOutput } from '../build/write.ts';
 import type { Route } from '../contract/routes.ts';
 import { TARGETS } from '../targets/index.ts';
@@ -34,30 +35,40 @@ export interface BuildResult {
   outputFiles: number;
 }
 
+/** Times the stages: each call logs the line with the time since the previous call. */
+function stageLogger(log: (line: string) => void): (line: string) => void {
+  let started = performance.now();
+  return (line) => {
+    const now = performance.now();
+    log(`${line} (${Math.round(now - started)} ms)`);
+    started = now;
+  };
+}
+
 /** Builds and writes the output and the selected targets' files; throws DataErrors on bad input. */
 export async function build(options: BuildOptions): Promise<BuildResult> {
-  const site = await buildSite(options);
   const step = stageLogger(options.log ?? (() => {}));
-  const context = { routes: site.routes, headerRules: site.headerRules };
+  const { catalogue, routes, headerRules, headersText, ...source } = await readCatalogue(options, step);
+  const context = { routes, headerRules };
   const selected = TARGETS.filter((target) => !options.targets || options.targets.includes(target.name));
-  const targetFiles = await Promise.all(selected.map((target) => target.files(context)));
+  // Asked first: esbuild bundles in a process of its own while this one renders.
+  const targetFiles = Promise.all(selected.map((target) => target.files(context)));
+  // Awaited below; when rendering fails, that is the error to report.
+  targetFiles.catch(() => {});
+  const files = render(catalogue, routes, headersText, options);
   // Every target's files inside the output, whichever are selected: public/ never depends on --target.
-  for (const target of TARGETS) for (const [file, text] of target.siteFiles?.(context) ?? []) site.files.set(file, text);
-  const targetFileCount = targetFiles.reduce((sum, files) => sum + files.size, 0);
+  for (const target of TARGETS) for (const [file, text] of target.siteFiles?.(context) ?? []) files.set(file, text);
+  step(`render: ${routes.length} routes, ${files.size} files`);
+  const made = await targetFiles;
+  const targetFileCount = made.reduce((sum, filesOfTarget) => sum + filesOfTarget.size, 0);
   step(`targets: ${targetFileCount} files for ${selected.map((target) => target.name).join(', ')}`);
-  const result = {
-    routes: site.routes,
-    records: site.records,
-    sourceFiles: site.sourceFiles,
-    sourceBytes: site.sourceBytes,
-    outputFiles: site.files.size,
-  };
+  const result = { routes, ...source, outputFiles: files.size };
   if (options.check) return result;
-  await writeOutput(options.outDir, site.files);
+  await writeOutput(options.outDir, files);
   for (const [index, target] of selected.entries()) {
-    await writeOutput(path.join(options.targetsDir, target.name), targetFiles[index] as Map<string, string>);
+    await writeOutput(path.join(options.targetsDir, target.name), made[index] as Map<string, string>);
   }
-  step(`write: ${site.files.size + targetFileCount} files into ${options.outDir}/ and ${options.targetsDir}/`);
+  step(`write: ${files.size + targetFileCount} files into ${options.outDir}/ and ${options.targetsDir}/`);
   return result;
 }
 

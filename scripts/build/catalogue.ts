@@ -1,0 +1,60 @@
+// Stages 1 and 2, load → validate: the source data as a checked catalogue, with the routes it
+// answers. cli/run-build.ts then renders it (render.ts) and writes it (write.ts).
+
+import { readFile } from 'node:fs/promises';
+import type { HeaderRule } from '../contract/headers.ts';
+import { compareStrings } from '../contract/ordering.ts';
+import type { Route } from '../contract/routes.ts';
+import { DataErrors, type DataError } from './errors.ts';
+import { load } from './load.ts';
+import { routesOf } from './render.ts';
+import { type Catalogue, validate, validateHeadersFile } from './validate.ts';
+
+export interface CatalogueOptions {
+  dataDir: string;
+  /** The project's `_headers`, checked here and copied into the output by render.ts. */
+  headersPath: string;
+  pageSize: number;
+}
+
+export interface CheckedCatalogue {
+  catalogue: Catalogue;
+  /** Every route the catalogue answers: the texture count decides how many pages there are. */
+  routes: Route[];
+  headersText: string;
+  headerRules: HeaderRule[];
+  records: number;
+  sourceFiles: number;
+  sourceBytes: number;
+}
+
+/** File, then record: the order a reader fixes them in. The sort is stable within a record. */
+function byLocation(a: DataError, b: DataError): number {
+  const record = (error: DataError) => Number(/^\/(\d+)/.exec(error.pointer)?.[1] ?? -1);
+  return compareStrings(a.file, b.file) || record(a) - record(b);
+}
+
+/**
+ * Loads and validates; throws DataErrors holding every problem found. The parsed input is
+ * garbage once this returns: only zod's output of each record is kept.
+ */
+export async function readCatalogue(options: CatalogueOptions, step: (line: string) => void): Promise<CheckedCatalogue> {
+  const headersText = await readFile(options.headersPath, 'utf8');
+  const headers = validateHeadersFile(options.headersPath, headersText);
+  const loaded = await load(options.dataDir);
+  step(`load: ${loaded.records.length} records from ${loaded.files} files, ${loaded.bytes} bytes`);
+
+  const { catalogue, errors } = validate(loaded.records, !loaded.incomplete.has('event'));
+  const problems = [...headers.errors, ...loaded.errors, ...errors];
+  if (problems.length > 0) throw new DataErrors(problems.sort(byLocation));
+  step('validate: no problems');
+  return {
+    catalogue,
+    routes: routesOf(catalogue, options.pageSize),
+    headersText,
+    headerRules: headers.rules,
+    records: loaded.records.length,
+    sourceFiles: loaded.files,
+    sourceBytes: loaded.bytes,
+  };
+}
