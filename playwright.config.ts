@@ -4,8 +4,8 @@
 // starts with its rule id, and known differences show as expected failures ("fail" annotation).
 
 import { defineConfig } from '@playwright/test';
-import type { WorkerFixtures } from './test/e2e/fixtures.ts';
 import { KNOWN_BUGS, KNOWN_DIFFERENCES } from './test/e2e/expectations.ts';
+import type { WorkerFixtures } from './test/e2e/fixtures.ts';
 import { TARGETS, targetByName } from './test/e2e/targets/index.ts';
 
 const selected = process.env.E2E_TARGETS?.trim()

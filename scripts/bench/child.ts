@@ -4,7 +4,7 @@
 // Stage lines go to stderr as they happen; the one JSON result goes to stdout.
 
 import { readFile as readFileWithCallback, writeFile as writeFileWithCallback } from 'node:fs';
-import { mkdir, readFile, readdir } from 'node:fs/promises';
+import { mkdir, readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import type { BuildOptions } from '../cli/run-build.ts';
@@ -166,7 +166,17 @@ async function runBuild(job: Extract<Job, { kind: 'build' }>): Promise<ChildResu
       error instanceof DataErrors
         ? [error.message, ...error.errors.slice(0, 20).map(formatDataError)].join('\n')
         : String((error as Error).stack ?? error);
-    return { ms: 0, cpuMs: 0, systemMs: 0, maxRssBytes: 0, startRssBytes: taken().startRssBytes, stages, sourceFiles: 0, sourceBytes: 0, error: message };
+    return {
+      ms: 0,
+      cpuMs: 0,
+      systemMs: 0,
+      maxRssBytes: 0,
+      startRssBytes: taken().startRssBytes,
+      stages,
+      sourceFiles: 0,
+      sourceBytes: 0,
+      error: message,
+    };
   }
 }
 
@@ -190,7 +200,9 @@ async function runBaseline(job: Extract<Job, { kind: 'baseline' }>): Promise<Chi
 
   const dirs = new Set([...outputs.keys()].map((file) => path.dirname(path.join(job.outDir, file))));
   for (const dir of [...dirs].sort()) await mkdir(dir, { recursive: true });
-  await mapLimited([...outputs], WRITE_CONCURRENCY, ([file, text]) => writeOutputFile(path.join(job.outDir, file), text));
+  await mapLimited([...outputs], WRITE_CONCURRENCY, ([file, text]) =>
+    writeOutputFile(path.join(job.outDir, file), text),
+  );
   step('write', `${outputs.size} files, ${outputBytes} bytes`);
 
   return {

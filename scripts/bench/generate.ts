@@ -104,16 +104,46 @@ const COUNTRIES: Country[] = [
   country({
     name: 'Germany',
     weight: 30,
-    cities: [['Remscheid', '42853'], ['Chemnitz', '09111'], ['Frankfurt am Main', '60311'], ['Stuttgart', '70173'], ['Düsseldorf', '40213'], ['Köln', '50667'], ['München', '80331'], ['Hamburg', '20095'], ['Solingen', '42651'], ['Görlitz', '02826'], ['Nürnberg', '90402']],
-    streets: ['Königsallee', 'Werkstraße', 'Hansaallee', 'Industriestraße', 'Am Schäferhof', 'Gießereiweg', 'Hauptstraße', 'Zur Hütte'],
+    cities: [
+      ['Remscheid', '42853'],
+      ['Chemnitz', '09111'],
+      ['Frankfurt am Main', '60311'],
+      ['Stuttgart', '70173'],
+      ['Düsseldorf', '40213'],
+      ['Köln', '50667'],
+      ['München', '80331'],
+      ['Hamburg', '20095'],
+      ['Solingen', '42651'],
+      ['Görlitz', '02826'],
+      ['Nürnberg', '90402'],
+    ],
+    streets: [
+      'Königsallee',
+      'Werkstraße',
+      'Hansaallee',
+      'Industriestraße',
+      'Am Schäferhof',
+      'Gießereiweg',
+      'Hauptstraße',
+      'Zur Hütte',
+    ],
     company: (r) =>
       `${r.pick(['Vogelsang', 'Thießen', 'Müller', 'Schäfer', 'Weiß', 'Krämer', 'Böhm', 'Köhler', 'Süßmann', 'Jäger', '4M', 'Rheinmetallbau', 'Großkopf', 'Ölschläger', 'Metallwerk "Nord"', 'ebm'])} ${r.pick(['Oberflächentechnik', 'Lasertechnik', 'Präzisionsteile', 'Fördertechnik', 'Maschinenbau', 'Werkzeugbau', 'Blechbearbeitung', 'Schweißtechnik', 'Gießerei', 'Antriebstechnik', 'Industrietechnik'])} ${r.pick(['GmbH', 'GmbH', 'AG', 'GmbH & Co. KG', 'e.K.', 'KG'])}`,
-    phone: (r) => (r.chance(0.5) ? `0${r.int(2, 9)}${r.digits(3)}/${r.digits(5)}` : `+49 (0)${r.int(2, 9)}${r.digits(2)} ${r.digits(6)}`),
+    phone: (r) =>
+      r.chance(0.5)
+        ? `0${r.int(2, 9)}${r.digits(3)}/${r.digits(5)}`
+        : `+49 (0)${r.int(2, 9)}${r.digits(2)} ${r.digits(6)}`,
   }),
   country({
     name: 'Poland',
     weight: 8,
-    cities: [['Łódź', '90-001'], ['Poznań', '60-101'], ['Kraków', '30-001'], ['Gdańsk', '80-001'], ['Wrocław', '50-001']],
+    cities: [
+      ['Łódź', '90-001'],
+      ['Poznań', '60-101'],
+      ['Kraków', '30-001'],
+      ['Gdańsk', '80-001'],
+      ['Wrocław', '50-001'],
+    ],
     streets: ['ul. Piotrkowska', 'ul. Świętokrzyska', 'al. Jana Pawła II', 'ul. Żeromskiego'],
     company: (r) =>
       `${r.pick(['Łódzkie', 'Poznańskie', 'Śląskie', 'Wielkopolskie', 'Gdańskie', 'Małopolskie'])} ${r.pick(['Zakłady Metalowe', 'Narzędzia', 'Odlewnie', 'Konstrukcje Stalowe', 'Spawalnictwo'])} ${r.pick(['Sp. z o.o.', 'S.A.', 'Sp.j.'])}`,
@@ -122,7 +152,12 @@ const COUNTRIES: Country[] = [
   country({
     name: 'United Kingdom',
     weight: 8,
-    cities: [['Manchester', 'M1 1AE'], ['Birmingham', 'B1 1AA'], ['London', 'EC1A 1BB'], ['Sheffield', 'S1 2HE']],
+    cities: [
+      ['Manchester', 'M1 1AE'],
+      ['Birmingham', 'B1 1AA'],
+      ['London', 'EC1A 1BB'],
+      ['Sheffield', 'S1 2HE'],
+    ],
     streets: ['Foundry Lane', 'Victoria Works', 'Canal Street', 'Mill Road'],
     company: (r) =>
       `${r.pick(['Black Country', 'Sheffield', 'Pennine', 'Albion', 'Crown', '247', "O'Brien"])} ${r.pick(['Tools', 'Fasteners', 'Steel', 'Engineering', 'Castings', 'Precision'])} ${r.pick(['Ltd', 'Ltd.', 'plc', '& Sons Ltd'])}`,
@@ -131,7 +166,12 @@ const COUNTRIES: Country[] = [
   country({
     name: 'Switzerland',
     weight: 5,
-    cities: [['Zürich', 'CH-8005'], ['Biel/Bienne', 'CH-2502'], ['Genève', 'CH-1201'], ['Basel', 'CH-4051']],
+    cities: [
+      ['Zürich', 'CH-8005'],
+      ['Biel/Bienne', 'CH-2502'],
+      ['Genève', 'CH-1201'],
+      ['Basel', 'CH-4051'],
+    ],
     streets: ['Güterstrasse', 'Bahnhofstrasse', 'Rue du Rhône', 'Hardstrasse'],
     company: (r) =>
       `${r.pick(['Ammann & Frey', 'Micronex', 'Décolletage', 'Helvetia', 'Jura'])} ${r.pick(['Präzision', 'Mikrotechnik', 'Horlogerie', 'Usinage'])} ${r.pick(['SA', 'AG', 'Sàrl'])}`,
@@ -140,7 +180,12 @@ const COUNTRIES: Country[] = [
   country({
     name: 'China',
     weight: 8,
-    cities: [['Shanghai', '200000'], ['Shenzhen', '518000'], ['苏州', '215000'], ['Ningbo', '315000']],
+    cities: [
+      ['Shanghai', '200000'],
+      ['Shenzhen', '518000'],
+      ['苏州', '215000'],
+      ['Ningbo', '315000'],
+    ],
     streets: ['No. 88 Huanghai Road', 'Jinqiao Road', '工业园区星湖街', 'Binhai Avenue'],
     company: (r) =>
       r.chance(0.3)
@@ -151,7 +196,11 @@ const COUNTRIES: Country[] = [
   country({
     name: 'Japan',
     weight: 3,
-    cities: [['東京', '100-0001'], ['Osaka', '530-0001'], ['Nagoya', '450-0002']],
+    cities: [
+      ['東京', '100-0001'],
+      ['Osaka', '530-0001'],
+      ['Nagoya', '450-0002'],
+    ],
     streets: ['丸の内', 'Chuo-ku 2-chome', 'Minato-ku'],
     company: (r) =>
       r.chance(0.5)
@@ -162,47 +211,76 @@ const COUNTRIES: Country[] = [
   country({
     name: 'Austria',
     weight: 4,
-    cities: [['Wien', 'A-1010'], ['Graz', 'A-8010'], ['Linz', 'A-4020']],
+    cities: [
+      ['Wien', 'A-1010'],
+      ['Graz', 'A-8010'],
+      ['Linz', 'A-4020'],
+    ],
     streets: ['Industriezeile', 'Mariahilfer Straße', 'Grazer Straße'],
-    company: (r) => `${r.pick(['Hofbauer', 'Pöttinger', 'Wögerer'])} ${r.pick(['Fördertechnik', 'Stahlbau', 'Anlagenbau'])} ${r.pick(['Ges.m.b.H.', 'GmbH'])}`,
+    company: (r) =>
+      `${r.pick(['Hofbauer', 'Pöttinger', 'Wögerer'])} ${r.pick(['Fördertechnik', 'Stahlbau', 'Anlagenbau'])} ${r.pick(['Ges.m.b.H.', 'GmbH'])}`,
     phone: (r) => `+43 ${r.int(1, 7)} ${r.digits(6)}`,
   }),
   country({
     name: 'Italy',
     weight: 6,
-    cities: [['Torino', 'I-10121'], ['Milano', 'I-20121'], ['Brescia', 'I-25121']],
+    cities: [
+      ['Torino', 'I-10121'],
+      ['Milano', 'I-20121'],
+      ['Brescia', 'I-25121'],
+    ],
     streets: ['Via Emilia', 'Corso Francia', 'Via dell’Industria'],
-    company: (r) => `${r.pick(['Ferraresi', 'Officine Lombarde', 'Fonderia Bresciana', 'Pressofusione'])} ${r.pick(['Presse', 'Meccanica', 'Acciai'])} ${r.pick(['S.r.l.', 'S.p.A.'])}`,
+    company: (r) =>
+      `${r.pick(['Ferraresi', 'Officine Lombarde', 'Fonderia Bresciana', 'Pressofusione'])} ${r.pick(['Presse', 'Meccanica', 'Acciai'])} ${r.pick(['S.r.l.', 'S.p.A.'])}`,
     phone: (r) => `+39 0${r.digits(2)} ${r.digits(7)}`,
   }),
   country({
     name: 'United States',
     weight: 6,
-    cities: [['Detroit', '48201'], ['Charlotte', '28202'], ['Houston', '77002'], ['Cleveland', '44113']],
+    cities: [
+      ['Detroit', '48201'],
+      ['Charlotte', '28202'],
+      ['Houston', '77002'],
+      ['Cleveland', '44113'],
+    ],
     streets: ['Woodward Avenue', 'Industrial Pkwy', 'Main Street'],
-    company: (r) => `${r.pick(['Great Lakes', 'Lone Star', 'Motor City', 'Buckeye'])} ${r.pick(['Tooling', 'Fabrication', 'Automation', 'Forge'])} ${r.pick(['Inc.', 'LLC', 'Corp.'])}`,
+    company: (r) =>
+      `${r.pick(['Great Lakes', 'Lone Star', 'Motor City', 'Buckeye'])} ${r.pick(['Tooling', 'Fabrication', 'Automation', 'Forge'])} ${r.pick(['Inc.', 'LLC', 'Corp.'])}`,
     phone: (r) => `+1 (${r.int(200, 989)}) ${r.digits(3)}-${r.digits(4)}`,
   }),
   country({
     name: 'France',
     weight: 4,
-    cities: [['Lyon', '69001'], ['Saint-Étienne', '42000'], ['Strasbourg', '67000']],
+    cities: [
+      ['Lyon', '69001'],
+      ['Saint-Étienne', '42000'],
+      ['Strasbourg', '67000'],
+    ],
     streets: ['Rue de la République', 'Avenue Jean Jaurès', 'Rue des Forges'],
-    company: (r) => `${r.pick(['Aciéries de', 'Forges de', 'Mécanique de'])} ${r.pick(['Saint-Étienne', 'Lorraine', 'l’Isère'])} ${r.pick(['SAS', 'SA', 'SARL'])}`,
+    company: (r) =>
+      `${r.pick(['Aciéries de', 'Forges de', 'Mécanique de'])} ${r.pick(['Saint-Étienne', 'Lorraine', 'l’Isère'])} ${r.pick(['SAS', 'SA', 'SARL'])}`,
     phone: (r) => `+33 ${r.int(1, 9)} ${r.digits(2)} ${r.digits(2)} ${r.digits(2)} ${r.digits(2)}`,
   }),
   country({
     name: 'Turkey',
     weight: 3,
-    cities: [['İstanbul', '34000'], ['Ankara', '06000'], ['Bursa', '16000']],
+    cities: [
+      ['İstanbul', '34000'],
+      ['Ankara', '06000'],
+      ['Bursa', '16000'],
+    ],
     streets: ['Organize Sanayi Bölgesi', 'Atatürk Cad.', 'İkitelli OSB'],
-    company: (r) => `${r.pick(['Öztürk', 'Yılmaz', 'Çelik'])} ${r.pick(['Makina', 'Döküm', 'Kalıp'])} San. ve Tic. A.Ş.`,
+    company: (r) =>
+      `${r.pick(['Öztürk', 'Yılmaz', 'Çelik'])} ${r.pick(['Makina', 'Döküm', 'Kalıp'])} San. ve Tic. A.Ş.`,
     phone: (r) => `+90 ${r.digits(3)} ${r.digits(3)} ${r.digits(2)} ${r.digits(2)}`,
   }),
   country({
     name: 'Greece',
     weight: 1,
-    cities: [['Θεσσαλονίκη', '546 25'], ['Αθήνα', '105 57']],
+    cities: [
+      ['Θεσσαλονίκη', '546 25'],
+      ['Αθήνα', '105 57'],
+    ],
     streets: ['Οδός Εγνατίας', 'Λεωφόρος Κηφισίας'],
     company: (r) => `${r.pick(['Αφοί Παπαδόπουλοι', 'Μεταλλουργία Βορείου Ελλάδος'])} ${r.pick(['Α.Ε.', 'Ε.Π.Ε.'])}`,
     phone: (r) => `+30 2${r.digits(2)} ${r.digits(3)} ${r.digits(4)}`,
@@ -210,15 +288,23 @@ const COUNTRIES: Country[] = [
   country({
     name: 'Sweden',
     weight: 2,
-    cities: [['Göteborg', '411 01'], ['Uppsala', '753 10'], ['Västerås', '722 11']],
+    cities: [
+      ['Göteborg', '411 01'],
+      ['Uppsala', '753 10'],
+      ['Västerås', '722 11'],
+    ],
     streets: ['Sveavägen', 'Industrigatan', 'Hamngatan'],
-    company: (r) => `${r.pick(['Göteborgs', 'Västerås', 'Norrlands'])} ${r.pick(['Stålverk', 'Verktyg', 'Mekaniska Verkstad'])} AB`,
+    company: (r) =>
+      `${r.pick(['Göteborgs', 'Västerås', 'Norrlands'])} ${r.pick(['Stålverk', 'Verktyg', 'Mekaniska Verkstad'])} AB`,
     phone: (r) => `+46 ${r.digits(2)}-${r.digits(3)} ${r.digits(2)} ${r.digits(2)}`,
   }),
   country({
     name: 'Denmark',
     weight: 1,
-    cities: [['København', '1050'], ['Aarhus', '8000']],
+    cities: [
+      ['København', '1050'],
+      ['Aarhus', '8000'],
+    ],
     streets: ['Østergade', 'Værkstedvej'],
     company: (r) => `${r.pick(['Ørsted', 'Søndergaard', 'Æbelø'])} ${r.pick(['Maskinfabrik', 'Stålindustri'])} A/S`,
     phone: (r) => `+45 ${r.digits(2)} ${r.digits(2)} ${r.digits(2)} ${r.digits(2)}`,
@@ -226,31 +312,48 @@ const COUNTRIES: Country[] = [
   country({
     name: 'Czech Republic',
     weight: 2,
-    cities: [['Plzeň', '301 00'], ['Brno', '602 00'], ['Ostrava', '702 00']],
+    cities: [
+      ['Plzeň', '301 00'],
+      ['Brno', '602 00'],
+      ['Ostrava', '702 00'],
+    ],
     streets: ['Průmyslová', 'Náměstí Míru'],
-    company: (r) => `${r.pick(['Strojírny', 'Slévárna', 'Kovárna'])} ${r.pick(['Plzeň', 'Třinec', 'Brno'])} ${r.pick(['a.s.', 's.r.o.'])}`,
+    company: (r) =>
+      `${r.pick(['Strojírny', 'Slévárna', 'Kovárna'])} ${r.pick(['Plzeň', 'Třinec', 'Brno'])} ${r.pick(['a.s.', 's.r.o.'])}`,
     phone: (r) => `+420 ${r.digits(3)} ${r.digits(3)} ${r.digits(3)}`,
   }),
   country({
     name: 'India',
     weight: 3,
-    cities: [['Chennai', '600001'], ['Pune', '411001'], ['Coimbatore', '641001']],
+    cities: [
+      ['Chennai', '600001'],
+      ['Pune', '411001'],
+      ['Coimbatore', '641001'],
+    ],
     streets: ['Ambattur Industrial Estate', 'MIDC Bhosari', 'Avinashi Road'],
-    company: (r) => `${r.pick(['Chennai', 'Deccan', 'Kaveri'])} ${r.pick(['Precision', 'Forgings', 'Castings'])} Pvt. Ltd.`,
+    company: (r) =>
+      `${r.pick(['Chennai', 'Deccan', 'Kaveri'])} ${r.pick(['Precision', 'Forgings', 'Castings'])} Pvt. Ltd.`,
     phone: (r) => `+91 ${r.digits(2)} ${r.digits(4)} ${r.digits(4)}`,
   }),
   country({
     name: 'Brazil',
     weight: 2,
-    cities: [['Joinville', '89201-000'], ['São Paulo', '01000-000']],
+    cities: [
+      ['Joinville', '89201-000'],
+      ['São Paulo', '01000-000'],
+    ],
     streets: ['Rua das Indústrias', 'Avenida Paulista'],
-    company: (r) => `${r.pick(['Metalúrgica', 'Fundição', 'Usinagem'])} ${r.pick(['Joinville', 'Paulista', 'São Bento'])} Ltda.`,
+    company: (r) =>
+      `${r.pick(['Metalúrgica', 'Fundição', 'Usinagem'])} ${r.pick(['Joinville', 'Paulista', 'São Bento'])} Ltda.`,
     phone: (r) => `+55 ${r.digits(2)} ${r.digits(4)}-${r.digits(4)}`,
   }),
   country({
     name: 'Spain',
     weight: 2,
-    cities: [['Bilbao', '48001'], ['Zaragoza', '50001']],
+    cities: [
+      ['Bilbao', '48001'],
+      ['Zaragoza', '50001'],
+    ],
     streets: ['Calle de la Industria', 'Polígono Industrial Malpica'],
     company: (r) => `${r.pick(['Fundiciones', 'Talleres', 'Aceros'])} ${r.pick(['Añón', 'Ibáñez', 'del Norte'])} S.L.`,
     phone: (r) => `+34 9${r.digits(2)} ${r.digits(3)} ${r.digits(3)}`,
@@ -258,9 +361,13 @@ const COUNTRIES: Country[] = [
   country({
     name: 'Netherlands',
     weight: 2,
-    cities: [['Eindhoven', '5611 AA'], ['Rotterdam', '3011 AA']],
+    cities: [
+      ['Eindhoven', '5611 AA'],
+      ['Rotterdam', '3011 AA'],
+    ],
     streets: ['Industrieweg', 'Havenstraat'],
-    company: (r) => `${r.pick(['Van der Berg', "'t Hooft", 'De Vries'])} ${r.pick(['Machinebouw', 'Metaaltechniek'])} B.V.`,
+    company: (r) =>
+      `${r.pick(['Van der Berg', "'t Hooft", 'De Vries'])} ${r.pick(['Machinebouw', 'Metaaltechniek'])} B.V.`,
     phone: (r) => `+31 ${r.digits(2)} ${r.digits(3)} ${r.digits(4)}`,
   }),
 ];
@@ -273,13 +380,38 @@ function pickCountry(r: Rng): Country {
 }
 
 const TAGS = [
-  'Hydraulics & Pneumatics', 'CAD/CAM Software', 'Trade Press (Media)', 'Welding & Cutting', 'Press Technology',
-  'Measuring & Testing', 'Machine Tools', 'Industrial Safety', 'Logistics & Intralogistics', 'Surface Technology',
-  'Automation/Robotics', 'Tube & Pipe', 'Tools/Dies/Moulds', 'Medical Technology', 'Oil & Gas', 'Metal & Steel',
-  'Foundry', 'Fasteners', 'Research & Education', 'Services (Consulting)', 'Additive Manufacturing (3D Printing)',
-  'Sheet Metal Working', 'Drive Technology', 'Plastics & Rubber', 'Electronics/Electrical Engineering',
-  'Software (ERP/MES)', 'Compressed Air', 'Lubricants & Coolants', 'Bearings & Linear Technology', 'Energy (Wind/Solar)',
-  'Oberflächentechnik', 'Sécurité industrielle',
+  'Hydraulics & Pneumatics',
+  'CAD/CAM Software',
+  'Trade Press (Media)',
+  'Welding & Cutting',
+  'Press Technology',
+  'Measuring & Testing',
+  'Machine Tools',
+  'Industrial Safety',
+  'Logistics & Intralogistics',
+  'Surface Technology',
+  'Automation/Robotics',
+  'Tube & Pipe',
+  'Tools/Dies/Moulds',
+  'Medical Technology',
+  'Oil & Gas',
+  'Metal & Steel',
+  'Foundry',
+  'Fasteners',
+  'Research & Education',
+  'Services (Consulting)',
+  'Additive Manufacturing (3D Printing)',
+  'Sheet Metal Working',
+  'Drive Technology',
+  'Plastics & Rubber',
+  'Electronics/Electrical Engineering',
+  'Software (ERP/MES)',
+  'Compressed Air',
+  'Lubricants & Coolants',
+  'Bearings & Linear Technology',
+  'Energy (Wind/Solar)',
+  'Oberflächentechnik',
+  'Sécurité industrielle',
 ];
 
 /** Ids as a database hands them out after deletions: increasing, with gaps. */
@@ -302,7 +434,8 @@ function company(r: Rng, id: number): Source {
   // Hand-typed names: a stray trailing space or a lower-case brand sorts differently.
   if (r.chance(0.002)) name += ' ';
   if (r.chance(0.01)) name = name.toLowerCase();
-  const domain = slugify(name.replace(/\b(gmbh|ag|kg|ltd|inc|llc|sa|s\.?r\.?l|co\.?,? ltd\.?)\b.*$/i, '')) || `company-${id}`;
+  const domain =
+    slugify(name.replace(/\b(gmbh|ag|kg|ltd|inc|llc|sa|s\.?r\.?l|co\.?,? ltd\.?)\b.*$/i, '')) || `company-${id}`;
   return {
     id,
     name,
@@ -312,22 +445,58 @@ function company(r: Rng, id: number): Source {
     country_name: c.name,
     phone: nullable(r, 0.1, 0.02, () => c.phone(r)),
     fax: nullable(r, 0.5, 0.01, () => c.phone(r)),
-    e_mail: nullable(r, 0.08, 0.1, () => `${r.pick(['info', 'sales', 'kontakt', 'contact', 'export'])}@${domain}.example.com`),
+    e_mail: nullable(
+      r,
+      0.08,
+      0.1,
+      () => `${r.pick(['info', 'sales', 'kontakt', 'contact', 'export'])}@${domain}.example.com`,
+    ),
     platform_plus_status: r.chance(0.2),
-    website: nullable(r, 0.15, 0.08, () => `${r.pick(['https://www.', 'http://www.', 'https://'])}${domain}.example.com${r.pick(['', '/', '/en/'])}`),
-    logo: r.chance(0.55) ? `https://media.example.com/logos/${domain}-${id}.${r.pick(['png', 'png', 'jpg', 'svg'])}` : null,
+    website: nullable(
+      r,
+      0.15,
+      0.08,
+      () => `${r.pick(['https://www.', 'http://www.', 'https://'])}${domain}.example.com${r.pick(['', '/', '/en/'])}`,
+    ),
+    logo: r.chance(0.55)
+      ? `https://media.example.com/logos/${domain}-${id}.${r.pick(['png', 'png', 'jpg', 'svg'])}`
+      : null,
     tags: r.chance(0.3) ? null : r.some(TAGS, r.int(1, 6)).join(','),
     vf_plus_status: r.chance(0.15),
   };
 }
 
 const EVENT_SERIES = [
-  'Welding Week', 'Targi Łódzkie', 'Hydraulik-Kolloquium', 'Fachmesse Öl & Gas', 'Industrial Safety Day', 'Fiera Meccanica',
-  'İstanbul Machinery Days', 'Packaging Innovations', 'Nordic Automation Fair', 'Blechexpo', 'Schweißen & Schneiden',
-  'Metalurgia Kielce', 'Salon de la Sous-Traitance', 'Göteborg Verktygsmässa', 'Strojírenský veletrh Brno',
-  'Έκθεση Μηχανημάτων', '上海国际工业博览会', '東京精密機械展', 'Surface Technology Forum', 'Additive Days (AM/3D)',
-  'Tube & Pipe Summit', 'Foundry Talks', 'Press Tech Conference', 'Robotics/Automation Expo', 'Feira Metalúrgica',
-  'Intralogistik-Tage', 'Messtechnik Praxis', 'Präzisionstage Biel', 'Fastener Fair', 'Mould & Die Days',
+  'Welding Week',
+  'Targi Łódzkie',
+  'Hydraulik-Kolloquium',
+  'Fachmesse Öl & Gas',
+  'Industrial Safety Day',
+  'Fiera Meccanica',
+  'İstanbul Machinery Days',
+  'Packaging Innovations',
+  'Nordic Automation Fair',
+  'Blechexpo',
+  'Schweißen & Schneiden',
+  'Metalurgia Kielce',
+  'Salon de la Sous-Traitance',
+  'Göteborg Verktygsmässa',
+  'Strojírenský veletrh Brno',
+  'Έκθεση Μηχανημάτων',
+  '上海国际工业博览会',
+  '東京精密機械展',
+  'Surface Technology Forum',
+  'Additive Days (AM/3D)',
+  'Tube & Pipe Summit',
+  'Foundry Talks',
+  'Press Tech Conference',
+  'Robotics/Automation Expo',
+  'Feira Metalúrgica',
+  'Intralogistik-Tage',
+  'Messtechnik Praxis',
+  'Präzisionstage Biel',
+  'Fastener Fair',
+  'Mould & Die Days',
 ];
 const EVENT_EDITIONS = ['', '', '', ' Nord', ' Süd', ' International', ' Digital', ' (Online)', ' Spring', ' Autumn'];
 
@@ -374,7 +543,11 @@ function fair(r: Rng, id: number, name: string, slug: string, eventIds: readonly
     has_catalog: r.chance(0.7),
     events: r.some(eventIds, r.int(1, 6)),
     url: `${r.pick(['https', 'http'])}://maps.example.net/fairs/${slug}/`,
-    tiles: { tile_pattern: r.pick(TILE_PATTERNS), tile_extension: r.pick(['png', 'png', 'jpg', 'webp']), tile_size: r.pick([256, 256, 512]) },
+    tiles: {
+      tile_pattern: r.pick(TILE_PATTERNS),
+      tile_extension: r.pick(['png', 'png', 'jpg', 'webp']),
+      tile_size: r.pick([256, 256, 512]),
+    },
     size: { width: 2 ** r.int(12, 16), height: 2 ** r.int(12, 16) },
     zoom: {
       min,
@@ -392,12 +565,54 @@ function fair(r: Rng, id: number, name: string, slug: string, eventIds: readonly
 }
 
 const MATERIALS = [
-  'Oak Parquet', 'Beech Plywood', 'Béton Brut', 'Łupek Grafitowy', 'Marble Nero Marquina', 'Carpet', 'Needle Felt',
-  'Brushed Aluminium', 'Corten Steel', 'Räuchereiche', 'Terrazzo Veneziano', 'Mármol Crema', 'Acrylic Opal', 'Glass Frosted',
-  'Diamond Plate', 'Felt Wall Panel', 'Honeycomb Panel', 'Leatherette', 'Mesh Fabric', 'Cork', 'Bamboo Strips', 'Brick',
-  '3D Wave Panel', 'Epoxy Floor', 'Canvas', 'Copper Patina', 'Galvanised Sheet', 'LED Wall (static)', 'Grass Turf', 'Ziegel & Putz',
+  'Oak Parquet',
+  'Beech Plywood',
+  'Béton Brut',
+  'Łupek Grafitowy',
+  'Marble Nero Marquina',
+  'Carpet',
+  'Needle Felt',
+  'Brushed Aluminium',
+  'Corten Steel',
+  'Räuchereiche',
+  'Terrazzo Veneziano',
+  'Mármol Crema',
+  'Acrylic Opal',
+  'Glass Frosted',
+  'Diamond Plate',
+  'Felt Wall Panel',
+  'Honeycomb Panel',
+  'Leatherette',
+  'Mesh Fabric',
+  'Cork',
+  'Bamboo Strips',
+  'Brick',
+  '3D Wave Panel',
+  'Epoxy Floor',
+  'Canvas',
+  'Copper Patina',
+  'Galvanised Sheet',
+  'LED Wall (static)',
+  'Grass Turf',
+  'Ziegel & Putz',
 ];
-const VARIANTS = ['', 'Natur', 'Anthracite', 'Moss Green', 'Royal Blue', 'Sand', 'Signal Red', 'Weiß', 'Grafit', 'Blanc Cassé', 'Matt', 'High Gloss', 'Cognac', '#2', '#3'];
+const VARIANTS = [
+  '',
+  'Natur',
+  'Anthracite',
+  'Moss Green',
+  'Royal Blue',
+  'Sand',
+  'Signal Red',
+  'Weiß',
+  'Grafit',
+  'Blanc Cassé',
+  'Matt',
+  'High Gloss',
+  'Cognac',
+  '#2',
+  '#3',
+];
 const LIBRARIES = ['floors', 'walls', 'metals', 'fabrics', 'woods', 'stone', 'glass-acrylic', 'specials'];
 
 function texture(r: Rng, categories: readonly string[]): Source {
@@ -439,7 +654,9 @@ export function generate(dataDir: string): Generated {
 
   const allEvents = events(r) as Array<{ id: number; start_date: string; logo: string | null }>;
   const byYear = new Map<string, typeof allEvents>();
-  for (const event of [...allEvents].sort((a, b) => (a.start_date < b.start_date ? -1 : a.start_date > b.start_date ? 1 : a.id - b.id))) {
+  for (const event of [...allEvents].sort((a, b) =>
+    a.start_date < b.start_date ? -1 : a.start_date > b.start_date ? 1 : a.id - b.id,
+  )) {
     const year = event.start_date.slice(0, 4);
     const list = byYear.get(year);
     if (list) list.push(event);
@@ -463,7 +680,10 @@ export function generate(dataDir: string): Generated {
   for (let i = 0; i < textures.length; i += TEXTURES_PER_FILE) {
     const n = i / TEXTURES_PER_FILE;
     const library = LIBRARIES[n % LIBRARIES.length] as string;
-    write(`virtualbooth-texture/${library}/textures-${String(n + 1).padStart(3, '0')}.json`, textures.slice(i, i + TEXTURES_PER_FILE));
+    write(
+      `virtualbooth-texture/${library}/textures-${String(n + 1).padStart(3, '0')}.json`,
+      textures.slice(i, i + TEXTURES_PER_FILE),
+    );
   }
 
   const records = COUNTS.companies + COUNTS.events + COUNTS.fairs + COUNTS.textures;

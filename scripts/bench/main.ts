@@ -43,16 +43,23 @@ function compareTree(label: string, actual: TreeSummary, expected: TreeSummary, 
 async function main(): Promise<boolean> {
   const { values } = parseArgs({ options: { rounds: { type: 'string', default: '5' } } });
   const rounds = Number(values.rounds);
-  if (!Number.isInteger(rounds) || rounds < 1 || rounds > MAX_ROUNDS) throw new Error(`--rounds expects a whole number from 1 to ${MAX_ROUNDS}`);
+  if (!Number.isInteger(rounds) || rounds < 1 || rounds > MAX_ROUNDS)
+    throw new Error(`--rounds expects a whole number from 1 to ${MAX_ROUNDS}`);
 
   await rm(BENCH, { recursive: true, force: true });
   await mkdir(path.join(BENCH, 'out'), { recursive: true });
   const dataDir = path.join(BENCH, 'data');
-  console.log(`Generating ${Object.entries(COUNTS).map(([k, n]) => `${n.toLocaleString('en-US')} ${k}`).join(', ')} into ${path.relative(ROOT, dataDir)}/ ...`);
+  console.log(
+    `Generating ${Object.entries(COUNTS)
+      .map(([k, n]) => `${n.toLocaleString('en-US')} ${k}`)
+      .join(', ')} into ${path.relative(ROOT, dataDir)}/ ...`,
+  );
   const genStarted = performance.now();
   const generated = generate(dataDir);
   const generatedMs = performance.now() - genStarted;
-  console.log(`  ${generated.files.length} files, ${generated.bytes} bytes, sha256 ${generated.digest} (${Math.round(generatedMs)} ms)`);
+  console.log(
+    `  ${generated.files.length} files, ${generated.bytes} bytes, sha256 ${generated.digest} (${Math.round(generatedMs)} ms)`,
+  );
   for (const line of generated.layout) console.log(`  ${line}`);
 
   const builds: ChildResult[] = [];
@@ -80,7 +87,11 @@ async function main(): Promise<boolean> {
     const label = `build    r${round}`;
     settleDisk();
     console.log(`${label}: running build() in a child ...`);
-    const result = await runChild(job, { jobFile: path.join(BENCH, `job-build-r${round}.json`), label, timeoutMs: CHILD_TIMEOUT_MS });
+    const result = await runChild(job, {
+      jobFile: path.join(BENCH, `job-build-r${round}.json`),
+      label,
+      timeoutMs: CHILD_TIMEOUT_MS,
+    });
     console.log(`${label}: ${(result.ms / 1000).toFixed(2)} s, peak RSS ${(result.maxRssBytes / 1e6).toFixed(1)} MB`);
     builds.push(result);
     const tree = await summariseTree(outDir);
@@ -96,11 +107,20 @@ async function main(): Promise<boolean> {
     if (!reference) throw new Error('the baseline needs a finished build to copy');
     const outDir = path.join(BENCH, 'out', `baseline-r${round}`);
     // The same files the build reads, in the order it reads them (its glob is sorted by path).
-    const job: Job = { kind: 'baseline', sourceFiles: [...generated.files].sort(), referenceDir: reference.dir, outDir };
+    const job: Job = {
+      kind: 'baseline',
+      sourceFiles: [...generated.files].sort(),
+      referenceDir: reference.dir,
+      outDir,
+    };
     const label = `baseline r${round}`;
     settleDisk();
     console.log(`${label}: reading, parsing and writing the same bytes in a child ...`);
-    const result = await runChild(job, { jobFile: path.join(BENCH, `job-baseline-r${round}.json`), label, timeoutMs: CHILD_TIMEOUT_MS });
+    const result = await runChild(job, {
+      jobFile: path.join(BENCH, `job-baseline-r${round}.json`),
+      label,
+      timeoutMs: CHILD_TIMEOUT_MS,
+    });
     console.log(`${label}: ${(result.ms / 1000).toFixed(2)} s, peak RSS ${(result.maxRssBytes / 1e6).toFixed(1)} MB`);
     baselines.push(result);
     compareTree(label, await summariseTree(outDir), reference.tree, warnings);

@@ -4,7 +4,7 @@
 
 import { execFileSync, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { readFile, readdir, writeFile } from 'node:fs/promises';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ChildResult, Job } from './child.ts';
@@ -53,8 +53,10 @@ export async function runChild(job: Job, options: RunOptions): Promise<ChildResu
   if (pending) relay('\n');
 
   const last = stdout.trim().split('\n').at(-1) ?? '';
-  if (timedOut) throw new Error(`${options.label}: no result within ${options.timeoutMs / 1000} s; the child was killed`);
-  if (!last.startsWith('{')) throw new Error(`${options.label}: the child ended (code ${code}, signal ${signal}) without a result`);
+  if (timedOut)
+    throw new Error(`${options.label}: no result within ${options.timeoutMs / 1000} s; the child was killed`);
+  if (!last.startsWith('{'))
+    throw new Error(`${options.label}: the child ended (code ${code}, signal ${signal}) without a result`);
   const result = JSON.parse(last) as ChildResult;
   if (result.error) throw new Error(`${options.label} failed:\n${result.error}`);
   return result;

@@ -5,7 +5,7 @@ import { readFile } from 'node:fs/promises';
 import type { HeaderRule } from '../contract/headers.ts';
 import { compareStrings } from '../contract/ordering.ts';
 import type { Route } from '../contract/routes.ts';
-import { DataErrors, type DataError } from './errors.ts';
+import { type DataError, DataErrors } from './errors.ts';
 import { load } from './load.ts';
 import { routesOf } from './render.ts';
 import { type Catalogue, validate, validateHeadersFile } from './validate.ts';
@@ -38,7 +38,10 @@ function byLocation(a: DataError, b: DataError): number {
  * Loads and validates; throws DataErrors holding every problem found. The parsed input is
  * garbage once this returns: only zod's output of each record is kept.
  */
-export async function readCatalogue(options: CatalogueOptions, step: (line: string) => void): Promise<CheckedCatalogue> {
+export async function readCatalogue(
+  options: CatalogueOptions,
+  step: (line: string) => void,
+): Promise<CheckedCatalogue> {
   const headersText = await readFile(options.headersPath, 'utf8');
   const headers = validateHeadersFile(options.headersPath, headersText);
   const loaded = await load(options.dataDir);

@@ -6,9 +6,9 @@ import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import fg from 'fast-glob';
-import { parse as parseTolerant, printParseErrorCode, type ParseError } from 'jsonc-parser';
-import { RESOURCES, type ResourceName } from '../contract/routes.ts';
+import { type ParseError, parse as parseTolerant, printParseErrorCode } from 'jsonc-parser';
 import { compareStrings } from '../contract/ordering.ts';
+import { RESOURCES, type ResourceName } from '../contract/routes.ts';
 import type { DataError } from './errors.ts';
 import { mapLimited } from './map-limited.ts';
 
@@ -48,7 +48,9 @@ function describeSyntaxError(text: string, fallback: string): string {
   const first = problems[0];
   if (!first) return `malformed JSON (${fallback})`;
   // `CommaExpected` → `comma expected`
-  const reason = printParseErrorCode(first.error).replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase();
+  const reason = printParseErrorCode(first.error)
+    .replace(/([a-z])([A-Z])/g, '$1 $2')
+    .toLowerCase();
   return `malformed JSON at ${lineAndColumn(text, first.offset)}: ${reason}`;
 }
 

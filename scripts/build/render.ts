@@ -1,21 +1,34 @@
 // Stage 3: turn the validated catalogue into the text of every file of the output, named by
 // the route table. Pure: no I/O, so the same catalogue always gives the same files.
 
-import { INVALID_PAGE_BODY, NOT_FOUND_BODY, UNSUPPORTED_ORDERING_BODY, methodNotAllowedBody, optionsBody } from '../contract/bodies.ts';
-import { Float, encode, encodePlain, type Json, type PlainJson } from '../contract/json.ts';
-import { descendingFrom, fieldValue, formatOrdering, parseOrdering, sortRecords, type OrderTerm } from '../contract/ordering.ts';
+import {
+  INVALID_PAGE_BODY,
+  methodNotAllowedBody,
+  NOT_FOUND_BODY,
+  optionsBody,
+  UNSUPPORTED_ORDERING_BODY,
+} from '../contract/bodies.ts';
+import { encode, encodePlain, Float, type Json, type PlainJson } from '../contract/json.ts';
+import {
+  descendingFrom,
+  fieldValue,
+  formatOrdering,
+  type OrderTerm,
+  parseOrdering,
+  sortRecords,
+} from '../contract/ordering.ts';
 import { pageCount, pageLinks } from '../contract/pagination.ts';
 import {
   EVENT_FIELDS,
   INVALID_PAGE_FILE,
-  NOT_FOUND_FILE,
-  REJECTED_METHODS,
-  RESOURCES,
-  UNSUPPORTED_ORDERING_FILE,
   methodNotAllowedFile,
+  NOT_FOUND_FILE,
   optionsFile,
   planRoutes,
+  REJECTED_METHODS,
+  RESOURCES,
   type Route,
+  UNSUPPORTED_ORDERING_FILE,
 } from '../contract/routes.ts';
 import type { Event, Fair } from './schemas.ts';
 import type { Catalogue } from './validate.ts';
@@ -58,7 +71,11 @@ function fairJson(fair: Fair, events: ReadonlyMap<number, Event>): Json {
     has_catalog: fair.has_catalog,
     events: fair.events.map((id) => fairEventJson(events.get(id) as Event)),
     url: fair.url,
-    tiles: { tile_pattern: fair.tiles.tile_pattern, tile_extension: fair.tiles.tile_extension, tile_size: fair.tiles.tile_size },
+    tiles: {
+      tile_pattern: fair.tiles.tile_pattern,
+      tile_extension: fair.tiles.tile_extension,
+      tile_size: fair.tiles.tile_size,
+    },
     size: { width: fair.size.width, height: fair.size.height },
     zoom: {
       min: fair.zoom.min,
@@ -80,7 +97,13 @@ function texturePage(route: Route, count: number, items: (page: number) => strin
   const pages = pageCount(count, settings.pageSize);
   const requested = route.query.page;
   const page = requested === undefined ? 1 : requested === 'last' ? pages : Number(requested);
-  const links = pageLinks(settings.baseUrl, route.path, route.query.format ? { format: route.query.format } : {}, page, pages);
+  const links = pageLinks(
+    settings.baseUrl,
+    route.path,
+    route.query.format ? { format: route.query.format } : {},
+    page,
+    pages,
+  );
   // The envelope is built around the encoded items so they are not encoded again.
   const head = encodePlain({ count, next: links.next, previous: links.previous });
   return `${head.slice(0, -1)},"results":${items(page)}}`;
@@ -92,7 +115,9 @@ function texturePage(route: Route, count: number, items: (page: number) => strin
  */
 function renderLists(catalogue: Catalogue, settings: RenderSettings, routes: readonly Route[]): Map<string, string> {
   const companies = encodePlain(
-    sortRecords(catalogue.companies, [{ field: 'name', descending: false }], (company, field) => (field === 'name' ? company.name.toLowerCase() : company.id)),
+    sortRecords(catalogue.companies, [{ field: 'name', descending: false }], (company, field) =>
+      field === 'name' ? company.name.toLowerCase() : company.id,
+    ),
   );
   const eventById = new Map(catalogue.events.map((event) => [event.id, event]));
   const fairs = encode(catalogue.fairs.map((fair) => fairJson(fair, eventById)));
@@ -134,7 +159,9 @@ function renderLists(catalogue: Catalogue, settings: RenderSettings, routes: rea
         break;
       case 'event': {
         const terms = parseOrdering(route.query.ordering ?? '', EVENT_FIELDS);
-        body = `[${eventsBy(terms).map((event) => encodedEvents.get(event)).join(',')}]`;
+        body = `[${eventsBy(terms)
+          .map((event) => encodedEvents.get(event))
+          .join(',')}]`;
         break;
       }
       case 'virtualbooth-texture':
@@ -165,6 +192,11 @@ export function routesOf(catalogue: Catalogue, pageSize: number): Route[] {
 }
 
 /** Stage 3: every file of the output for `routes`, path → text. */
-export function render(catalogue: Catalogue, routes: readonly Route[], headersFile: string, settings: RenderSettings): Map<string, string> {
+export function render(
+  catalogue: Catalogue,
+  routes: readonly Route[],
+  headersFile: string,
+  settings: RenderSettings,
+): Map<string, string> {
   return new Map([...renderLists(catalogue, settings, routes), ...renderShared(headersFile)]);
 }

@@ -39,16 +39,16 @@ export function isCalendarDate(value: string): boolean {
 const isoDate = () => text().refine(isCalendarDate, 'expected a date YYYY-MM-DD that exists on the calendar');
 const hexColour = () => text().regex(/^#[0-9a-fA-F]{6}$/, 'expected a colour of the form #rrggbb');
 const uuid = () =>
-  text().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/, 'expected a lower-case UUID (8-4-4-4-12 hex digits)');
+  text().regex(
+    /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/,
+    'expected a lower-case UUID (8-4-4-4-12 hex digits)',
+  );
 
 // Labels are non-empty and neither start nor end with white space (what trim() would remove).
 const LABEL = '(?:[^,\\s]|[^,\\s][^,]*[^,\\s])';
 const TAGS = new RegExp(`^${LABEL}(?:,${LABEL})*$`);
 const tags = () =>
-  text().refine(
-    (s) => TAGS.test(s),
-    'expected comma-separated labels with no space after a comma and no empty label',
-  );
+  text().refine((s) => TAGS.test(s), 'expected comma-separated labels with no space after a comma and no empty label');
 
 const tilePattern = () =>
   text().refine(
@@ -82,7 +82,8 @@ function wellFormedText<T extends z.ZodType<object>>(schema: T): T {
         const value = (record as Record<string, unknown>)[key];
         // A top-level string, the common case, is checked without making a path for it.
         if (typeof value === 'string') {
-          if (!value.isWellFormed()) ctx.addIssue({ code: 'custom', path: [key], message: LONE_SURROGATE, input: value });
+          if (!value.isWellFormed())
+            ctx.addIssue({ code: 'custom', path: [key], message: LONE_SURROGATE, input: value });
         } else if (value !== null && typeof value === 'object') {
           reportIllFormed(value, [key], ctx);
         }

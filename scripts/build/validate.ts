@@ -3,11 +3,11 @@
 // Every problem is collected.
 
 import type { z } from 'zod';
-import { headersFor, parseHeadersFile, type HeaderRule } from '../contract/headers.ts';
+import { type HeaderRule, headersFor, parseHeadersFile } from '../contract/headers.ts';
 import { RESOURCES, type ResourceName } from '../contract/routes.ts';
-import { pointerOf, type DataError } from './errors.ts';
+import { type DataError, pointerOf } from './errors.ts';
 import type { SourceRecord } from './load.ts';
-import { SCHEMAS, type Company, type Event, type Fair, type Texture } from './schemas.ts';
+import { type Company, type Event, type Fair, SCHEMAS, type Texture } from './schemas.ts';
 
 export interface Catalogue {
   companies: Company[];
@@ -50,7 +50,9 @@ const TYPE_NAMES: Record<string, string> = {
 
 function describeIssue(record: SourceRecord, issue: z.core.$ZodIssue): DataError[] {
   if (issue.code === 'unrecognized_keys') {
-    return issue.keys.map((key) => at(record, [...issue.path, key], `unexpected field "${key}" (expected only the documented fields)`));
+    return issue.keys.map((key) =>
+      at(record, [...issue.path, key], `unexpected field "${key}" (expected only the documented fields)`),
+    );
   }
   if (issue.code === 'invalid_type') {
     const expected = TYPE_NAMES[issue.expected] ?? issue.expected;
@@ -110,7 +112,13 @@ function checkFairEvents(
       if (typeof eventId !== 'number' || !Number.isSafeInteger(eventId) || eventId < 1) return;
       if (known.has(eventId)) {
         if (byId.get(eventId)?.logo === null) {
-          errors.push(at(source, ['events', i], `expected an event with a logo (a fair shows event_logo), but event ${eventId} has logo null`));
+          errors.push(
+            at(
+              source,
+              ['events', i],
+              `expected an event with a logo (a fair shows event_logo), but event ${eventId} has logo null`,
+            ),
+          );
         }
       } else if (eventsComplete) {
         errors.push(at(source, ['events', i], `expected the id of an event in the event data, got ${eventId}`));
@@ -125,7 +133,10 @@ function checkFairEvents(
  * data, and a repeated id names the earlier record). `eventsComplete` is false when an event
  * file could not be read (see checkFairEvents).
  */
-export function validate(records: readonly SourceRecord[], eventsComplete = true): { catalogue: Catalogue; errors: DataError[] } {
+export function validate(
+  records: readonly SourceRecord[],
+  eventsComplete = true,
+): { catalogue: Catalogue; errors: DataError[] } {
   const errors: DataError[] = [];
   const catalogue: Catalogue = { companies: [], events: [], fairs: [], textures: [] };
   const validList: { [R in ResourceName]: unknown[] } = {
@@ -162,7 +173,11 @@ export function validateHeadersFile(file: string, text: string): { rules: Header
     for (const [name, value] of Object.entries(REQUIRED_HEADERS)) {
       const actual = Object.entries(headers).find(([key]) => key.toLowerCase() === name.toLowerCase())?.[1];
       if (actual !== value) {
-        errors.push({ file, pointer: '', message: `expected the rules for ${path} to set "${name}: ${value}", got ${actual === undefined ? 'none' : `"${actual}"`}` });
+        errors.push({
+          file,
+          pointer: '',
+          message: `expected the rules for ${path} to set "${name}: ${value}", got ${actual === undefined ? 'none' : `"${actual}"`}`,
+        });
       }
     }
   }

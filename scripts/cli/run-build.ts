@@ -2,8 +2,8 @@
 // writes; progress and every data problem on stderr.
 
 import path from 'node:path';
-import { DataErrors, formatDataError } from '../build/errors.ts';
 import { readCatalogue } from '../build/catalogue.ts';
+import { DataErrors, formatDataError } from '../build/errors.ts';
 import { render } from '../build/render.ts';
 import { writeOutput } from '../build/write.ts';
 import type { Route } from '../contract/routes.ts';
@@ -77,7 +77,9 @@ export async function runBuild(settings: BuildOptions): Promise<boolean> {
   try {
     const result = await build({ ...settings, log: (line) => console.error(line) });
     const verb = settings.check ? 'checked' : `wrote ${settings.outDir}/ with`;
-    console.error(`${verb} ${result.outputFiles} files for ${result.routes.length} routes from ${result.records} records`);
+    console.error(
+      `${verb} ${result.outputFiles} files for ${result.routes.length} routes from ${result.records} records`,
+    );
     return true;
   } catch (error) {
     if (!(error instanceof DataErrors)) throw error;

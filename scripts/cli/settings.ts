@@ -55,7 +55,12 @@ export const OPTIONS = {
     description: "where the deploy targets' files go",
     default: DEFAULTS.targetsDir,
   },
-  target: { flag: '--target', value: '<names>', description: 'deploy targets to write, comma-separated', default: 'all' },
+  target: {
+    flag: '--target',
+    value: '<names>',
+    description: 'deploy targets to write, comma-separated',
+    default: 'all',
+  },
   'base-url': {
     flag: '--base-url',
     value: '<url>',
@@ -70,8 +75,20 @@ export const OPTIONS = {
     description: 'textures per page',
     default: String(DEFAULTS.pageSize),
   },
-  host: { flag: '--host', value: '<address>', variable: 'HOST', description: 'address to listen on', default: DEFAULTS.host },
-  port: { flag: '--port', value: '<n>', variable: 'PORT', description: 'port to listen on', default: String(DEFAULTS.port) },
+  host: {
+    flag: '--host',
+    value: '<address>',
+    variable: 'HOST',
+    description: 'address to listen on',
+    default: DEFAULTS.host,
+  },
+  port: {
+    flag: '--port',
+    value: '<n>',
+    variable: 'PORT',
+    description: 'port to listen on',
+    default: String(DEFAULTS.port),
+  },
   check: { flag: '--check', description: 'validate only, write nothing', default: 'off' },
 } as const satisfies Record<string, Option>;
 
@@ -85,7 +102,15 @@ export interface Command {
   example: string;
 }
 
-const BUILD_OPTIONS: readonly OptionName[] = ['data', 'out', 'headers', 'targets-dir', 'target', 'base-url', 'page-size'];
+const BUILD_OPTIONS: readonly OptionName[] = [
+  'data',
+  'out',
+  'headers',
+  'targets-dir',
+  'target',
+  'base-url',
+  'page-size',
+];
 
 export const COMMANDS = {
   build: {
@@ -196,7 +221,8 @@ export function readSettings(
   const parseOptions: Record<string, { type: 'string' | 'boolean'; short?: string }> = {
     help: { type: 'boolean', short: 'h' },
   };
-  for (const [name, option] of Object.entries(OPTIONS)) parseOptions[name] = { type: 'value' in option ? 'string' : 'boolean' };
+  for (const [name, option] of Object.entries(OPTIONS))
+    parseOptions[name] = { type: 'value' in option ? 'string' : 'boolean' };
   let values: Record<string, string | boolean | undefined>;
   try {
     values = parseArgs({ args: [...argv], options: parseOptions, strict: true }).values;

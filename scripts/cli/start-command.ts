@@ -1,7 +1,7 @@
 // `npm start`: build data/ into public/ with links on the served origin, then serve it.
 
-import { runBuild } from './run-build.ts';
 import { serveUntilStopped } from '../respond/node-server.ts';
+import { runBuild } from './run-build.ts';
 import { settingsOrExit } from './settings.ts';
 
 /** The host name of the page links: `localhost` for a loopback or wildcard address, as the committed public/ has. */

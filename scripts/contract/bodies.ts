@@ -3,7 +3,7 @@
 // from here (fixedBody), so no adapter has to read them.
 
 import { encode } from './json.ts';
-import { INVALID_PAGE_FILE, NOT_FOUND_FILE, RESOURCES, optionsFile } from './routes.ts';
+import { INVALID_PAGE_FILE, NOT_FOUND_FILE, optionsFile, RESOURCES } from './routes.ts';
 
 /** SimpleMetadata of a read-only list view without a docstring. */
 export function optionsBody(title: string): string {

@@ -76,7 +76,11 @@ export function fieldValue(record: object, field: string): Comparable {
  * Compares two records, by index, on one key's values; `next` breaks its ties. Native `<` when
  * it gives code-point order, which is the common case and the fast one.
  */
-function byKey(values: readonly Comparable[], sign: number, next?: (a: number, b: number) => number): (a: number, b: number) => number {
+function byKey(
+  values: readonly Comparable[],
+  sign: number,
+  next?: (a: number, b: number) => number,
+): (a: number, b: number) => number {
   if (nativeOrderHolds(values)) {
     return (a, b) => {
       const x = values[a] as Comparable;

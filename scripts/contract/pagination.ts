@@ -36,7 +36,9 @@ export function parsePage(raw: string): string | null {
   if (raw === 'last') return raw;
   const text = raw.replace(PYTHON_WHITESPACE, '');
   if (!PYTHON_INT.test(text)) return null;
-  const digits = toAsciiDigits(text.replaceAll('_', '')).replace(/^\+/, '').replace(/^0+(?=\d)/, '');
+  const digits = toAsciiDigits(text.replaceAll('_', ''))
+    .replace(/^\+/, '')
+    .replace(/^0+(?=\d)/, '');
   return digits.startsWith('-') || digits === '0' ? null : digits;
 }
 
@@ -74,7 +76,8 @@ export function pageLinks(
   page: number,
   pages: number,
 ): PageLinks {
-  const linkTo = (pageNumber: number) => buildUrl(base, path, pageNumber === 1 ? query : { ...query, page: String(pageNumber) });
+  const linkTo = (pageNumber: number) =>
+    buildUrl(base, path, pageNumber === 1 ? query : { ...query, page: String(pageNumber) });
   return {
     next: page < pages ? linkTo(page + 1) : null,
     previous: page > 1 ? linkTo(page - 1) : null,

@@ -3,7 +3,7 @@
 // (`_redirects`) are generated from it, the request handler answers with it, and the end-to-end
 // tests enumerate it.
 
-import { formatOrdering, parseOrdering, type OrderTerm } from './ordering.ts';
+import { formatOrdering, type OrderTerm, parseOrdering } from './ordering.ts';
 import { parsePage } from './pagination.ts';
 
 export const EVENT_FIELDS = ['id', 'name', 'slug', 'start_date', 'end_date', 'logo', 'logo_bg_color'] as const;

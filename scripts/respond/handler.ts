@@ -6,10 +6,10 @@
 // so the targets cannot drift apart in what they answer.
 
 import { fixedBody, methodNotAllowedBody, SERVER_ERROR_BODY } from '../contract/bodies.ts';
-import { headersFor, type HeaderRule } from '../contract/headers.ts';
+import { type HeaderRule, headersFor } from '../contract/headers.ts';
 import { encode, type Json } from '../contract/json.ts';
 import { sortRecords } from '../contract/ordering.ts';
-import { resolve, type Answer } from '../contract/routes.ts';
+import { type Answer, resolve } from '../contract/routes.ts';
 
 export type ReplyHeaders = Record<string, string>;
 
@@ -63,8 +63,13 @@ function hasHeader(headers: ReplyHeaders, name: string): boolean {
 }
 
 /** Every body this API writes itself is JSON; `_headers` may say otherwise (or add a charset). */
-function withContentType(headers: ReplyHeaders, contentType: string | null | undefined = 'application/json'): ReplyHeaders {
-  return hasHeader(headers, 'Content-Type') || contentType == null ? headers : { ...headers, 'Content-Type': contentType };
+function withContentType(
+  headers: ReplyHeaders,
+  contentType: string | null | undefined = 'application/json',
+): ReplyHeaders {
+  return hasHeader(headers, 'Content-Type') || contentType == null
+    ? headers
+    : { ...headers, 'Content-Type': contentType };
 }
 
 export interface Handler {
@@ -83,7 +88,12 @@ export function createHandler(rules: readonly HeaderRule[]): Handler {
     body: SERVER_ERROR_BODY,
   });
 
-  async function reply<Body>(request: ApiRequest, store: FileStore<Body>, answer: Answer, headers: ReplyHeaders): Promise<Reply<Body>> {
+  async function reply<Body>(
+    request: ApiRequest,
+    store: FileStore<Body>,
+    answer: Answer,
+    headers: ReplyHeaders,
+  ): Promise<Reply<Body>> {
     switch (answer.kind) {
       case 'redirect':
         // An empty body rather than none, so that the 301 carries Content-Length: 0 everywhere.

@@ -11,7 +11,7 @@
 import type { HeaderRule } from '../contract/headers.ts';
 import { buildUrl } from '../contract/pagination.ts';
 import type { Route } from '../contract/routes.ts';
-import { createWorker, type Assets, type Env } from './cloudflare-worker.ts';
+import { type Assets, createWorker, type Env } from './cloudflare-worker.ts';
 
 /** What the function needs of a route: its file and the canonical URL a static rule serves it at. */
 export type RouteUrls = ReadonlyArray<readonly [file: string, url: string]>;
@@ -44,7 +44,12 @@ export function siteAssets(urls: RouteUrls, fetchSite: typeof fetch = fetch): As
  * list path is what the handler is asked about, whichever URL Netlify hands the function after
  * the rewrite (the original or the rewritten one).
  */
-export function createNetlifyFunction(rules: readonly HeaderRule[], urls: RouteUrls, prefix: string, fetchSite: typeof fetch = fetch) {
+export function createNetlifyFunction(
+  rules: readonly HeaderRule[],
+  urls: RouteUrls,
+  prefix: string,
+  fetchSite: typeof fetch = fetch,
+) {
   const worker = createWorker(rules);
   const env: Env = { ASSETS: siteAssets(urls, fetchSite) };
   return async (request: Request): Promise<Response> => {

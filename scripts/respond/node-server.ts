@@ -24,7 +24,9 @@ class EtagCache {
     const version = `${mtimeMs}:${size}`;
     const cached = this.known.get(file);
     if (cached?.version === version) return cached.etag;
-    const etag = `"${createHash('sha1').update(await readFile(file)).digest('hex')}"`;
+    const etag = `"${createHash('sha1')
+      .update(await readFile(file))
+      .digest('hex')}"`;
     this.known.set(file, { version, etag });
     return etag;
   }
@@ -114,7 +116,9 @@ export async function serveUntilStopped(root: string, host: string, port: number
   const url = await listen(server, host, port);
   // A wildcard address is not one to type: say so, and name the loopback one that works here.
   const wildcard = /^http:\/\/(0\.0\.0\.0|\[::\]):/.exec(url);
-  const where = wildcard ? `every ${wildcard[1] === '0.0.0.0' ? 'IPv4 ' : ''}address, port ${new URL(url).port} (e.g. http://127.0.0.1:${new URL(url).port})` : url;
+  const where = wildcard
+    ? `every ${wildcard[1] === '0.0.0.0' ? 'IPv4 ' : ''}address, port ${new URL(url).port} (e.g. http://127.0.0.1:${new URL(url).port})`
+    : url;
   console.error(`Serving ${root}/ at ${where}`);
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => server.close(() => process.exit(0)));
 }

@@ -47,7 +47,9 @@ export async function bundleEntry(entry: Entry): Promise<string> {
 }
 
 /** The code of `make(context)`, made once per context: one per build, whichever targets ask for it. */
-export function oncePerBuild<Context extends object, Code>(make: (context: Context) => Promise<Code>): (context: Context) => Promise<Code> {
+export function oncePerBuild<Context extends object, Code>(
+  make: (context: Context) => Promise<Code>,
+): (context: Context) => Promise<Code> {
   const made = new WeakMap<Context, Promise<Code>>();
   return (context) => {
     let code = made.get(context);

@@ -1,8 +1,8 @@
 // Every deploy target the build can write files for. Add a target here and its name to
 // names.ts to have `npm run build` write it and `--target <name>` select it.
 
-import { cloudflarePagesStatic } from './cloudflare/pages-static.ts';
 import { cloudflarePages } from './cloudflare/pages.ts';
+import { cloudflarePagesStatic } from './cloudflare/pages-static.ts';
 import { cloudflareWorkers } from './cloudflare/workers.ts';
 import { TARGET_NAMES } from './names.ts';
 import { netlify } from './netlify/netlify.ts';

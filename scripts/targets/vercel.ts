@@ -12,8 +12,8 @@ import { NOT_FOUND_BODY } from '../contract/bodies.ts';
 import type { HeaderRule } from '../contract/headers.ts';
 import { FORMATS, RESOURCES, type Route } from '../contract/routes.ts';
 import { generatedMarkdownNote } from './generated-note.ts';
-import type { Target } from './target.ts';
 import { combinations, fileAnswer, listKeys, subsets } from './netlify/redirects.ts';
+import type { Target } from './target.ts';
 
 const NAME = 'vercel';
 const DEPLOY_DIR = `.deploy/${NAME}`;
@@ -47,7 +47,8 @@ export function exactly(text: string): string {
   return `^${text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}$`;
 }
 
-const query = (key: string, value?: string): HasQuery => (value === undefined ? { type: 'query', key } : { type: 'query', key, value });
+const query = (key: string, value?: string): HasQuery =>
+  value === undefined ? { type: 'query', key } : { type: 'query', key, value };
 const VALID_FORMAT = query('format', `^(${FORMATS.join('|')})$`);
 
 /**
@@ -67,24 +68,35 @@ function listRewrites(path: string, routes: readonly Route[]): VercelRewrite[] {
     }
     if (subset.length === 0) continue;
     const others = subset.filter((key) => key !== 'format');
-    if (others.length > 1) throw new Error(`vercel: ${path} has several query keys besides format: ${others.join(', ')}`);
+    if (others.length > 1)
+      throw new Error(`vercel: ${path} has several query keys besides format: ${others.join(', ')}`);
     const otherKey = others[0];
     if (otherKey !== undefined) {
-      const formats = subset.includes('format') ? FORMATS.map((format) => [['format', format] as [string, string]]) : [[]];
+      const formats = subset.includes('format')
+        ? FORMATS.map((format) => [['format', format] as [string, string]])
+        : [[]];
       if (otherKey === 'ordering') {
         // One term that is not a field: DRF drops it, so the list without ordering (for each format).
         for (const pairs of formats) {
           const file = fileAnswer(path, pairs, routes);
           if (file === undefined) throw new Error(`vercel: no file for ${path} ${JSON.stringify(pairs)}`);
-          const conditions = [...pairs.map(([key, value]) => query(key, exactly(value))), query(otherKey, UNKNOWN_TERM)];
+          const conditions = [
+            ...pairs.map(([key, value]) => query(key, exactly(value))),
+            query(otherKey, UNKNOWN_TERM),
+          ];
           rewrites.push({ source: path, destination: `/${file}`, has: conditions });
         }
       }
       // Several ordering fields, padding, or a page that is not a file's: an error, never a list.
-      rewrites.push({ source: path, destination: NOWHERE, has: [...(subset.includes('format') ? [VALID_FORMAT] : []), query(otherKey)] });
+      rewrites.push({
+        source: path,
+        destination: NOWHERE,
+        has: [...(subset.includes('format') ? [VALID_FORMAT] : []), query(otherKey)],
+      });
     }
     // Any other format value: DRF's 404.
-    if (subset.includes('format')) rewrites.push({ source: path, destination: NOWHERE, has: subset.map((key) => query(key)) });
+    if (subset.includes('format'))
+      rewrites.push({ source: path, destination: NOWHERE, has: subset.map((key) => query(key)) });
   }
   return rewrites;
 }
@@ -105,9 +117,16 @@ export function vercelConfig(routes: readonly Route[], rules: readonly HeaderRul
     // No .html guessing; trailingSlash is left unset: `true` would 308 every path without a
     // slash (unknown ones too), `false` would redirect /company/ to /company.
     cleanUrls: false,
-    redirects: RESOURCES.map((resource) => ({ source: resource.path.slice(0, -1), destination: resource.path, statusCode: 301 })),
+    redirects: RESOURCES.map((resource) => ({
+      source: resource.path.slice(0, -1),
+      destination: resource.path,
+      statusCode: 301,
+    })),
     rewrites: RESOURCES.flatMap((resource) => listRewrites(resource.path, routes)),
-    headers: rules.map((rule) => ({ source: headerSource(rule.pattern), headers: rule.headers.map(([key, value]) => ({ key, value })) })),
+    headers: rules.map((rule) => ({
+      source: headerSource(rule.pattern),
+      headers: rule.headers.map(([key, value]) => ({ key, value })),
+    })),
   };
 }
 

@@ -64,8 +64,12 @@ test('[body] non-ASCII is written raw, U+2028 as the escape \\u2028', async ({ a
 test('[body] translation_factor_7 is a Python float: 2.0, 4.5 or null', async ({ api }) => {
   const text = (await api.get('/virtualfair/')).text;
   const values = [...text.matchAll(/"translation_factor_7":([^,}]*)/g)].map((m) => m[1]);
-  const fairs = JSON.parse(await readFile(path.join(REPO_ROOT, 'data/virtualfair/fairs.json'), 'utf8')) as Array<{ zoom: { translation_factor_7: number | null } }>;
-  expect(values).toEqual(fairs.map((f) => (f.zoom.translation_factor_7 === null ? 'null' : f.zoom.translation_factor_7.toFixed(1))));
+  const fairs = JSON.parse(await readFile(path.join(REPO_ROOT, 'data/virtualfair/fairs.json'), 'utf8')) as Array<{
+    zoom: { translation_factor_7: number | null };
+  }>;
+  expect(values).toEqual(
+    fairs.map((f) => (f.zoom.translation_factor_7 === null ? 'null' : f.zoom.translation_factor_7.toFixed(1))),
+  );
   expect(new Set(values)).toEqual(new Set(['2.0', '4.5', 'null']));
 });
 

@@ -6,12 +6,12 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { test as base, expect } from '@playwright/test';
-import { build, type BuildResult } from '../../scripts/cli/run-build.ts';
+import { type BuildResult, build } from '../../scripts/cli/run-build.ts';
 import { expectedFailure } from './expectations.ts';
 import { PAGE_SIZE } from './lib/contract.ts';
 import { Client } from './lib/http.ts';
 import { targetByName } from './targets/index.ts';
-import { REPO_ROOT, freePort } from './targets/process.ts';
+import { freePort, REPO_ROOT } from './targets/process.ts';
 import type { RunningTarget } from './targets/target.ts';
 
 export interface Site {
@@ -68,7 +68,8 @@ export const test = base.extend<{ knownDifferences: void }, WorkerFixtures>({
             throw error;
           }
           // All traffic of the suite stays on this machine.
-          if (new URL(running.origin).hostname !== '127.0.0.1') throw new Error(`target origin must be on 127.0.0.1: ${running.origin}`);
+          if (new URL(running.origin).hostname !== '127.0.0.1')
+            throw new Error(`target origin must be on 127.0.0.1: ${running.origin}`);
           await use({ target: targetName, origin: running.origin, baseUrl, publicDir, build: result });
           break;
         }

@@ -5,7 +5,7 @@ import { RESOURCES } from '../../scripts/contract/routes.ts';
 import { expect, test } from './fixtures.ts';
 import { expectAnswer } from './lib/assert.ts';
 import { NOT_FOUND_BODY, TEXTURE_PATH } from './lib/contract.ts';
-import { textureLink, type TexturePage } from './lib/site.ts';
+import { type TexturePage, textureLink } from './lib/site.ts';
 
 /** Lists whose body does not depend on the request URL (texture pages hold links to it). */
 const PLAIN = RESOURCES.filter((r) => r.path !== TEXTURE_PATH);
@@ -44,7 +44,10 @@ test('[format] /virtualbooth-texture/?format= and ?format=&page=2: the bytes wit
 });
 
 for (const format of ['api', 'json']) {
-  test(`[format.links] texture pages with format=${format}: same results, links keep format=${format}`, async ({ site, api }) => {
+  test(`[format.links] texture pages with format=${format}: same results, links keep format=${format}`, async ({
+    site,
+    api,
+  }) => {
     for (const page of [1, 2]) {
       const suffix = page === 1 ? '' : `&page=${page}`;
       const answer = await api.get(`${TEXTURE_PATH}?format=${format}${suffix}`);
@@ -54,7 +57,9 @@ for (const format of ['api', 'json']) {
       expect.soft(body.count).toBe(plain.count);
       expect.soft(body.results).toEqual(plain.results);
       expect.soft(body.next, `${answer}: next`).toBe(textureLink(site.baseUrl, page + 1, format));
-      expect.soft(body.previous, `${answer}: previous`).toBe(page === 1 ? null : textureLink(site.baseUrl, page - 1, format));
+      expect
+        .soft(body.previous, `${answer}: previous`)
+        .toBe(page === 1 ? null : textureLink(site.baseUrl, page - 1, format));
     }
     // Written out once, as docs/contract.md section 5.1 shows it.
     const first = (await api.get(`${TEXTURE_PATH}?format=${format}`)).json<TexturePage>();

@@ -4,7 +4,7 @@
 import { RESOURCES } from '../../scripts/contract/routes.ts';
 import { expect, test } from './fixtures.ts';
 import { comparableHeaders, expectAnswer } from './lib/assert.ts';
-import { OPTIONS_BODIES, REJECTED_METHODS, TEXTURE_PATH, notAllowedBody } from './lib/contract.ts';
+import { notAllowedBody, OPTIONS_BODIES, REJECTED_METHODS, TEXTURE_PATH } from './lib/contract.ts';
 import { urlOf } from './lib/site.ts';
 
 /** Answers besides the route table's 200s whose HEAD must match too (a request-time sort, 404s). */

@@ -31,7 +31,10 @@ test('[order] textures: by name (code points), ties by id, across all pages', as
     results.push(...answer.json<TexturePage>().results);
   }
   const files = await fg('data/virtualbooth-texture/**/*.json', { cwd: REPO_ROOT });
-  const data = (await Promise.all(files.map((file) => source<unknown>(file)))).flat() as Array<{ id: string; name: string }>;
+  const data = (await Promise.all(files.map((file) => source<unknown>(file)))).flat() as Array<{
+    id: string;
+    name: string;
+  }>;
   const expected = sortBy(data, [{ value: (t) => t.name }, { value: (t) => t.id }]);
   expect(ids(results)).toEqual(ids(expected));
 });

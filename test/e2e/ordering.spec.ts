@@ -14,7 +14,9 @@ import { REPO_ROOT } from './targets/process.ts';
 type EventRow = Record<string, Value> & { id: number };
 
 async function sourceIds(): Promise<number[]> {
-  const events = JSON.parse(await readFile(path.join(REPO_ROOT, 'data/event/events.json'), 'utf8')) as Array<{ id: number }>;
+  const events = JSON.parse(await readFile(path.join(REPO_ROOT, 'data/event/events.json'), 'utf8')) as Array<{
+    id: number;
+  }>;
   return events.map((e) => e.id).sort((a, b) => a - b);
 }
 
@@ -23,7 +25,10 @@ async function expectOrder(api: Client, url: string, terms: readonly string[]): 
   const answer = await api.get(url);
   expect(answer.status, `${answer}`).toBe(200);
   const events = answer.json<EventRow[]>();
-  expect(ids(events).sort((a, b) => a - b), 'the records of the source data').toEqual(await sourceIds());
+  expect(
+    ids(events).sort((a, b) => a - b),
+    'the records of the source data',
+  ).toEqual(await sourceIds());
   expect(ids(events), `${answer}: order by ${terms.join(',') || 'id'}`).toEqual(ids(sortBy(events, eventKeys(terms))));
 }
 
@@ -61,7 +66,9 @@ const INVALID: ReadonlyArray<readonly [query: string, terms: string[]]> = [
 ];
 
 for (const [query, terms] of INVALID) {
-  test(`[ordering.invalid] /event/?ordering=${query} → ${terms.length ? terms.join(',') : 'default order (id ascending)'}`, async ({ api }) => {
+  test(`[ordering.invalid] /event/?ordering=${query} → ${terms.length ? terms.join(',') : 'default order (id ascending)'}`, async ({
+    api,
+  }) => {
     await expectOrder(api, `/event/?ordering=${query}`, terms);
   });
 }

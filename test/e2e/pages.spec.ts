@@ -5,7 +5,7 @@ import { expect, test } from './fixtures.ts';
 import { expectAnswer } from './lib/assert.ts';
 import { INVALID_PAGE_BODY, PAGE_SIZE, TEXTURE_PATH } from './lib/contract.ts';
 import type { Answer, Client } from './lib/http.ts';
-import { textureLink, type TexturePage } from './lib/site.ts';
+import { type TexturePage, textureLink } from './lib/site.ts';
 
 /** Follows `link` from `start`, requesting each absolute link's path and query from the target. */
 async function walk(api: Client, baseUrl: string, start: string, link: 'next' | 'previous'): Promise<Answer[]> {
@@ -21,7 +21,8 @@ async function walk(api: Client, baseUrl: string, start: string, link: 'next' | 
     answers.push(answer);
     expect(answers.length, 'the chain ends').toBeLessThan(1000);
     const target = answer.json<TexturePage>()[link];
-    if (target !== null) expect(target.startsWith(`${baseUrl}${TEXTURE_PATH}`), `${answer}: ${link} ${target}`).toBe(true);
+    if (target !== null)
+      expect(target.startsWith(`${baseUrl}${TEXTURE_PATH}`), `${answer}: ${link} ${target}`).toBe(true);
     url = target === null ? null : target.slice(baseUrl.length);
   }
   return answers;
@@ -35,7 +36,10 @@ for (const format of [undefined, 'api']) {
     const last = pages.length;
     expect(last).toBeGreaterThan(2);
     const count = pages[0]?.count as number;
-    expect(pages.reduce((sum, page) => sum + page.results.length, 0), 'count is the sum of the pages').toBe(count);
+    expect(
+      pages.reduce((sum, page) => sum + page.results.length, 0),
+      'count is the sum of the pages',
+    ).toBe(count);
     const allIds = pages.flatMap((page) => page.results.map((t) => t.id));
     expect(new Set(allIds).size, 'no texture twice').toBe(allIds.length);
     pages.forEach((page, index) => {
@@ -50,7 +54,12 @@ for (const format of [undefined, 'api']) {
     expect(pages[1]?.previous).toBe(`${site.baseUrl}/virtualbooth-texture/${query}`);
 
     // Back from the last page by `previous`: the same pages, byte for byte.
-    const backward = await walk(api, site.baseUrl, `${TEXTURE_PATH}?${format ? `format=${format}&` : ''}page=${last}`, 'previous');
+    const backward = await walk(
+      api,
+      site.baseUrl,
+      `${TEXTURE_PATH}?${format ? `format=${format}&` : ''}page=${last}`,
+      'previous',
+    );
     expect(backward.reverse().map((a) => a.text)).toEqual(forward.map((a) => a.text));
     // page=last is the last page; page=1 is the first.
     const sep = query ? '&' : '?';
@@ -72,4 +81,3 @@ for (const value of INVALID) {
     }
   });
 }
-

@@ -5,7 +5,14 @@
 import { RESOURCES } from '../../scripts/contract/routes.ts';
 import { expect, test } from './fixtures.ts';
 import { expectAnswer } from './lib/assert.ts';
-import { INVALID_PAGE_BODY, NOT_FOUND_BODY, TEXTURE_PATH, TRAVERSALS, UNKNOWN_PATHS, withoutSlash } from './lib/contract.ts';
+import {
+  INVALID_PAGE_BODY,
+  NOT_FOUND_BODY,
+  TEXTURE_PATH,
+  TRAVERSALS,
+  UNKNOWN_PATHS,
+  withoutSlash,
+} from './lib/contract.ts';
 
 for (const { path } of RESOURCES) {
   test(`[paths.slash-redirect] ${withoutSlash(path)} → 301 ${path}, keeping the query`, async ({ api }) => {
@@ -31,7 +38,6 @@ for (const url of UNKNOWN_PATHS) {
 test('[paths.not-found] POST /nope/ → 404 Not found, not 405', async ({ api }) => {
   expectAnswer(await api.raw('/nope/', { method: 'POST' }), 404, NOT_FOUND_BODY);
 });
-
 
 for (const url of TRAVERSALS) {
   test(`[paths.traversal] GET ${url} → 404 Not found`, async ({ api }) => {

@@ -34,7 +34,11 @@ describe('summariseTree and differingFiles', () => {
 
 describe('parseStage', () => {
   it("reads the build's stage lines, and nothing else", () => {
-    expect(parseStage('load: 8 records from 6 files, 1234 bytes (15 ms)')).toEqual({ name: 'load', ms: 15, line: 'load: 8 records from 6 files, 1234 bytes (15 ms)' });
+    expect(parseStage('load: 8 records from 6 files, 1234 bytes (15 ms)')).toEqual({
+      name: 'load',
+      ms: 15,
+      line: 'load: 8 records from 6 files, 1234 bytes (15 ms)',
+    });
     expect(parseStage('read+parse: 3 files (7 ms)')?.name).toBe('read+parse');
     expect(parseStage('checked 36 files for 22 routes from 8 records')).toBeNull();
   });

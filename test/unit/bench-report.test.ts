@@ -38,10 +38,20 @@ const verdict = (text: string) => text.split('\n').find((line) => line.includes(
 describe('report', () => {
   it('passes a median ratio within the target, and fails one above it', () => {
     const quietBaseline = () => run(1000, 1500, 550);
-    const fast = report(summary([run(1400, 3000, 800), run(1600, 3000, 800), run(1450, 3000, 800)], [quietBaseline(), quietBaseline(), quietBaseline()]));
+    const fast = report(
+      summary(
+        [run(1400, 3000, 800), run(1600, 3000, 800), run(1450, 3000, 800)],
+        [quietBaseline(), quietBaseline(), quietBaseline()],
+      ),
+    );
     expect(verdict(fast.text)).toBe('PASS time:   build/baseline 1.45x, median of 3 judged rounds of 3 (target <= 2x)');
     expect(fast.passed).toBe(true);
-    const slow = report(summary([run(2200, 3000, 800), run(2300, 3000, 800), run(1400, 3000, 800)], [quietBaseline(), quietBaseline(), quietBaseline()]));
+    const slow = report(
+      summary(
+        [run(2200, 3000, 800), run(2300, 3000, 800), run(1400, 3000, 800)],
+        [quietBaseline(), quietBaseline(), quietBaseline()],
+      ),
+    );
     expect(verdict(slow.text)).toBe('FAIL time:   build/baseline 2.20x, median of 3 judged rounds of 3 (target <= 2x)');
     expect(slow.passed).toBe(false);
   });
@@ -49,18 +59,37 @@ describe('report', () => {
   it('does not judge the time when the baseline waited on a slow disk', () => {
     // System time four times the user time: the writes took the kernel seconds.
     const slowDisk = () => run(3500, 5000, 4000);
-    const result = report(summary([run(3000, 5000, 1000), run(3100, 5000, 1000), run(2900, 5000, 1000)], [slowDisk(), slowDisk(), slowDisk()]));
+    const result = report(
+      summary(
+        [run(3000, 5000, 1000), run(3100, 5000, 1000), run(2900, 5000, 1000)],
+        [slowDisk(), slowDisk(), slowDisk()],
+      ),
+    );
     expect(verdict(result.text)).toMatch(/^UNRELIABLE time: only 0 of 3 rounds could be judged \(at least 3 needed\)/);
     expect(result.passed).toBe(false);
   });
 
   it('leaves out the rounds whose baseline spent more kernel time than its build', () => {
-    const builds = [run(1900, 3000, 800), run(1760, 3000, 800), run(2200, 3000, 800), run(1800, 3000, 800), run(2300, 3000, 800)];
+    const builds = [
+      run(1900, 3000, 800),
+      run(1760, 3000, 800),
+      run(2200, 3000, 800),
+      run(1800, 3000, 800),
+      run(2300, 3000, 800),
+    ];
     // Rounds 2 and 4: the disk slowed the baseline (1.2 s of kernel time against its build's 0.8 s).
-    const baselines = [run(1000, 1500, 550), run(1600, 2200, 1200), run(1000, 1500, 550), run(1500, 2200, 1200), run(1000, 1500, 550)];
+    const baselines = [
+      run(1000, 1500, 550),
+      run(1600, 2200, 1200),
+      run(1000, 1500, 550),
+      run(1500, 2200, 1200),
+      run(1000, 1500, 550),
+    ];
     const result = report(summary(builds, baselines));
     // Over all five rounds (1.10x, 1.20x, 1.90x, 2.20x, 2.30x) the median would be 1.90x, a pass.
-    expect(verdict(result.text)).toBe('FAIL time:   build/baseline 2.20x, median of 3 judged rounds of 5 (target <= 2x)');
+    expect(verdict(result.text)).toBe(
+      'FAIL time:   build/baseline 2.20x, median of 3 judged rounds of 5 (target <= 2x)',
+    );
     expect(result.text).toContain('yes / no (disk) / yes / no (disk) / yes');
     expect(result.passed).toBe(false);
   });
@@ -69,12 +98,16 @@ describe('report', () => {
     const builds = [run(1400, 3000, 800), run(2600, 4500, 2400), run(1450, 3000, 800)];
     const quietBaseline = () => run(1000, 1500, 550);
     const result = report(summary(builds, [quietBaseline(), quietBaseline(), quietBaseline()]));
-    expect(verdict(result.text)).toBe('PASS time:   build/baseline 1.45x, median of 3 judged rounds of 3 (target <= 2x)');
+    expect(verdict(result.text)).toBe(
+      'PASS time:   build/baseline 1.45x, median of 3 judged rounds of 3 (target <= 2x)',
+    );
   });
 
   it('gives no verdict on the time when fewer than three rounds were run, and says so', () => {
     const result = report(summary([run(1400, 3000, 800)], [run(1000, 1500, 550)]));
-    expect(verdict(result.text)).toBe('UNRELIABLE time: build/baseline 1.40x, but only 1 round(s) were run (at least 3 needed: --rounds 3 or more).');
+    expect(verdict(result.text)).toBe(
+      'UNRELIABLE time: build/baseline 1.40x, but only 1 round(s) were run (at least 3 needed: --rounds 3 or more).',
+    );
     expect(result.passed).toBe(false);
   });
 

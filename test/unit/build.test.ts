@@ -11,9 +11,9 @@ import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readCatalogue } from '../../scripts/build/catalogue.ts';
-import { render } from '../../scripts/build/render.ts';
-import { build, type BuildOptions } from '../../scripts/cli/run-build.ts';
 import { DataErrors, formatDataError } from '../../scripts/build/errors.ts';
+import { render } from '../../scripts/build/render.ts';
+import { type BuildOptions, build } from '../../scripts/cli/run-build.ts';
 import { DEFAULTS } from '../../scripts/cli/settings.ts';
 import { readTree, readTreeText, tempDirs } from './helpers/tree.ts';
 
@@ -34,7 +34,12 @@ const options = (overrides: Partial<BuildOptions> & Pick<BuildOptions, 'outDir' 
 
 /** What the build renders of `dataDir` with the default settings, without writing it. */
 async function renderFiles(dataDir: string) {
-  const settings = { dataDir, headersPath: DEFAULTS.headersPath, baseUrl: DEFAULTS.baseUrl, pageSize: DEFAULTS.pageSize };
+  const settings = {
+    dataDir,
+    headersPath: DEFAULTS.headersPath,
+    baseUrl: DEFAULTS.baseUrl,
+    pageSize: DEFAULTS.pageSize,
+  };
   const { catalogue, routes, headersText } = await readCatalogue(settings, () => {});
   return { routes, files: render(catalogue, routes, headersText, settings) };
 }
@@ -74,7 +79,11 @@ describe('(a) determinism', () => {
 function notIgnored(tree: Map<string, Buffer>, folder: string): Map<string, Buffer> {
   const paths = [...tree.keys()].map((file) => `${folder}/${file}`);
   // Exit status 1 when none is ignored; the ignored paths, one a line, otherwise.
-  const { stdout } = spawnSync('git', ['check-ignore', '--stdin'], { cwd: ROOT, input: paths.join('\n'), encoding: 'utf8' });
+  const { stdout } = spawnSync('git', ['check-ignore', '--stdin'], {
+    cwd: ROOT,
+    input: paths.join('\n'),
+    encoding: 'utf8',
+  });
   const ignored = new Set(stdout.split('\n').filter((line) => line !== ''));
   return new Map([...tree].filter(([file]) => !ignored.has(`${folder}/${file}`)));
 }
@@ -93,7 +102,11 @@ describe('(b) the committed public/ and targets/', () => {
     await build(options({ outDir: out, targetsDir: hosts }));
     expectSameTree(await readTree(DEFAULTS.outDir), await readTree(out), `public/ ${stale}`);
     // Generated files that git ignores under targets/ (bundles) are not part of the committed tree.
-    expectSameTree(tracked(DEFAULTS.targetsDir), notIgnored(await readTree(hosts), DEFAULTS.targetsDir), `targets/ ${stale}`);
+    expectSameTree(
+      tracked(DEFAULTS.targetsDir),
+      notIgnored(await readTree(hosts), DEFAULTS.targetsDir),
+      `targets/ ${stale}`,
+    );
   });
 });
 
@@ -119,7 +132,8 @@ const expectedLines = (name: string) =>
     .split('\n')
     .filter((line) => line !== '');
 
-const headersOf = (name: string) => (existsSync(path.join(BROKEN, name, '_headers')) ? path.join(BROKEN, name, '_headers') : DEFAULTS.headersPath);
+const headersOf = (name: string) =>
+  existsSync(path.join(BROKEN, name, '_headers')) ? path.join(BROKEN, name, '_headers') : DEFAULTS.headersPath;
 
 describe('(c) bad input', () => {
   it('has one fixture folder per kind of error, each with an expected.txt', () => {
@@ -132,7 +146,15 @@ describe('(c) bad input', () => {
     const { parent, out, hosts } = await goodOutput();
     const before = await readTree(parent);
 
-    const failing = build(options({ dataDir: path.join(caseDir, 'data'), outDir: out, targetsDir: hosts, headersPath: headersOf(name), pageSize: 1 }));
+    const failing = build(
+      options({
+        dataDir: path.join(caseDir, 'data'),
+        outDir: out,
+        targetsDir: hosts,
+        headersPath: headersOf(name),
+        pageSize: 1,
+      }),
+    );
     await expect(failing).rejects.toBeInstanceOf(DataErrors);
     const error = (await failing.catch((e: unknown) => e)) as DataErrors;
     const lines = error.errors.map(formatDataError).map((line) => line.replaceAll(`${caseDir}/`, ''));
@@ -147,7 +169,9 @@ describe('(c) bad input', () => {
   it('reports the same problems in check mode and writes nothing', async () => {
     const { parent, out, hosts } = await outputs();
     const caseDir = path.join(BROKEN, 'several-errors-in-several-files');
-    const failing = build(options({ dataDir: path.join(caseDir, 'data'), outDir: out, targetsDir: hosts, check: true }));
+    const failing = build(
+      options({ dataDir: path.join(caseDir, 'data'), outDir: out, targetsDir: hosts, check: true }),
+    );
     await expect(failing).rejects.toBeInstanceOf(DataErrors);
     const error = (await failing.catch((e: unknown) => e)) as DataErrors;
     expect(error.errors.map(formatDataError).map((line) => line.replaceAll(`${caseDir}/`, ''))).toEqual(
@@ -160,7 +184,9 @@ describe('(c) bad input', () => {
   it('fails on a data folder that does not exist and leaves the previous output', async () => {
     const { parent, out, hosts } = await goodOutput();
     const before = await readTree(parent);
-    const built = build(options({ dataDir: path.join(parent, 'no-such-data'), outDir: out, targetsDir: hosts })).then(() => 'built an empty catalogue');
+    const built = build(options({ dataDir: path.join(parent, 'no-such-data'), outDir: out, targetsDir: hosts })).then(
+      () => 'built an empty catalogue',
+    );
     await expect(built).rejects.toBeInstanceOf(DataErrors);
     expectSameTree(await readTree(parent), before, 'a build of a missing data folder replaced the output');
   });
@@ -170,7 +196,11 @@ describe('(c) bad input', () => {
 function cli(args: string[], cwd = ROOT) {
   const { BASE_URL: _base, PAGE_SIZE: _size, ...env } = process.env;
   const result = spawnSync(TSX, ['scripts/cli/build-command.ts', ...args], { cwd, encoding: 'utf8', env });
-  return { status: result.status, stdout: result.stdout, stderr: result.stderr.split('\n').filter((line, i, all) => i < all.length - 1 || line !== '') };
+  return {
+    status: result.status,
+    stdout: result.stdout,
+    stderr: result.stderr.split('\n').filter((line, i, all) => i < all.length - 1 || line !== ''),
+  };
 }
 
 /** A copy of the project's scripts (and package.json, node_modules linked) in a temp folder named `name`. */
@@ -189,7 +219,16 @@ describe('(d) the CLI', () => {
     const caseDir = path.join(BROKEN, 'several-errors-in-several-files');
     const expected = expectedLines('several-errors-in-several-files');
 
-    const { status, stdout, stderr } = cli(['--data', path.join(caseDir, 'data'), '--out', out, '--targets-dir', hosts, '--base-url', 'https://api.example.com']);
+    const { status, stdout, stderr } = cli([
+      '--data',
+      path.join(caseDir, 'data'),
+      '--out',
+      out,
+      '--targets-dir',
+      hosts,
+      '--base-url',
+      'https://api.example.com',
+    ]);
     expect(status).toBe(1);
     expect(stdout).toBe('');
     expect(stderr[0]).toMatch(/^load: 8 records from 6 files, \d+ bytes \(\d+ ms\)$/);
@@ -204,7 +243,10 @@ describe('(d) the CLI', () => {
 
   it('--check on good data exits 0 and writes nothing', async () => {
     const project = await projectCopy('project');
-    const { status, stdout, stderr } = cli(['--check', '--data', path.join(ROOT, GOOD), '--headers', path.join(ROOT, '_headers')], project);
+    const { status, stdout, stderr } = cli(
+      ['--check', '--data', path.join(ROOT, GOOD), '--headers', path.join(ROOT, '_headers')],
+      project,
+    );
     expect(status).toBe(0);
     expect(stdout).toBe('');
     expect(stderr.at(-1)).toBe('checked 36 files for 22 routes from 8 records');
@@ -214,7 +256,10 @@ describe('(d) the CLI', () => {
   // A project path that a file URL escapes (a space) must not stop the CLI from running.
   it('runs from a project folder whose path has a space', async () => {
     const project = await projectCopy('my project');
-    const { status, stderr } = cli(['--check', '--data', path.join(ROOT, GOOD), '--headers', path.join(ROOT, '_headers')], project);
+    const { status, stderr } = cli(
+      ['--check', '--data', path.join(ROOT, GOOD), '--headers', path.join(ROOT, '_headers')],
+      project,
+    );
     expect(status).toBe(0);
     expect(stderr.at(-1)).toBe('checked 36 files for 22 routes from 8 records');
   });
@@ -291,12 +336,17 @@ describe('the output of the good fixture (page size 1)', () => {
         '"size":{"width":16384,"height":8192},"zoom":{"min":1,"max":8,"default":3,"booth_zoom_level":6,"reverse":false,"booth_section_start":5,' +
         '"booth_detail_start":6,"translation_factor_7":2.0,"xs_width_max":40},"show":true}]',
     );
-    const cork = '{"id":"6a1351f2-4afd-4a5d-96cc-b91631d3a389","name":"Cork","texture":"https://media.example.com/textures/cork.jpg","categories":["0c33de5e-721a-4c87-8ab3-6763ab932548"]}';
+    const cork =
+      '{"id":"6a1351f2-4afd-4a5d-96cc-b91631d3a389","name":"Cork","texture":"https://media.example.com/textures/cork.jpg","categories":["0c33de5e-721a-4c87-8ab3-6763ab932548"]}';
     const oak =
       '{"id":"10fc2ce5-0b1c-4d5e-8f9a-1b2c3d4e5f60","name":"Oak parquet","texture":"https://media.example.com/textures/oak.png",' +
       '"categories":["0c33de5e-721a-4c87-8ab3-6763ab932548","dc06f438-7b43-4c22-9f44-5b398d7c672b"]}';
-    expect(files['virtualbooth-texture/index.json']).toBe(`{"count":2,"next":"http://localhost:3000/virtualbooth-texture/?page=2","previous":null,"results":[${cork}]}`);
-    expect(files['virtualbooth-texture/page=2.json']).toBe(`{"count":2,"next":null,"previous":"http://localhost:3000/virtualbooth-texture/","results":[${oak}]}`);
+    expect(files['virtualbooth-texture/index.json']).toBe(
+      `{"count":2,"next":"http://localhost:3000/virtualbooth-texture/?page=2","previous":null,"results":[${cork}]}`,
+    );
+    expect(files['virtualbooth-texture/page=2.json']).toBe(
+      `{"count":2,"next":null,"previous":"http://localhost:3000/virtualbooth-texture/","results":[${oak}]}`,
+    );
     expect(files['virtualbooth-texture/page=last.json']).toBe(files['virtualbooth-texture/page=2.json']);
     expect(files['virtualbooth-texture/format=api/page=2.json']).toBe(
       `{"count":2,"next":null,"previous":"http://localhost:3000/virtualbooth-texture/?format=api","results":[${oak}]}`,
@@ -320,7 +370,9 @@ describe('the output of the good fixture (page size 1)', () => {
     const { files, routes } = await renderFiles(data);
     expect(routes.length).toBe(22);
     expect(files.get('virtualbooth-texture/index.json')).toBe('{"count":0,"next":null,"previous":null,"results":[]}');
-    expect(files.get('virtualbooth-texture/page=last.json')).toBe('{"count":0,"next":null,"previous":null,"results":[]}');
+    expect(files.get('virtualbooth-texture/page=last.json')).toBe(
+      '{"count":0,"next":null,"previous":null,"results":[]}',
+    );
     expect(files.get('company/index.json')).toBe('[]');
     expect(files.has('virtualbooth-texture/page=2.json')).toBe(false);
   });

@@ -80,8 +80,16 @@ describe('readSettings', () => {
       'BASE_URL must be an absolute http(s) URL without query or fragment, such as https://api.example.com, got "https://example.com/?x=1"',
     ],
     [['--target', 'foo'], {}, '--target must name deploy targets among cloudflare-workers, '],
-    [['--target', 'github-pages'], {}, '--target github-pages is refused: GitHub Pages cannot route on the query string'],
-    [['--target', 's3-website'], {}, '--target s3-website is refused: an S3 website endpoint cannot route on the query'],
+    [
+      ['--target', 'github-pages'],
+      {},
+      '--target github-pages is refused: GitHub Pages cannot route on the query string',
+    ],
+    [
+      ['--target', 's3-website'],
+      {},
+      '--target s3-website is refused: an S3 website endpoint cannot route on the query',
+    ],
     [['--data', ''], {}, '--data must not be empty'],
     [['--nope'], {}, 'npm run build has no option --nope'],
     [['--port', '3001'], {}, '--port does not apply to npm run build'],
@@ -95,22 +103,29 @@ describe('readSettings', () => {
 });
 
 describe('usage', () => {
-  it.each(Object.keys(COMMANDS) as CommandName[])('names what %s does, its options with defaults and an example', (name) => {
-    const text = usage(name);
-    expect(text).toContain(COMMANDS[name].summary);
-    expect(text).toContain(`Example: ${COMMANDS[name].example}`);
-    for (const option of COMMANDS[name].options) expect(text).toMatch(new RegExp(`^  --${option}\\b.*default: `, 'm'));
-  });
+  it.each(Object.keys(COMMANDS) as CommandName[])(
+    'names what %s does, its options with defaults and an example',
+    (name) => {
+      const text = usage(name);
+      expect(text).toContain(COMMANDS[name].summary);
+      expect(text).toContain(`Example: ${COMMANDS[name].example}`);
+      for (const option of COMMANDS[name].options)
+        expect(text).toMatch(new RegExp(`^  --${option}\\b.*default: `, 'm'));
+    },
+  );
 });
 
 describe('the commands', () => {
-  it.each(['build', 'check', 'serve', 'start'] as CommandName[])('%s: --help and -h print the usage and exit 0', (name) => {
-    for (const flag of ['--help', '-h']) {
-      const { status, stdout } = run(name, [flag]);
-      expect(status).toBe(0);
-      expect(stdout.trim()).toBe(usage(name));
-    }
-  });
+  it.each(['build', 'check', 'serve', 'start'] as CommandName[])(
+    '%s: --help and -h print the usage and exit 0',
+    (name) => {
+      for (const flag of ['--help', '-h']) {
+        const { status, stdout } = run(name, [flag]);
+        expect(status).toBe(0);
+        expect(stdout.trim()).toBe(usage(name));
+      }
+    },
+  );
 
   it('a wrong value: one plain line and a pointer to --help, exit 2', () => {
     const { status, stderr } = run('build', ['--page-size', 'abc']);
@@ -134,7 +149,10 @@ describe('the commands', () => {
 describe('npm run serve', () => {
   /** Starts the server on a free port; resolves with its banner once it listens, and a stop function. */
   function serve(args: string[]): Promise<{ banner: string; stop: () => void }> {
-    const child = spawn(TSX, [...SCRIPTS.serve, '--port', '0', ...args], { stdio: ['ignore', 'ignore', 'pipe'], env: ENV });
+    const child = spawn(TSX, [...SCRIPTS.serve, '--port', '0', ...args], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+      env: ENV,
+    });
     const stop = () => child.kill();
     return new Promise((resolve, reject) => {
       let stderr = '';

@@ -6,16 +6,16 @@
 
 import { createHash } from 'node:crypto';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import type http from 'node:http';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { parseHeadersFile } from '../../scripts/contract/headers.ts';
-import { createHandler, notModified, type FileStore } from '../../scripts/respond/handler.ts';
-import { createWorker, type Env } from '../../scripts/respond/cloudflare-worker.ts';
 import { build } from '../../scripts/cli/run-build.ts';
-import { createApiServer, listen } from '../../scripts/respond/node-server.ts';
 import { DEFAULTS } from '../../scripts/cli/settings.ts';
+import { parseHeadersFile } from '../../scripts/contract/headers.ts';
+import { createWorker, type Env } from '../../scripts/respond/cloudflare-worker.ts';
+import { createHandler, type FileStore, notModified } from '../../scripts/respond/handler.ts';
+import { createApiServer, listen } from '../../scripts/respond/node-server.ts';
 
 const ORIGIN = 'https://api.example.com';
 
@@ -32,7 +32,15 @@ function assetsOf(dir: string): Env['ASSETS'] {
   };
 }
 
-const HEADER_NAMES = ['content-type', 'vary', 'allow', 'x-frame-options', 'x-content-type-options', 'referrer-policy', 'location'];
+const HEADER_NAMES = [
+  'content-type',
+  'vary',
+  'allow',
+  'x-frame-options',
+  'x-content-type-options',
+  'referrer-policy',
+  'location',
+];
 
 let parent: string;
 let dir: string;
@@ -102,7 +110,10 @@ describe('revalidation', () => {
   it('answers a matching If-None-Match with 304, keeping ETag and the headers', async () => {
     const first = await worker.fetch(new Request(`${ORIGIN}/company/`), env);
     const etag = first.headers.get('ETag') as string;
-    const again = await worker.fetch(new Request(`${ORIGIN}/company/`, { headers: { 'If-None-Match': `W/${etag}` } }), env);
+    const again = await worker.fetch(
+      new Request(`${ORIGIN}/company/`, { headers: { 'If-None-Match': `W/${etag}` } }),
+      env,
+    );
     expect(again.status).toBe(304);
     expect(again.headers.get('ETag')).toBe(etag);
     expect(again.headers.get('Vary')).toBe('Accept');
@@ -123,7 +134,10 @@ describe('revalidation', () => {
       ['GET', '/virtualbooth-texture/?page=9999'],
       ['POST', '/company/'],
     ]) {
-      const answer = await worker.fetch(new Request(`${ORIGIN}${target}`, { method, headers: { 'If-None-Match': '*' } }), env);
+      const answer = await worker.fetch(
+        new Request(`${ORIGIN}${target}`, { method, headers: { 'If-None-Match': '*' } }),
+        env,
+      );
       expect(answer.status, `${method} ${target}`).not.toBe(304);
       expect(answer.headers.get('ETag'), `${method} ${target}`).toBeNull();
     }
@@ -154,7 +168,11 @@ describe('the handler', () => {
     const errors = vi.spyOn(console, 'error').mockImplementation(() => {});
     try {
       const reply = await handler.answer({ method: 'GET', target: '/company/' }, broken);
-      expect(reply).toEqual({ status: 500, headers: expect.objectContaining({ Vary: 'Accept', 'Content-Type': 'application/json' }), body: '{"detail":"A server error occurred."}' });
+      expect(reply).toEqual({
+        status: 500,
+        headers: expect.objectContaining({ Vary: 'Accept', 'Content-Type': 'application/json' }),
+        body: '{"detail":"A server error occurred."}',
+      });
       expect(errors).toHaveBeenCalledOnce();
     } finally {
       errors.mockRestore();
@@ -168,9 +186,20 @@ describe('the handler', () => {
         throw new Error(`opened ${file}`);
       },
     };
-    expect(await handler.answer({ method: 'OPTIONS', target: '/company/' }, none)).toMatchObject({ status: 200, body: expect.stringContaining('"Company List"') });
-    expect(await handler.answer({ method: 'GET', target: '/nope/' }, none)).toEqual({ status: 404, headers: { 'Content-Type': 'application/json' }, body: '{"detail":"Not found."}' });
+    expect(await handler.answer({ method: 'OPTIONS', target: '/company/' }, none)).toMatchObject({
+      status: 200,
+      body: expect.stringContaining('"Company List"'),
+    });
+    expect(await handler.answer({ method: 'GET', target: '/nope/' }, none)).toEqual({
+      status: 404,
+      headers: { 'Content-Type': 'application/json' },
+      body: '{"detail":"Not found."}',
+    });
     expect(await handler.answer({ method: 'DELETE', target: '/event/' }, none)).toMatchObject({ status: 405 });
-    expect(await handler.answer({ method: 'GET', target: '/company?a=1' }, none)).toMatchObject({ status: 301, headers: { Location: '/company/?a=1' }, body: '' });
+    expect(await handler.answer({ method: 'GET', target: '/company?a=1' }, none)).toMatchObject({
+      status: 301,
+      headers: { Location: '/company/?a=1' },
+      body: '',
+    });
   });
 });

@@ -4,8 +4,8 @@
 
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { headersFor, parseHeadersFile, type HeaderRule } from '../../scripts/contract/headers.ts';
 import { validateHeadersFile } from '../../scripts/build/validate.ts';
+import { type HeaderRule, headersFor, parseHeadersFile } from '../../scripts/contract/headers.ts';
 
 const errorsOf = (text: string) => parseHeadersFile(text).errors.map((e) => e.message);
 
@@ -17,7 +17,15 @@ describe('parseHeadersFile: rules', () => {
     [
       'comments and blank lines between header lines',
       '/company/\n  # why\n\n  Allow: GET, HEAD, OPTIONS\n\tX-A:  b: c  \n',
-      [{ pattern: '/company/', headers: [['Allow', 'GET, HEAD, OPTIONS'], ['X-A', 'b: c']] }],
+      [
+        {
+          pattern: '/company/',
+          headers: [
+            ['Allow', 'GET, HEAD, OPTIONS'],
+            ['X-A', 'b: c'],
+          ],
+        },
+      ],
     ],
     ['CRLF line ends', '/a\r\n  X-One: 1\r\n', [{ pattern: '/a', headers: [['X-One', '1']] }]],
     [
@@ -26,7 +34,13 @@ describe('parseHeadersFile: rules', () => {
       [
         { pattern: '/a', headers: [] },
         { pattern: '/b', headers: [['X', '1']] },
-        { pattern: '/c/*', headers: [['Y', '2'], ['Y', '3']] },
+        {
+          pattern: '/c/*',
+          headers: [
+            ['Y', '2'],
+            ['Y', '3'],
+          ],
+        },
       ],
     ],
   ])('%s', (_label, text, rules) => {
@@ -36,11 +50,23 @@ describe('parseHeadersFile: rules', () => {
 
 describe('parseHeadersFile: errors name the line', () => {
   it.each<[string, string, string[]]>([
-    ['a header line before any path', '# top\n  Vary: Accept\n/*\n  Allow: GET\n', ['line 2: a header line must follow a path line']],
+    [
+      'a header line before any path',
+      '# top\n  Vary: Accept\n/*\n  Allow: GET\n',
+      ['line 2: a header line must follow a path line'],
+    ],
     ['a header line without a colon', '/*\n  Vary Accept\n', ['line 2: expected "Name: value", got "Vary Accept"']],
     ['a header line with an empty name', '/*\n  : Accept\n', ['line 2: expected "Name: value", got ": Accept"']],
-    ['a header name with a space', '/*\n  Content Type: x\n', ['line 2: expected "Name: value", got "Content Type: x"']],
-    ['a non-path line', '/*\n  Vary: Accept\ncompany/\n', ['line 3: expected a path starting with "/", got "company/"']],
+    [
+      'a header name with a space',
+      '/*\n  Content Type: x\n',
+      ['line 2: expected "Name: value", got "Content Type: x"'],
+    ],
+    [
+      'a non-path line',
+      '/*\n  Vary: Accept\ncompany/\n',
+      ['line 3: expected a path starting with "/", got "company/"'],
+    ],
     [
       'every malformed line, not only the first',
       '  X: 1\n/*\n  Vary Accept\n\nhttps://example.com/*\n  Allow: GET\n',
@@ -84,7 +110,10 @@ describe('headersFor', () => {
     ['/company/', { 'Content-Type': 'application/json', Vary: 'Accept', 'X-Exact': 'yes' }],
     ['/company/x', { 'Content-Type': 'application/json', Vary: 'Accept' }],
     ['/event/', { 'Content-Type': 'application/json', Vary: 'Accept, Origin', 'Cache-Control': 'max-age=60' }],
-    ['/event/ordering=-id.json', { 'Content-Type': 'application/json', Vary: 'Accept, Origin', 'Cache-Control': 'max-age=60' }],
+    [
+      '/event/ordering=-id.json',
+      { 'Content-Type': 'application/json', Vary: 'Accept, Origin', 'Cache-Control': 'max-age=60' },
+    ],
     ['/virtualbooth-texture/page=2.json', { 'Content-Type': 'application/json', Vary: 'Accept', 'X-Page': 'yes' }],
     ['/a.b/', { 'Content-Type': 'application/json', Vary: 'Accept', 'X-Dot': 'yes' }],
     ['/axb/', { 'Content-Type': 'application/json', Vary: 'Accept' }],

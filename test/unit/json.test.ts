@@ -3,7 +3,7 @@
 // U+2028/U+2029 escaped). Every expectation is a literal string, never computed.
 
 import { describe, expect, it } from 'vitest';
-import { Float, encode, encodePlain, pythonFloat, type Json } from '../../scripts/contract/json.ts';
+import { encode, encodePlain, Float, type Json, pythonFloat } from '../../scripts/contract/json.ts';
 
 describe('encode: layout', () => {
   it.each<[string, Json, string]>([
@@ -84,7 +84,9 @@ describe('encode: Float as Python repr', () => {
   });
 
   it('writes a Float inside a record', () => {
-    expect(encode({ translation_factor_7: new Float(2), xs_width_max: 40 })).toBe('{"translation_factor_7":2.0,"xs_width_max":40}');
+    expect(encode({ translation_factor_7: new Float(2), xs_width_max: 40 })).toBe(
+      '{"translation_factor_7":2.0,"xs_width_max":40}',
+    );
   });
 
   it.each([NaN, Infinity, -Infinity])('rejects %d (allow_nan=False)', (value) => {
@@ -99,4 +101,3 @@ describe('encode: plain numbers must be integers', () => {
     expect(() => encode([value])).toThrow(/wrap floats in Float/);
   });
 });
-

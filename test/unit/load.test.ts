@@ -2,7 +2,7 @@
 // an array per file, path order, syntax errors with line and column, BOM, top-level values that
 // are not records, and files outside the four resource folders.
 
-import { mkdtemp, mkdir, rm, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -31,7 +31,10 @@ async function files(entries: Record<string, string | Buffer>): Promise<void> {
 /** The error lines, with the temp folder written as `data`. */
 async function errorLines(): Promise<string[]> {
   const { errors } = await load(dir);
-  return errors.map(formatDataError).map((line) => line.replaceAll(dir, 'data')).sort();
+  return errors
+    .map(formatDataError)
+    .map((line) => line.replaceAll(dir, 'data'))
+    .sort();
 }
 
 const STRAY = 'expected only .json files in the folders company/, virtualfair/, event/, virtualbooth-texture/';
@@ -51,7 +54,9 @@ describe('load: records', () => {
       ['pair.json', { id: 2, name: '😀' }],
       ['pair.json', { id: 3 }],
     ]);
-    const lines = validate(records).errors.map(formatDataError).filter((line) => line.includes('surrogate'));
+    const lines = validate(records)
+      .errors.map(formatDataError)
+      .filter((line) => line.includes('surrogate'));
     expect(lines.map((line) => line.replaceAll(dir, 'data'))).toEqual([
       'data/event/lone.json#/name (record id 4): expected well-formed Unicode text (no lone surrogates), got "\\udc00"',
     ]);
@@ -60,7 +65,9 @@ describe('load: records', () => {
   it('reads a one-record file as a record with index null', async () => {
     await files({ 'event/one.json': '{"id": 5, "name": "Expo"}' });
     expect(await load(dir)).toEqual({
-      records: [{ resource: 'event', file: path.join(dir, 'event/one.json'), index: null, value: { id: 5, name: 'Expo' } }],
+      records: [
+        { resource: 'event', file: path.join(dir, 'event/one.json'), index: null, value: { id: 5, name: 'Expo' } },
+      ],
       errors: [],
       incomplete: new Set(),
       files: 1,
@@ -137,7 +144,9 @@ describe('load: records', () => {
   });
 
   it('accepts a UTF-8 byte order mark', async () => {
-    await files({ 'event/bom.json': Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('{"name": "Köln"}')]) });
+    await files({
+      'event/bom.json': Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('{"name": "Köln"}')]),
+    });
     const { records, errors } = await load(dir);
     expect(errors).toEqual([]);
     expect(records.map((r) => r.value)).toEqual([{ name: 'Köln' }]);
@@ -151,8 +160,16 @@ describe('load: records', () => {
 
 describe('load: malformed JSON, with line and column', () => {
   it.each<[string, string, string]>([
-    ['trailing comma', '{\n  "id": 1,\n  "name": "x",\n}\n', 'malformed JSON at line 4, column 1: property name expected'],
-    ['missing comma between records', '[\n  {"id": 1}\n  {"id": 2}\n]\n', 'malformed JSON at line 3, column 3: comma expected'],
+    [
+      'trailing comma',
+      '{\n  "id": 1,\n  "name": "x",\n}\n',
+      'malformed JSON at line 4, column 1: property name expected',
+    ],
+    [
+      'missing comma between records',
+      '[\n  {"id": 1}\n  {"id": 2}\n]\n',
+      'malformed JSON at line 3, column 3: comma expected',
+    ],
     ['unclosed array', '[1, 2', 'malformed JSON at line 1, column 6: close bracket expected'],
     ['empty file', '', 'malformed JSON at line 1, column 1: value expected'],
     ['two values', '{"a": 1} {"b": 2}', 'malformed JSON at line 1, column 10: end of file expected'],
@@ -169,7 +186,9 @@ describe('load: malformed JSON, with line and column', () => {
 
   it('counts the column after a BOM from the first character of the text', async () => {
     await files({ 'event/bom.json': '\ufeff{"a": 1,}' });
-    expect(await errorLines()).toEqual(['data/event/bom.json: malformed JSON at line 1, column 9: property name expected']);
+    expect(await errorLines()).toEqual([
+      'data/event/bom.json: malformed JSON at line 1, column 9: property name expected',
+    ]);
   });
 
   it('marks the resources whose files could not all be parsed', async () => {
@@ -226,6 +245,10 @@ describe('load: files outside the four resource folders', () => {
 
   it('reports every stray file', async () => {
     await files({ 'a.txt': '', 'b/c.json': '{}', 'virtualfair/d.yaml': '' });
-    expect(await errorLines()).toEqual([`data/a.txt: ${STRAY}`, `data/b/c.json: ${STRAY}`, `data/virtualfair/d.yaml: ${STRAY}`]);
+    expect(await errorLines()).toEqual([
+      `data/a.txt: ${STRAY}`,
+      `data/b/c.json: ${STRAY}`,
+      `data/virtualfair/d.yaml: ${STRAY}`,
+    ]);
   });
 });

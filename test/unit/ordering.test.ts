@@ -3,7 +3,15 @@
 // its id tie-break and null placement; a descending order derived from the ascending one.
 
 import { describe, expect, it } from 'vitest';
-import { compareStrings, compareValues, descendingFrom, formatOrdering, parseOrdering, sortRecords, type OrderTerm } from '../../scripts/contract/ordering.ts';
+import {
+  compareStrings,
+  compareValues,
+  descendingFrom,
+  formatOrdering,
+  type OrderTerm,
+  parseOrdering,
+  sortRecords,
+} from '../../scripts/contract/ordering.ts';
 import { EVENT_FIELDS } from '../../scripts/contract/routes.ts';
 
 const asc = (field: string): OrderTerm => ({ field, descending: false });
@@ -158,13 +166,18 @@ describe('sortRecords', () => {
 describe('descendingFrom', () => {
   const value = (field: keyof Row) => (r: Row) => r[field];
 
-  it.each<keyof Row>(['id', 'name', 'logo', 'start_date'])('gives what sortRecords gives for -%s, ties by id ascending, nulls first', (field) => {
-    expect(ids(descendingFrom(sortRecords(rows, [asc(field)]), value(field)))).toEqual(ids(sortRecords(rows, [desc(field)])));
-  });
+  it.each<keyof Row>(['id', 'name', 'logo', 'start_date'])(
+    'gives what sortRecords gives for -%s, ties by id ascending, nulls first',
+    (field) => {
+      expect(ids(descendingFrom(sortRecords(rows, [asc(field)]), value(field)))).toEqual(
+        ids(sortRecords(rows, [desc(field)])),
+      );
+    },
+  );
 
   it('agrees with sortRecords on many random lists full of ties and nulls', () => {
     let seed = 7;
-    const random = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2147483648) % n);
+    const random = (n: number) => (seed = (seed * 1103515245 + 12345) % 2147483648) % n;
     for (let round = 0; round < 200; round++) {
       const list: Row[] = Array.from({ length: random(30) }, (_, i) => ({
         id: i * 7 + random(7),
@@ -173,7 +186,9 @@ describe('descendingFrom', () => {
         start_date: '2024-01-01',
       }));
       for (const field of ['name', 'logo'] as const) {
-        expect(ids(descendingFrom(sortRecords(list, [asc(field)]), value(field)))).toEqual(ids(sortRecords(list, [desc(field)])));
+        expect(ids(descendingFrom(sortRecords(list, [asc(field)]), value(field)))).toEqual(
+          ids(sortRecords(list, [desc(field)])),
+        );
       }
     }
   });

@@ -93,24 +93,43 @@ describe('buildUrl', () => {
     [{}, 'https://api.example.com/virtualbooth-texture/'],
     [{ page: '2' }, 'https://api.example.com/virtualbooth-texture/?page=2'],
     [{ page: '2', format: 'api' }, 'https://api.example.com/virtualbooth-texture/?format=api&page=2'],
-    [{ zeta: 'z', page: '3', alpha: 'a,b c' }, 'https://api.example.com/virtualbooth-texture/?alpha=a%2Cb+c&page=3&zeta=z'],
+    [
+      { zeta: 'z', page: '3', alpha: 'a,b c' },
+      'https://api.example.com/virtualbooth-texture/?alpha=a%2Cb+c&page=3&zeta=z',
+    ],
     [{ 'a key': '1' }, 'https://api.example.com/virtualbooth-texture/?a+key=1'],
   ])('%j', (query, expected) => {
     expect(buildUrl(BASE, PATH, query)).toBe(expected);
   });
 
   it('keeps a path prefix of the base URL', () => {
-    expect(buildUrl('https://example.com/api', PATH, { page: '2' })).toBe('https://example.com/api/virtualbooth-texture/?page=2');
+    expect(buildUrl('https://example.com/api', PATH, { page: '2' })).toBe(
+      'https://example.com/api/virtualbooth-texture/?page=2',
+    );
   });
 });
 
 describe('pageLinks', () => {
   it.each<[string, Record<string, string>, number, number, string | null, string | null]>([
     ['page 1 of 3', {}, 1, 3, 'https://api.example.com/virtualbooth-texture/?page=2', null],
-    ['page 2 of 3: previous drops page', {}, 2, 3, 'https://api.example.com/virtualbooth-texture/?page=3', 'https://api.example.com/virtualbooth-texture/'],
+    [
+      'page 2 of 3: previous drops page',
+      {},
+      2,
+      3,
+      'https://api.example.com/virtualbooth-texture/?page=3',
+      'https://api.example.com/virtualbooth-texture/',
+    ],
     ['page 3 of 3: last page has no next', {}, 3, 3, null, 'https://api.example.com/virtualbooth-texture/?page=2'],
     ['empty list: page 1 of 1', {}, 1, 1, null, null],
-    ['format=api, page 1 of 3', { format: 'api' }, 1, 3, 'https://api.example.com/virtualbooth-texture/?format=api&page=2', null],
+    [
+      'format=api, page 1 of 3',
+      { format: 'api' },
+      1,
+      3,
+      'https://api.example.com/virtualbooth-texture/?format=api&page=2',
+      null,
+    ],
     [
       'format=api, page 2 of 3',
       { format: 'api' },
@@ -119,7 +138,14 @@ describe('pageLinks', () => {
       'https://api.example.com/virtualbooth-texture/?format=api&page=3',
       'https://api.example.com/virtualbooth-texture/?format=api',
     ],
-    ['format=json, page 2 of 2', { format: 'json' }, 2, 2, null, 'https://api.example.com/virtualbooth-texture/?format=json'],
+    [
+      'format=json, page 2 of 2',
+      { format: 'json' },
+      2,
+      2,
+      null,
+      'https://api.example.com/virtualbooth-texture/?format=json',
+    ],
   ])('%s', (_label, query, page, pages, next, previous) => {
     expect(pageLinks(BASE, PATH, query, page, pages)).toEqual({ next, previous });
   });

@@ -3,7 +3,7 @@
 // resolve() about the rest; here every query it is asked is checked against resolve() alone.
 
 import { describe, expect, it } from 'vitest';
-import { RESOURCES, planRoutes, resolve } from '../../scripts/contract/routes.ts';
+import { planRoutes, RESOURCES, resolve } from '../../scripts/contract/routes.ts';
 import { combinations, fileAnswer, listKeys, subsets } from '../../scripts/targets/netlify/redirects.ts';
 
 function byResolve(path: string, pairs: Array<[string, string]>, files: ReadonlySet<string>): string | undefined {
@@ -21,7 +21,9 @@ describe('fileAnswer', () => {
       const { keys, values } = listKeys(path, routes);
       for (const subset of subsets(keys)) {
         for (const pairs of combinations(subset, values)) {
-          expect(fileAnswer(path, pairs, routes), `${path} ${JSON.stringify(pairs)}`).toBe(byResolve(path, pairs, files));
+          expect(fileAnswer(path, pairs, routes), `${path} ${JSON.stringify(pairs)}`).toBe(
+            byResolve(path, pairs, files),
+          );
           asked++;
         }
       }
@@ -32,7 +34,16 @@ describe('fileAnswer', () => {
 
   it('asks resolve() about keys in another order, and about values no route has', () => {
     const routes = planRoutes(3);
-    expect(fileAnswer('/virtualbooth-texture/', [['page', '2'], ['format', 'api']], routes)).toBe('virtualbooth-texture/format=api/page=2.json');
+    expect(
+      fileAnswer(
+        '/virtualbooth-texture/',
+        [
+          ['page', '2'],
+          ['format', 'api'],
+        ],
+        routes,
+      ),
+    ).toBe('virtualbooth-texture/format=api/page=2.json');
     expect(fileAnswer('/virtualbooth-texture/', [['page', '1']], routes)).toBe('virtualbooth-texture/index.json');
     expect(fileAnswer('/virtualbooth-texture/', [['page', '4']], routes)).toBeUndefined();
     expect(fileAnswer('/event/', [['ordering', 'id']], routes)).toBe('event/index.json');

@@ -3,7 +3,7 @@
 // (APPEND_SLASH, 404), `format`, the method, then ordering and pagination.
 
 import { describe, expect, it } from 'vitest';
-import { fileFor, planRoutes, resolve, type Answer } from '../../scripts/contract/routes.ts';
+import { type Answer, fileFor, planRoutes, resolve } from '../../scripts/contract/routes.ts';
 
 describe('fileFor', () => {
   it.each<[string, Record<string, string>, string]>([
@@ -92,7 +92,11 @@ describe('planRoutes', () => {
       const entries = Object.entries(route.query);
       for (const order of [entries, [...entries].reverse()]) {
         const search = new URLSearchParams(order).toString();
-        expect(resolve('GET', `${route.path}${search ? `?${search}` : ''}`)).toMatchObject({ kind: 'file', status: 200, file: route.file });
+        expect(resolve('GET', `${route.path}${search ? `?${search}` : ''}`)).toMatchObject({
+          kind: 'file',
+          status: 200,
+          file: route.file,
+        });
       }
     }
   });

@@ -4,11 +4,11 @@
 // valid record of each resource.
 
 import { describe, expect, it } from 'vitest';
-import type { ResourceName } from '../../scripts/contract/routes.ts';
 import { formatDataError } from '../../scripts/build/errors.ts';
 import type { SourceRecord } from '../../scripts/build/load.ts';
-import { SCHEMAS, isCalendarDate } from '../../scripts/build/schemas.ts';
+import { isCalendarDate, SCHEMAS } from '../../scripts/build/schemas.ts';
 import { validate } from '../../scripts/build/validate.ts';
+import type { ResourceName } from '../../scripts/contract/routes.ts';
 
 type Raw = Record<string, any>;
 
@@ -72,7 +72,12 @@ const TEXTURE: Raw = {
   categories: ['0c33de5e-721a-4c87-8ab3-6763ab932548'],
 };
 
-const VALID: Record<ResourceName, Raw> = { company: COMPANY, event: EVENT, virtualfair: FAIR, 'virtualbooth-texture': TEXTURE };
+const VALID: Record<ResourceName, Raw> = {
+  company: COMPANY,
+  event: EVENT,
+  virtualfair: FAIR,
+  'virtualbooth-texture': TEXTURE,
+};
 const FILE: Record<ResourceName, string> = {
   company: 'data/company/c.json',
   event: 'data/event/e.json',
@@ -80,7 +85,12 @@ const FILE: Record<ResourceName, string> = {
   'virtualbooth-texture': 'data/virtualbooth-texture/t.json',
 };
 
-const source = (resource: ResourceName, value: unknown, index: number | null = 0, file = FILE[resource]): SourceRecord => ({
+const source = (
+  resource: ResourceName,
+  value: unknown,
+  index: number | null = 0,
+  file = FILE[resource],
+): SourceRecord => ({
   resource,
   file,
   index,
@@ -105,19 +115,40 @@ describe('valid records', () => {
     if (resource === 'virtualfair') records.push(source('event', EVENT, 1));
     const { catalogue, errors } = validate(records);
     expect(errors).toEqual([]);
-    const list = { company: catalogue.companies, event: catalogue.events, virtualfair: catalogue.fairs, 'virtualbooth-texture': catalogue.textures }[resource];
+    const list = {
+      company: catalogue.companies,
+      event: catalogue.events,
+      virtualfair: catalogue.fairs,
+      'virtualbooth-texture': catalogue.textures,
+    }[resource];
     expect(list).toEqual([VALID[resource]]);
   });
 
   it.each<[string, ResourceName, (r: Raw) => void]>([
-    ['free-text website and e-mail', 'company', (r) => Object.assign(r, { website: 'www.example.com', e_mail: 'not an address' })],
-    ['all nullable company fields set', 'company', (r) => Object.assign(r, { phone: '0', fax: '', e_mail: null, website: null, logo: 'HTTPS://x.example/l.png' })],
-    ['tags with spaces, & / ( ) inside labels', 'company', (r) => (r.tags = 'Hydraulics & Pneumatics,CAD/CAM Software,Trade Press (Media)')],
+    [
+      'free-text website and e-mail',
+      'company',
+      (r) => Object.assign(r, { website: 'www.example.com', e_mail: 'not an address' }),
+    ],
+    [
+      'all nullable company fields set',
+      'company',
+      (r) => Object.assign(r, { phone: '0', fax: '', e_mail: null, website: null, logo: 'HTTPS://x.example/l.png' }),
+    ],
+    [
+      'tags with spaces, & / ( ) inside labels',
+      'company',
+      (r) => (r.tags = 'Hydraulics & Pneumatics,CAD/CAM Software,Trade Press (Media)'),
+    ],
     ['a single tag', 'company', (r) => (r.tags = 'Welding')],
     ['a leap day', 'event', (r) => Object.assign(r, { start_date: '2024-02-29', end_date: '2024-03-01' })],
     ['a 31st', 'event', (r) => Object.assign(r, { start_date: '2024-01-31', end_date: '2024-12-31' })],
     ['upper-case hex colour', 'event', (r) => (r.logo_bg_color = '#AbCdEf')],
-    ['numeric slug and long short code', 'event', (r) => Object.assign(r, { slug: '2024', short_code: 'a longer free text' })],
+    [
+      'numeric slug and long short code',
+      'event',
+      (r) => Object.assign(r, { slug: '2024', short_code: 'a longer free text' }),
+    ],
     ['tile pattern {z}/{x}-{y}', 'virtualfair', (r) => (r.tiles.tile_pattern = '{z}/{x}-{y}')],
     ['zoom default at min and max 0', 'virtualfair', (r) => Object.assign(r.zoom, { min: 0, max: 0, default: 0 })],
     ['translation factor 4.5 and null', 'virtualfair', (r) => (r.zoom.translation_factor_7 = 4.5)],
@@ -159,7 +190,8 @@ describe('isCalendarDate', () => {
       for (let month = 0; month <= 13; month++) {
         for (let day = 0; day <= 32; day++) {
           const date = new Date(Date.UTC(year, month - 1, day));
-          const exists = date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+          const exists =
+            date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
           const text = `${year}-${pad(month)}-${pad(day)}`;
           if (isCalendarDate(text) !== exists) wrong.push(text);
         }
@@ -184,49 +216,105 @@ describe('company rules', () => {
       ],
     ],
     ['missing field', (r) => delete r.city, [`${C}/city (record 0, id 1): missing field (expected a string)`]],
-    ['missing nullable field', (r) => delete r.phone, [`${C}/phone (record 0, id 1): missing field (expected a string)`]],
-    ['missing boolean', (r) => delete r.vf_plus_status, [`${C}/vf_plus_status (record 0, id 1): missing field (expected true or false)`]],
+    [
+      'missing nullable field',
+      (r) => delete r.phone,
+      [`${C}/phone (record 0, id 1): missing field (expected a string)`],
+    ],
+    [
+      'missing boolean',
+      (r) => delete r.vf_plus_status,
+      [`${C}/vf_plus_status (record 0, id 1): missing field (expected true or false)`],
+    ],
     ['id as text', (r) => (r.id = '1'), [`${C}/id (record 0, id "1"): expected a number, got "1"`]],
     ['id not whole', (r) => (r.id = 1.5), [`${C}/id (record 0, id 1.5): expected an integer, got 1.5`]],
     ['id 0', (r) => (r.id = 0), [`${C}/id (record 0, id 0): expected a positive integer id, got 0`]],
     ['negative id', (r) => (r.id = -3), [`${C}/id (record 0, id -3): expected a positive integer id, got -3`]],
-    ['boolean as text', (r) => (r.platform_plus_status = 'yes'), [`${C}/platform_plus_status (record 0, id 1): expected true or false, got "yes"`]],
+    [
+      'boolean as text',
+      (r) => (r.platform_plus_status = 'yes'),
+      [`${C}/platform_plus_status (record 0, id 1): expected true or false, got "yes"`],
+    ],
     ['string field as number', (r) => (r.phone = 5), [`${C}/phone (record 0, id 1): expected a string, got 5`]],
-    ['null where null is not allowed', (r) => (r.street = null), [`${C}/street (record 0, id 1): expected a string, got null`]],
+    [
+      'null where null is not allowed',
+      (r) => (r.street = null),
+      [`${C}/street (record 0, id 1): expected a string, got null`],
+    ],
     ['empty name', (r) => (r.name = ''), [`${C}/name (record 0, id 1): expected a non-empty string, got ""`]],
-    ['empty country_name', (r) => (r.country_name = ''), [`${C}/country_name (record 0, id 1): expected a non-empty string, got ""`]],
+    [
+      'empty country_name',
+      (r) => (r.country_name = ''),
+      [`${C}/country_name (record 0, id 1): expected a non-empty string, got ""`],
+    ],
     [
       'lone surrogate',
       (r) => (r.street = 'Hauptstra\ud800e'),
       [`${C}/street (record 0, id 1): expected well-formed Unicode text (no lone surrogates), got "Hauptstra\\ud800e"`],
     ],
-    ['relative logo URL', (r) => (r.logo = 'logos/acme.png'), [`${C}/logo (record 0, id 1): expected an absolute http(s) URL, got "logos/acme.png"`]],
-    ['site-relative logo URL', (r) => (r.logo = '/media/acme.png'), [`${C}/logo (record 0, id 1): expected an absolute http(s) URL, got "/media/acme.png"`]],
-    ['protocol-relative logo URL', (r) => (r.logo = '//x.example/a.png'), [`${C}/logo (record 0, id 1): expected an absolute http(s) URL, got "//x.example/a.png"`]],
-    ['ftp: logo URL', (r) => (r.logo = 'ftp://x.example/a.png'), [`${C}/logo (record 0, id 1): expected an absolute http(s) URL, got "ftp://x.example/a.png"`]],
-    ['javascript: logo URL', (r) => (r.logo = 'javascript:alert(1)'), [`${C}/logo (record 0, id 1): expected an absolute http(s) URL, got "javascript:alert(1)"`]],
-    ['logo URL without a host', (r) => (r.logo = 'https:///a.png'), [`${C}/logo (record 0, id 1): expected an absolute http(s) URL, got "https:///a.png"`]],
-    ['logo URL with a space', (r) => (r.logo = 'https://x.example/a b.png'), [`${C}/logo (record 0, id 1): expected an absolute http(s) URL, got "https://x.example/a b.png"`]],
+    [
+      'relative logo URL',
+      (r) => (r.logo = 'logos/acme.png'),
+      [`${C}/logo (record 0, id 1): expected an absolute http(s) URL, got "logos/acme.png"`],
+    ],
+    [
+      'site-relative logo URL',
+      (r) => (r.logo = '/media/acme.png'),
+      [`${C}/logo (record 0, id 1): expected an absolute http(s) URL, got "/media/acme.png"`],
+    ],
+    [
+      'protocol-relative logo URL',
+      (r) => (r.logo = '//x.example/a.png'),
+      [`${C}/logo (record 0, id 1): expected an absolute http(s) URL, got "//x.example/a.png"`],
+    ],
+    [
+      'ftp: logo URL',
+      (r) => (r.logo = 'ftp://x.example/a.png'),
+      [`${C}/logo (record 0, id 1): expected an absolute http(s) URL, got "ftp://x.example/a.png"`],
+    ],
+    [
+      'javascript: logo URL',
+      (r) => (r.logo = 'javascript:alert(1)'),
+      [`${C}/logo (record 0, id 1): expected an absolute http(s) URL, got "javascript:alert(1)"`],
+    ],
+    [
+      'logo URL without a host',
+      (r) => (r.logo = 'https:///a.png'),
+      [`${C}/logo (record 0, id 1): expected an absolute http(s) URL, got "https:///a.png"`],
+    ],
+    [
+      'logo URL with a space',
+      (r) => (r.logo = 'https://x.example/a b.png'),
+      [`${C}/logo (record 0, id 1): expected an absolute http(s) URL, got "https://x.example/a b.png"`],
+    ],
     ['empty logo', (r) => (r.logo = ''), [`${C}/logo (record 0, id 1): expected an absolute http(s) URL, got ""`]],
     [
       'tags with a space after a comma',
       (r) => (r.tags = 'Welding, Cutting'),
-      [`${C}/tags (record 0, id 1): expected comma-separated labels with no space after a comma and no empty label, got "Welding, Cutting"`],
+      [
+        `${C}/tags (record 0, id 1): expected comma-separated labels with no space after a comma and no empty label, got "Welding, Cutting"`,
+      ],
     ],
     [
       'tags with an empty label',
       (r) => (r.tags = 'Welding,,Cutting'),
-      [`${C}/tags (record 0, id 1): expected comma-separated labels with no space after a comma and no empty label, got "Welding,,Cutting"`],
+      [
+        `${C}/tags (record 0, id 1): expected comma-separated labels with no space after a comma and no empty label, got "Welding,,Cutting"`,
+      ],
     ],
     [
       'tags with a trailing comma',
       (r) => (r.tags = 'Welding,'),
-      [`${C}/tags (record 0, id 1): expected comma-separated labels with no space after a comma and no empty label, got "Welding,"`],
+      [
+        `${C}/tags (record 0, id 1): expected comma-separated labels with no space after a comma and no empty label, got "Welding,"`,
+      ],
     ],
     [
       'empty tags (null is the empty value)',
       (r) => (r.tags = ''),
-      [`${C}/tags (record 0, id 1): expected comma-separated labels with no space after a comma and no empty label, got ""`],
+      [
+        `${C}/tags (record 0, id 1): expected comma-separated labels with no space after a comma and no empty label, got ""`,
+      ],
     ],
     [
       'several problems in one record, in field order',
@@ -270,22 +358,58 @@ describe('event rules', () => {
     [
       'a date with a time',
       (r) => (r.end_date = '2024-05-02T10:00:00'),
-      [`${E}/end_date (record 0, id 5): expected a date YYYY-MM-DD that exists on the calendar, got "2024-05-02T10:00:00"`],
+      [
+        `${E}/end_date (record 0, id 5): expected a date YYYY-MM-DD that exists on the calendar, got "2024-05-02T10:00:00"`,
+      ],
     ],
-    ['a date as a number', (r) => (r.start_date = 20240502), [`${E}/start_date (record 0, id 5): expected a string, got 20240502`]],
+    [
+      'a date as a number',
+      (r) => (r.start_date = 20240502),
+      [`${E}/start_date (record 0, id 5): expected a string, got 20240502`],
+    ],
     [
       'logo as an absolute URL',
       (r) => (r.logo = 'https://media.example.com/e.png'),
-      [`${E}/logo (record 0, id 5): expected a site-relative path beginning with /media/, got "https://media.example.com/e.png"`],
+      [
+        `${E}/logo (record 0, id 5): expected a site-relative path beginning with /media/, got "https://media.example.com/e.png"`,
+      ],
     ],
-    ['logo /media/ alone', (r) => (r.logo = '/media/'), [`${E}/logo (record 0, id 5): expected a site-relative path beginning with /media/, got "/media/"`]],
-    ['logo outside /media/', (r) => (r.logo = '/static/e.png'), [`${E}/logo (record 0, id 5): expected a site-relative path beginning with /media/, got "/static/e.png"`]],
-    ['logo with a space', (r) => (r.logo = '/media/a b.png'), [`${E}/logo (record 0, id 5): expected a site-relative path beginning with /media/, got "/media/a b.png"`]],
-    ['short colour', (r) => (r.logo_bg_color = '#fff'), [`${E}/logo_bg_color (record 0, id 5): expected a colour of the form #rrggbb, got "#fff"`]],
-    ['colour without #', (r) => (r.logo_bg_color = 'ff00ff'), [`${E}/logo_bg_color (record 0, id 5): expected a colour of the form #rrggbb, got "ff00ff"`]],
-    ['colour not hex', (r) => (r.logo_bg_color = '#gg0000'), [`${E}/logo_bg_color (record 0, id 5): expected a colour of the form #rrggbb, got "#gg0000"`]],
+    [
+      'logo /media/ alone',
+      (r) => (r.logo = '/media/'),
+      [`${E}/logo (record 0, id 5): expected a site-relative path beginning with /media/, got "/media/"`],
+    ],
+    [
+      'logo outside /media/',
+      (r) => (r.logo = '/static/e.png'),
+      [`${E}/logo (record 0, id 5): expected a site-relative path beginning with /media/, got "/static/e.png"`],
+    ],
+    [
+      'logo with a space',
+      (r) => (r.logo = '/media/a b.png'),
+      [`${E}/logo (record 0, id 5): expected a site-relative path beginning with /media/, got "/media/a b.png"`],
+    ],
+    [
+      'short colour',
+      (r) => (r.logo_bg_color = '#fff'),
+      [`${E}/logo_bg_color (record 0, id 5): expected a colour of the form #rrggbb, got "#fff"`],
+    ],
+    [
+      'colour without #',
+      (r) => (r.logo_bg_color = 'ff00ff'),
+      [`${E}/logo_bg_color (record 0, id 5): expected a colour of the form #rrggbb, got "ff00ff"`],
+    ],
+    [
+      'colour not hex',
+      (r) => (r.logo_bg_color = '#gg0000'),
+      [`${E}/logo_bg_color (record 0, id 5): expected a colour of the form #rrggbb, got "#gg0000"`],
+    ],
     ['empty slug', (r) => (r.slug = ''), [`${E}/slug (record 0, id 5): expected a non-empty string, got ""`]],
-    ['short_code missing', (r) => delete r.short_code, [`${E}/short_code (record 0, id 5): missing field (expected a string)`]],
+    [
+      'short_code missing',
+      (r) => delete r.short_code,
+      [`${E}/short_code (record 0, id 5): missing field (expected a string)`],
+    ],
   ])('%s', (_label, change, expected) => {
     expect(broken('event', change)).toEqual(expected);
   });
@@ -293,14 +417,42 @@ describe('event rules', () => {
 
 describe('virtual fair rules', () => {
   it.each<[string, (r: Raw) => void, string[]]>([
-    ['slug with a space', (r) => (r.slug = 'virtual expo'), [`${F}/slug (record 0, id 3): expected a slug of letters, digits, hyphens and underscores, got "virtual expo"`]],
-    ['empty slug', (r) => (r.slug = ''), [`${F}/slug (record 0, id 3): expected a slug of letters, digits, hyphens and underscores, got ""`]],
-    ['relative link', (r) => (r.link = 'fairs/virtual-expo/'), [`${F}/link (record 0, id 3): expected an absolute http(s) URL, got "fairs/virtual-expo/"`]],
-    ['ftp: map URL', (r) => (r.url = 'ftp://maps.example.net/'), [`${F}/url (record 0, id 3): expected an absolute http(s) URL, got "ftp://maps.example.net/"`]],
+    [
+      'slug with a space',
+      (r) => (r.slug = 'virtual expo'),
+      [`${F}/slug (record 0, id 3): expected a slug of letters, digits, hyphens and underscores, got "virtual expo"`],
+    ],
+    [
+      'empty slug',
+      (r) => (r.slug = ''),
+      [`${F}/slug (record 0, id 3): expected a slug of letters, digits, hyphens and underscores, got ""`],
+    ],
+    [
+      'relative link',
+      (r) => (r.link = 'fairs/virtual-expo/'),
+      [`${F}/link (record 0, id 3): expected an absolute http(s) URL, got "fairs/virtual-expo/"`],
+    ],
+    [
+      'ftp: map URL',
+      (r) => (r.url = 'ftp://maps.example.net/'),
+      [`${F}/url (record 0, id 3): expected an absolute http(s) URL, got "ftp://maps.example.net/"`],
+    ],
     ['null logo', (r) => (r.logo = null), [`${F}/logo (record 0, id 3): expected a string, got null`]],
-    ['empty events list', (r) => (r.events = []), [`${F}/events (record 0, id 3): expected at least one event id, got []`]],
-    ['an event id twice', (r) => (r.events = [5, 5]), [`${F}/events (record 0, id 3): expected each event id once, got [5,5]`]],
-    ['an event id 0', (r) => (r.events = [0]), [`${F}/events/0 (record 0, id 3): expected a positive integer id, got 0`]],
+    [
+      'empty events list',
+      (r) => (r.events = []),
+      [`${F}/events (record 0, id 3): expected at least one event id, got []`],
+    ],
+    [
+      'an event id twice',
+      (r) => (r.events = [5, 5]),
+      [`${F}/events (record 0, id 3): expected each event id once, got [5,5]`],
+    ],
+    [
+      'an event id 0',
+      (r) => (r.events = [0]),
+      [`${F}/events/0 (record 0, id 3): expected a positive integer id, got 0`],
+    ],
     [
       'events written out as objects',
       (r) => (r.events = [{ id: 5 }]),
@@ -309,36 +461,86 @@ describe('virtual fair rules', () => {
     [
       'tile pattern missing {y}',
       (r) => (r.tiles.tile_pattern = '{z}/{x}'),
-      [`${F}/tiles/tile_pattern (record 0, id 3): expected a tile pattern holding each of {z}, {x} and {y} exactly once, got "{z}/{x}"`],
+      [
+        `${F}/tiles/tile_pattern (record 0, id 3): expected a tile pattern holding each of {z}, {x} and {y} exactly once, got "{z}/{x}"`,
+      ],
     ],
     [
       'tile pattern with {x} twice',
       (r) => (r.tiles.tile_pattern = '{z}/{x}/{x}/{y}'),
-      [`${F}/tiles/tile_pattern (record 0, id 3): expected a tile pattern holding each of {z}, {x} and {y} exactly once, got "{z}/{x}/{x}/{y}"`],
+      [
+        `${F}/tiles/tile_pattern (record 0, id 3): expected a tile pattern holding each of {z}, {x} and {y} exactly once, got "{z}/{x}/{x}/{y}"`,
+      ],
     ],
     [
       'tile extension with a dot',
       (r) => (r.tiles.tile_extension = '.png'),
-      [`${F}/tiles/tile_extension (record 0, id 3): expected a file extension without the dot, such as png, got ".png"`],
+      [
+        `${F}/tiles/tile_extension (record 0, id 3): expected a file extension without the dot, such as png, got ".png"`,
+      ],
     ],
-    ['tile size 0', (r) => (r.tiles.tile_size = 0), [`${F}/tiles/tile_size (record 0, id 3): expected a positive integer, got 0`]],
+    [
+      'tile size 0',
+      (r) => (r.tiles.tile_size = 0),
+      [`${F}/tiles/tile_size (record 0, id 3): expected a positive integer, got 0`],
+    ],
     ['width 0', (r) => (r.size.width = 0), [`${F}/size/width (record 0, id 3): expected a positive integer, got 0`]],
-    ['negative height', (r) => (r.size.height = -8192), [`${F}/size/height (record 0, id 3): expected a positive integer, got -8192`]],
-    ['negative zoom min', (r) => (r.zoom.min = -1), [`${F}/zoom/min (record 0, id 3): expected an integer of 0 or more, got -1`]],
-    ['negative booth_zoom_level', (r) => (r.zoom.booth_zoom_level = -4), [`${F}/zoom/booth_zoom_level (record 0, id 3): expected an integer of 0 or more, got -4`]],
-    ['negative xs_width_max', (r) => (r.zoom.xs_width_max = -40), [`${F}/zoom/xs_width_max (record 0, id 3): expected an integer of 0 or more, got -40`]],
-    ['zoom default above max', (r) => (r.zoom.default = 7), [`${F}/zoom/default (record 0, id 3): expected a level from min to max (0..6), got 7`]],
-    ['zoom default below min', (r) => Object.assign(r.zoom, { min: 2, default: 1 }), [`${F}/zoom/default (record 0, id 3): expected a level from min to max (2..6), got 1`]],
-    ['zoom min above max', (r) => Object.assign(r.zoom, { min: 7, default: 7 }), [`${F}/zoom/max (record 0, id 3): expected max >= min (7), got 6`]],
-    ['reverse as text', (r) => (r.zoom.reverse = 'false'), [`${F}/zoom/reverse (record 0, id 3): expected true or false, got "false"`]],
+    [
+      'negative height',
+      (r) => (r.size.height = -8192),
+      [`${F}/size/height (record 0, id 3): expected a positive integer, got -8192`],
+    ],
+    [
+      'negative zoom min',
+      (r) => (r.zoom.min = -1),
+      [`${F}/zoom/min (record 0, id 3): expected an integer of 0 or more, got -1`],
+    ],
+    [
+      'negative booth_zoom_level',
+      (r) => (r.zoom.booth_zoom_level = -4),
+      [`${F}/zoom/booth_zoom_level (record 0, id 3): expected an integer of 0 or more, got -4`],
+    ],
+    [
+      'negative xs_width_max',
+      (r) => (r.zoom.xs_width_max = -40),
+      [`${F}/zoom/xs_width_max (record 0, id 3): expected an integer of 0 or more, got -40`],
+    ],
+    [
+      'zoom default above max',
+      (r) => (r.zoom.default = 7),
+      [`${F}/zoom/default (record 0, id 3): expected a level from min to max (0..6), got 7`],
+    ],
+    [
+      'zoom default below min',
+      (r) => Object.assign(r.zoom, { min: 2, default: 1 }),
+      [`${F}/zoom/default (record 0, id 3): expected a level from min to max (2..6), got 1`],
+    ],
+    [
+      'zoom min above max',
+      (r) => Object.assign(r.zoom, { min: 7, default: 7 }),
+      [`${F}/zoom/max (record 0, id 3): expected max >= min (7), got 6`],
+    ],
+    [
+      'reverse as text',
+      (r) => (r.zoom.reverse = 'false'),
+      [`${F}/zoom/reverse (record 0, id 3): expected true or false, got "false"`],
+    ],
     [
       'translation factor as text',
       (r) => (r.zoom.translation_factor_7 = '2.0'),
       [`${F}/zoom/translation_factor_7 (record 0, id 3): expected a number, got "2.0"`],
     ],
-    ['unknown nested key', (r) => (r.tiles.tile_format = 'png'), [`${F}/tiles/tile_format (record 0, id 3): unexpected field "tile_format" (expected only the documented fields)`]],
+    [
+      'unknown nested key',
+      (r) => (r.tiles.tile_format = 'png'),
+      [`${F}/tiles/tile_format (record 0, id 3): unexpected field "tile_format" (expected only the documented fields)`],
+    ],
     ['missing zoom', (r) => delete r.zoom, [`${F}/zoom (record 0, id 3): missing field (expected an object)`]],
-    ['missing nested field', (r) => delete r.size.height, [`${F}/size/height (record 0, id 3): missing field (expected a number)`]],
+    [
+      'missing nested field',
+      (r) => delete r.size.height,
+      [`${F}/size/height (record 0, id 3): missing field (expected a number)`],
+    ],
   ])('%s', (_label, change, expected) => {
     expect(broken('virtualfair', change)).toEqual(expected);
   });
@@ -358,23 +560,43 @@ describe('virtual booth texture rules (one record per file)', () => {
     [
       'UUID without hyphens',
       (r) => (r.id = '6a1351f24afd4a5d96ccb91631d3a389'),
-      [`${T}/id (record id "6a1351f24afd4a5d96ccb91631d3a389"): expected a lower-case UUID (8-4-4-4-12 hex digits), got "6a1351f24afd4a5d96ccb91631d3a389"`],
+      [
+        `${T}/id (record id "6a1351f24afd4a5d96ccb91631d3a389"): expected a lower-case UUID (8-4-4-4-12 hex digits), got "6a1351f24afd4a5d96ccb91631d3a389"`,
+      ],
     ],
     ['numeric id', (r) => (r.id = 5), [`${T}/id (record id 5): expected a string, got 5`]],
     ['empty name', (r) => (r.name = ''), [`${T}/name ${LABEL}: expected a non-empty string, got ""`]],
-    ['gif texture', (r) => (r.texture = 'https://m.example/t.gif'), [`${T}/texture ${LABEL}: expected the URL of a jpg or png image, got "https://m.example/t.gif"`]],
+    [
+      'gif texture',
+      (r) => (r.texture = 'https://m.example/t.gif'),
+      [`${T}/texture ${LABEL}: expected the URL of a jpg or png image, got "https://m.example/t.gif"`],
+    ],
     [
       'png only in the query',
       (r) => (r.texture = 'https://m.example/t.gif?x=.png'),
       [`${T}/texture ${LABEL}: expected the URL of a jpg or png image, got "https://m.example/t.gif?x=.png"`],
     ],
-    ['relative texture URL', (r) => (r.texture = 'textures/t.png'), [`${T}/texture ${LABEL}: expected an absolute http(s) URL, got "textures/t.png"`]],
-    ['no categories', (r) => (r.categories = []), [`${T}/categories ${LABEL}: expected at least one category UUID, got []`]],
-    ['a category that is not a UUID', (r) => (r.categories = ['metal']), [`${T}/categories/0 ${LABEL}: expected a lower-case UUID (8-4-4-4-12 hex digits), got "metal"`]],
+    [
+      'relative texture URL',
+      (r) => (r.texture = 'textures/t.png'),
+      [`${T}/texture ${LABEL}: expected an absolute http(s) URL, got "textures/t.png"`],
+    ],
+    [
+      'no categories',
+      (r) => (r.categories = []),
+      [`${T}/categories ${LABEL}: expected at least one category UUID, got []`],
+    ],
+    [
+      'a category that is not a UUID',
+      (r) => (r.categories = ['metal']),
+      [`${T}/categories/0 ${LABEL}: expected a lower-case UUID (8-4-4-4-12 hex digits), got "metal"`],
+    ],
     [
       'a category twice (the value is cut at 60 characters)',
       (r) => r.categories.push(r.categories[0]),
-      [`${T}/categories ${LABEL}: expected each category once, got ["0c33de5e-721a-4c87-8ab3-6763ab932548","0c33de5e-721a-4c...`],
+      [
+        `${T}/categories ${LABEL}: expected each category once, got ["0c33de5e-721a-4c87-8ab3-6763ab932548","0c33de5e-721a-4c...`,
+      ],
     ],
   ])('%s', (_label, change, expected) => {
     expect(broken('virtualbooth-texture', change, null)).toEqual(expected);
@@ -389,14 +611,21 @@ describe('well-formed Unicode text, in every schema', () => {
     ['a company street', 'company', (r) => (r.street = LONE), ['street']],
     ['a company phone (nullable)', 'company', (r) => (r.phone = LONE), ['phone']],
     ['an event short code', 'event', (r) => (r.short_code = LONE), ['short_code']],
-    ['a nested fair tile pattern', 'virtualfair', (r) => (r.tiles.tile_pattern = `{z}/{x}/{y}${LONE}`), ['tiles', 'tile_pattern']],
+    [
+      'a nested fair tile pattern',
+      'virtualfair',
+      (r) => (r.tiles.tile_pattern = `{z}/{x}/{y}${LONE}`),
+      ['tiles', 'tile_pattern'],
+    ],
     ['a texture name', 'virtualbooth-texture', (r) => (r.name = LONE), ['name']],
   ])('%s', (_label, resource, change, path) => {
     const record = structuredClone(VALID[resource]);
     change(record);
     const result = SCHEMAS[resource].safeParse(record);
     expect(result.success).toBe(false);
-    expect(result.error?.issues.map((issue) => [issue.path, issue.message])).toEqual([[path, 'expected well-formed Unicode text (no lone surrogates)']]);
+    expect(result.error?.issues.map((issue) => [issue.path, issue.message])).toEqual([
+      [path, 'expected well-formed Unicode text (no lone surrogates)'],
+    ]);
   });
 
   it("is reported also when other fields break their rules, after the record's other problems", () => {
@@ -429,16 +658,34 @@ describe('records that are not objects', () => {
   // A record that is not an object must be reported, not crash the build on its `.id`.
   it('reports a null record instead of crashing', () => {
     expect(() => lines([source('company', null)])).not.toThrow();
-    expect(lines([source('company', null)])).toEqual(['data/company/c.json#/0 (record 0): expected an object, got null']);
+    expect(lines([source('company', null)])).toEqual([
+      'data/company/c.json#/0 (record 0): expected an object, got null',
+    ]);
   });
 });
 
 describe('record labels', () => {
   it.each<[string, SourceRecord, string]>([
-    ['array file, with id', source('event', { ...EVENT, slug: '' }, 4), 'data/event/e.json#/4/slug (record 4, id 5): expected a non-empty string, got ""'],
-    ['single-record file, with id', source('event', { ...EVENT, slug: '' }, null), 'data/event/e.json#/slug (record id 5): expected a non-empty string, got ""'],
-    ['array file, no id', source('event', { ...EVENT, id: undefined, slug: 'x' }, 2), 'data/event/e.json#/2/id (record 2): missing field (expected a number)'],
-    ['single-record file, no id', source('event', { ...EVENT, id: undefined }, null), 'data/event/e.json#/id (record): missing field (expected a number)'],
+    [
+      'array file, with id',
+      source('event', { ...EVENT, slug: '' }, 4),
+      'data/event/e.json#/4/slug (record 4, id 5): expected a non-empty string, got ""',
+    ],
+    [
+      'single-record file, with id',
+      source('event', { ...EVENT, slug: '' }, null),
+      'data/event/e.json#/slug (record id 5): expected a non-empty string, got ""',
+    ],
+    [
+      'array file, no id',
+      source('event', { ...EVENT, id: undefined, slug: 'x' }, 2),
+      'data/event/e.json#/2/id (record 2): missing field (expected a number)',
+    ],
+    [
+      'single-record file, no id',
+      source('event', { ...EVENT, id: undefined }, null),
+      'data/event/e.json#/id (record): missing field (expected a number)',
+    ],
     [
       'a key with / and ~ in the pointer',
       source('company', { ...COMPANY, 'a/b~c': 1 }, 0),
@@ -524,7 +771,7 @@ describe('rules across records', () => {
   });
 
   // The build then sorts every problem by file and record (pipeline.ts).
-  it('reports every problem of every record: the schemas\' in record order, then the rules across records', () => {
+  it("reports every problem of every record: the schemas' in record order, then the rules across records", () => {
     expect(
       lines([
         source('virtualbooth-texture', { ...TEXTURE, categories: [] }, null),

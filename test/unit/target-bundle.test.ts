@@ -58,7 +58,10 @@ describe('the Cloudflare worker', () => {
   it('is one bundle for both Cloudflare targets of a build: only the generated note differs', async () => {
     const { cloudflarePages } = await import('../../scripts/targets/cloudflare/pages.ts');
     const { cloudflareWorkers } = await import('../../scripts/targets/cloudflare/workers.ts');
-    const context = { routes: [], headerRules: [{ pattern: '/*', headers: [['Vary', 'Accept']] as Array<[string, string]> }] };
+    const context = {
+      routes: [],
+      headerRules: [{ pattern: '/*', headers: [['Vary', 'Accept']] as Array<[string, string]> }],
+    };
     const [pages, workers] = await Promise.all([cloudflarePages.files(context), cloudflareWorkers.files(context)]);
     const code = (text: string | undefined) => text?.slice(text.indexOf('\n'));
     expect(code(pages.get('_worker.js'))).toBe(code(workers.get('worker.js')));

@@ -2,7 +2,7 @@
 // transform in a schema applies to every record), then the rules across records over all files.
 
 import { afterEach, describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { formatDataError } from '../../scripts/build/errors.ts';
 import { load, type SourceRecord } from '../../scripts/build/load.ts';
 import { SCHEMAS } from '../../scripts/build/schemas.ts';
@@ -25,7 +25,12 @@ const COMPANY = {
   vf_plus_status: false,
 };
 
-const company = (value: object, index: number): SourceRecord => ({ resource: 'company', file: 'data/company/c.json', index, value });
+const company = (value: object, index: number): SourceRecord => ({
+  resource: 'company',
+  file: 'data/company/c.json',
+  index,
+  value,
+});
 const reversed = (value: object) => Object.fromEntries(Object.entries(value).reverse());
 
 describe("validate writes zod's output", () => {
@@ -43,7 +48,10 @@ describe("validate writes zod's output", () => {
 
   it('so a transform in a schema applies to every record, also one whose keys are already in order', () => {
     schemas.company = original.transform((output) => ({ ...output, name: output.name.trim().toUpperCase() }));
-    const records = [company({ ...COMPANY, name: ' in order ' }, 0), company(reversed({ ...COMPANY, id: 4, name: ' out of order ' }), 1)];
+    const records = [
+      company({ ...COMPANY, name: ' in order ' }, 0),
+      company(reversed({ ...COMPANY, id: 4, name: ' out of order ' }), 1),
+    ];
     const { catalogue, errors } = validate(records);
     expect(errors).toEqual([]);
     expect(catalogue.companies.map((c) => c.name)).toEqual(['IN ORDER', 'OUT OF ORDER']);
@@ -59,7 +67,8 @@ describe('validate: the rules across records', () => {
     const { catalogue, errors } = validate(records);
     expect(errors).toEqual([]);
     expect(catalogue.companies.length).toBeGreaterThan(100);
-    const ids = (resource: string) => records.filter((r) => r.resource === resource).map((r) => (r.value as { id: unknown }).id);
+    const ids = (resource: string) =>
+      records.filter((r) => r.resource === resource).map((r) => (r.value as { id: unknown }).id);
     expect(catalogue.companies.map((c) => c.id)).toEqual(ids('company'));
     expect(catalogue.fairs.map((f) => f.id)).toEqual(ids('virtualfair'));
   });
@@ -71,7 +80,9 @@ describe('validate: the rules across records', () => {
       index,
       value: { id, events },
     });
-    const lines = validate([company(COMPANY, 0), company({ id: 3 }, 1), fair(7, [99], 0), fair(7, [], 1)]).errors.map(formatDataError);
+    const lines = validate([company(COMPANY, 0), company({ id: 3 }, 1), fair(7, [99], 0), fair(7, [], 1)]).errors.map(
+      formatDataError,
+    );
     expect(lines.filter((line) => !line.includes('missing field'))).toEqual([
       'data/virtualfair/f.json#/1/events (record 1, id 7): expected at least one event id, got []',
       'data/company/c.json#/1/id (record 1, id 3): expected a unique id, but 3 is also used by data/company/c.json#/0',
@@ -81,7 +92,12 @@ describe('validate: the rules across records', () => {
   });
 
   it('does not report unknown event ids when the events are incomplete', () => {
-    const fairRecord: SourceRecord = { resource: 'virtualfair', file: 'data/virtualfair/f.json', index: null, value: { id: 1, events: [99] } };
+    const fairRecord: SourceRecord = {
+      resource: 'virtualfair',
+      file: 'data/virtualfair/f.json',
+      index: null,
+      value: { id: 1, events: [99] },
+    };
     const lines = validate([fairRecord], false).errors.map(formatDataError);
     expect(lines.some((line) => line.includes('event data'))).toBe(false);
   });

@@ -6,15 +6,15 @@
 // documented for every case; the evaluator reads the decoded last value of a key, and an empty
 // value both ways (as absent, as Next.js does, and as present), and both must hold.
 
-import Ajv from 'ajv';
-import { getTransformedRoutes, headersSchema, redirectsSchema, rewritesSchema } from '@vercel/routing-utils';
-import { describe, expect, it } from 'vitest';
-import { parseHeadersFile } from '../../scripts/contract/headers.ts';
-import { RESOURCES, planRoutes, resolve } from '../../scripts/contract/routes.ts';
-import { canonicalUrl } from '../../scripts/respond/netlify-function.ts';
-import { NOWHERE, exactly, headerSource, vercelConfig } from '../../scripts/targets/vercel.ts';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { getTransformedRoutes, headersSchema, redirectsSchema, rewritesSchema } from '@vercel/routing-utils';
+import Ajv from 'ajv';
+import { describe, expect, it } from 'vitest';
+import { parseHeadersFile } from '../../scripts/contract/headers.ts';
+import { planRoutes, RESOURCES, resolve } from '../../scripts/contract/routes.ts';
+import { canonicalUrl } from '../../scripts/respond/netlify-function.ts';
+import { exactly, headerSource, NOWHERE, vercelConfig } from '../../scripts/targets/vercel.ts';
 
 const routes = planRoutes(6);
 const headersText = readFileSync(fileURLToPath(new URL('../../_headers', import.meta.url)), 'utf8');
@@ -47,7 +47,8 @@ function evaluate(target: string, emptyIsAbsent: boolean): Outcome {
   const [path = '', search = ''] = target.split(/\?(.*)/s);
   const params = new URLSearchParams(search);
   const holds = (condition: { type: string; key?: string; value?: string }) => {
-    if (condition.type !== 'query' || condition.key === undefined) throw new Error(`unexpected condition ${JSON.stringify(condition)}`);
+    if (condition.type !== 'query' || condition.key === undefined)
+      throw new Error(`unexpected condition ${JSON.stringify(condition)}`);
     const values = params.getAll(condition.key);
     const value = values.at(-1);
     if (value === undefined || (emptyIsAbsent && value === '')) return false;
@@ -78,11 +79,12 @@ function evaluate(target: string, emptyIsAbsent: boolean): Outcome {
 function expected(target: string): Outcome {
   const answer = resolve('GET', target);
   if (answer.kind === 'redirect') return { status: 301, location: answer.location };
-  if (answer.kind === 'file' && answer.status === 200 && files.has(answer.file)) return { status: 200, file: answer.file };
+  if (answer.kind === 'file' && answer.status === 200 && files.has(answer.file))
+    return { status: 200, file: answer.file };
   return { status: 404 };
 }
 
-describe('vercel.json against Vercel\'s schemas and route compiler', () => {
+describe("vercel.json against Vercel's schemas and route compiler", () => {
   const ajv = new Ajv();
   it.each([
     ['rewrites', rewritesSchema, config.rewrites],
@@ -155,7 +157,7 @@ describe.each([true, false])('the compiled routes, an empty value read as absent
     '/company/extra/',
     ...RESOURCES.map((r) => r.path.slice(0, -1)),
   ];
-  it.each(odd)('%s: the file DRF\'s answer is in, the 301, or the 404', (target) => {
+  it.each(odd)("%s: the file DRF's answer is in, the 301, or the 404", (target) => {
     expect(evaluate(target, emptyIsAbsent)).toEqual(expected(target));
   });
 
@@ -172,14 +174,14 @@ describe.each([true, false])('the compiled routes, an empty value read as absent
     expect(evaluate(target, emptyIsAbsent)).toEqual({ status: 404 });
   });
 
-  it('an empty format or ordering: DRF\'s answer when read as absent, the 404 otherwise', () => {
+  it("an empty format or ordering: DRF's answer when read as absent, the 404 otherwise", () => {
     for (const target of ['/company/?format=', '/event/?ordering=', '/virtualbooth-texture/?format=&page=2']) {
       expect(evaluate(target, emptyIsAbsent), target).toEqual(emptyIsAbsent ? expected(target) : { status: 404 });
     }
   });
 });
 
-it('serves the output\'s own files at their paths (a known limit: files come before rewrites)', () => {
+it("serves the output's own files at their paths (a known limit: files come before rewrites)", () => {
   expect(evaluate('/company/index.json', true)).toEqual({ status: 200, file: 'company/index.json' });
   expect(NOWHERE.startsWith('/_')).toBe(true);
 });

@@ -68,9 +68,27 @@ describe('writeOutput', () => {
   });
 
   it.each<[string, Array<[string, string]>]>([
-    ['a file and a folder of the same name', [['event', '[]'], ['event/index.json', '[]']]],
-    ['a NUL character in a file name', [['ok.json', '[]'], ['bad\0name.json', '[]']]],
-    ['a file name too long for the file system', [['ok.json', '[]'], [`${'x'.repeat(300)}.json`, '[]']]],
+    [
+      'a file and a folder of the same name',
+      [
+        ['event', '[]'],
+        ['event/index.json', '[]'],
+      ],
+    ],
+    [
+      'a NUL character in a file name',
+      [
+        ['ok.json', '[]'],
+        ['bad\0name.json', '[]'],
+      ],
+    ],
+    [
+      'a file name too long for the file system',
+      [
+        ['ok.json', '[]'],
+        [`${'x'.repeat(300)}.json`, '[]'],
+      ],
+    ],
   ])('leaves the old output as it was when writing fails: %s', async (_label, files) => {
     const parent = await tempDir();
     const out = path.join(parent, 'out');
@@ -83,7 +101,15 @@ describe('writeOutput', () => {
 
   it('leaves nothing behind when writing a new output fails', async () => {
     const parent = await tempDir();
-    await expect(writeOutput(path.join(parent, 'out'), new Map([['a', '1'], ['a/b', '2']]))).rejects.toThrow();
+    await expect(
+      writeOutput(
+        path.join(parent, 'out'),
+        new Map([
+          ['a', '1'],
+          ['a/b', '2'],
+        ]),
+      ),
+    ).rejects.toThrow();
     expect(await readdir(parent)).toEqual([]);
   });
 
@@ -92,7 +118,9 @@ describe('writeOutput', () => {
     const out = path.join(parent, 'out');
     await oldOutput(out);
     const before = await readTreeText(out);
-    const files = new Map<string, string>(Array.from({ length: 100 }, (_, i) => [`page/${i}.json`, `{"n":${i}}`] as const));
+    const files = new Map<string, string>(
+      Array.from({ length: 100 }, (_, i) => [`page/${i}.json`, `{"n":${i}}`] as const),
+    );
     // Under a file, not a folder: the write fails once the others are in the staging folder.
     files.set('page/99.json/x.json', '{}');
     await expect(writeOutput(out, files)).rejects.toThrow();

@@ -7,7 +7,14 @@
 
 import { NOT_FOUND_BODY } from '../../contract/bodies.ts';
 import type { HeaderRule } from '../../contract/headers.ts';
-import { INVALID_PAGE_FILE, NOT_FOUND_FILE, RESOURCES, methodNotAllowedFile, optionsFile, type Route } from '../../contract/routes.ts';
+import {
+  INVALID_PAGE_FILE,
+  methodNotAllowedFile,
+  NOT_FOUND_FILE,
+  optionsFile,
+  RESOURCES,
+  type Route,
+} from '../../contract/routes.ts';
 import { generatedMarkdownNote, generatedNote } from '../generated-note.ts';
 import type { Target } from '../target.ts';
 

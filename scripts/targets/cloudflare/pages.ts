@@ -2,9 +2,9 @@
 // bundled as `_worker.js`. Pages takes the worker only from inside the deployed folder, so the
 // recipe deploys a copy of public/ with it (public/ stays the committed, target-neutral build).
 
-import { bundleWorker } from './bundle.ts';
 import { generatedMarkdownNote, generatedNote } from '../generated-note.ts';
 import type { Target } from '../target.ts';
+import { bundleWorker } from './bundle.ts';
 import { COMPATIBILITY_DATE } from './runtime.ts';
 
 const NAME = 'cloudflare-pages';

@@ -2,9 +2,9 @@
 // request (run_worker_first). The worker answers exactly like the local server; the assets are
 // only its storage, so no file is reachable by its own path.
 
-import { bundleWorker } from './bundle.ts';
 import { generatedNote } from '../generated-note.ts';
 import type { Target } from '../target.ts';
+import { bundleWorker } from './bundle.ts';
 import { COMPATIBILITY_DATE, WORKER_NAME } from './runtime.ts';
 
 const NAME = 'cloudflare-workers';

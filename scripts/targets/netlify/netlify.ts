@@ -8,10 +8,10 @@
 // still differs from DRF is in the README it writes (and in test/e2e/expectations.ts).
 
 import { REJECTED_METHODS, RESOURCES } from '../../contract/routes.ts';
+import { routeUrls } from '../../respond/netlify-function.ts';
 import { generatedMarkdownNote, generatedNote } from '../generated-note.ts';
 import type { Target } from '../target.ts';
-import { bundleFunctionCode, functionFile, type FunctionConfig } from './bundle.ts';
-import { routeUrls } from '../../respond/netlify-function.ts';
+import { bundleFunctionCode, type FunctionConfig, functionFile } from './bundle.ts';
 import { FUNCTION_PREFIX, renderRedirects } from './redirects.ts';
 
 const NAME = 'netlify';

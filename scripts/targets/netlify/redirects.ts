@@ -19,7 +19,7 @@
 // Netlify target's function, which answers it with the same resolve(). So a query is either
 // answered from the file DRF's answer is in or by the function; never from another file.
 
-import { EVENT_FIELDS, FORMATS, NOT_FOUND_FILE, RESOURCES, resolve, type Route } from '../../contract/routes.ts';
+import { EVENT_FIELDS, FORMATS, NOT_FOUND_FILE, RESOURCES, type Route, resolve } from '../../contract/routes.ts';
 
 /**
  * Where the rules send a query that no file answers: the path of the Netlify target's function,
@@ -51,9 +51,13 @@ export function subsets(keys: readonly string[]): string[][] {
 }
 
 /** Every combination of one value per key. */
-export function combinations(keys: readonly string[], values: ReadonlyMap<string, readonly string[]>): Array<Array<[string, string]>> {
+export function combinations(
+  keys: readonly string[],
+  values: ReadonlyMap<string, readonly string[]>,
+): Array<Array<[string, string]>> {
   return keys.reduce<Array<Array<[string, string]>>>(
-    (partial, key) => partial.flatMap((pairs) => (values.get(key) ?? []).map((value) => [...pairs, [key, value] as [string, string]])),
+    (partial, key) =>
+      partial.flatMap((pairs) => (values.get(key) ?? []).map((value) => [...pairs, [key, value] as [string, string]])),
     [[]],
   );
 }
@@ -63,7 +67,10 @@ export function listKeys(path: string, routes: readonly Route[]): { keys: string
   const listRoutes = routes.filter((route) => route.path === path);
   const keys = [...new Set(['format', ...listRoutes.flatMap((route) => Object.keys(route.query))])].sort();
   const values = new Map(
-    keys.map((key) => [key, [...new Set([...listRoutes.flatMap((route) => route.query[key] ?? []), ...(PROBES[key] ?? [])])]]),
+    keys.map((key) => [
+      key,
+      [...new Set([...listRoutes.flatMap((route) => route.query[key] ?? []), ...(PROBES[key] ?? [])])],
+    ]),
   );
   return { keys, values };
 }
@@ -90,7 +97,17 @@ const queryKey = (path: string, pairs: ReadonlyArray<readonly [string, string]>)
 function tableOf(routes: readonly Route[]): Table {
   let table = tables.get(routes);
   if (!table) {
-    const routeFiles = new Map(routes.map((route) => [queryKey(route.path, Object.keys(route.query).sort().map((key) => [key, route.query[key] as string])), route.file]));
+    const routeFiles = new Map(
+      routes.map((route) => [
+        queryKey(
+          route.path,
+          Object.keys(route.query)
+            .sort()
+            .map((key) => [key, route.query[key] as string]),
+        ),
+        route.file,
+      ]),
+    );
     table = { files: new Set(routes.map((route) => route.file)), routeFiles, answers: new Map() };
     tables.set(routes, table);
   }
@@ -101,7 +118,11 @@ function tableOf(routes: readonly Route[]): Table {
  * The file of the build that answers `path` with these query values (status 200), per
  * resolve(); undefined when the answer is not such a file (an error, a sort, a page beyond the last).
  */
-export function fileAnswer(path: string, pairs: ReadonlyArray<readonly [string, string]>, routes: readonly Route[]): string | undefined {
+export function fileAnswer(
+  path: string,
+  pairs: ReadonlyArray<readonly [string, string]>,
+  routes: readonly Route[],
+): string | undefined {
   const table = tableOf(routes);
   const routeFile = table.routeFiles.get(queryKey(path, pairs));
   if (routeFile !== undefined) return routeFile;
@@ -109,7 +130,8 @@ export function fileAnswer(path: string, pairs: ReadonlyArray<readonly [string, 
   const target = `${path}${search ? `?${search}` : ''}`;
   if (table.answers.has(target)) return table.answers.get(target);
   const answer = resolve('GET', target);
-  const file = answer.kind === 'file' && answer.status === 200 && table.files.has(answer.file) ? answer.file : undefined;
+  const file =
+    answer.kind === 'file' && answer.status === 200 && table.files.has(answer.file) ? answer.file : undefined;
   table.answers.set(target, file);
   return file;
 }
@@ -125,7 +147,13 @@ function listRules(path: string, routes: readonly Route[]): RedirectRule[] {
       if (file !== undefined) rules.push({ path, query: pairs, to: `/${file}`, status: 200, force: false });
     }
     if (subset.length > 0) {
-      rules.push({ path, query: subset.map((key) => [key, `:${key}`]), to: `${FUNCTION_PREFIX}${path}`, status: 200, force: false });
+      rules.push({
+        path,
+        query: subset.map((key) => [key, `:${key}`]),
+        to: `${FUNCTION_PREFIX}${path}`,
+        status: 200,
+        force: false,
+      });
     }
   }
   return rules;

@@ -5,8 +5,18 @@
 
 import { generatedNote } from '../generated-note.ts';
 import type { Target } from '../target.ts';
-import { QUERY_KEYS, serverPlan, type ServerPlan } from './plan.ts';
-import { HAS_COMMA, PAGE_LAST, PAGE_NUMBER, exactPath, formatValue, formatValues, lastValue, orderingTerm, stripped } from './query.ts';
+import { QUERY_KEYS, type ServerPlan, serverPlan } from './plan.ts';
+import {
+  exactPath,
+  formatValue,
+  formatValues,
+  HAS_COMMA,
+  lastValue,
+  orderingTerm,
+  PAGE_LAST,
+  PAGE_NUMBER,
+  stripped,
+} from './query.ts';
 import { apacheReadme } from './readmes.ts';
 
 const NAME = 'apache';
@@ -46,9 +56,15 @@ function formatAndMethod(plan: ServerPlan): string[] {
     'RewriteCond %{ENV:API_FORMAT_RAW} .',
     `RewriteCond %{ENV:API_FORMAT_RAW} ${quoted(`!${formatValues(plan.formats)}`)}`,
     fail(lists, 404),
-    ...plan.formats.flatMap((format) => [`RewriteCond %{ENV:API_FORMAT_RAW} ${quoted(formatValue(format))}`, `RewriteRule ^ - [E=API_FORMAT:${format}]`]),
+    ...plan.formats.flatMap((format) => [
+      `RewriteCond %{ENV:API_FORMAT_RAW} ${quoted(formatValue(format))}`,
+      `RewriteRule ^ - [E=API_FORMAT:${format}]`,
+    ]),
     "# OPTIONS: Apache's core answers it (200, no body) for the list's OPTIONS file.",
-    ...plan.resources.flatMap((resource) => ['RewriteCond %{REQUEST_METHOD} =OPTIONS', serveFile(pathPattern(resource.path), resource.optionsFile)]),
+    ...plan.resources.flatMap((resource) => [
+      'RewriteCond %{REQUEST_METHOD} =OPTIONS',
+      serveFile(pathPattern(resource.path), resource.optionsFile),
+    ]),
     '# Every other method but GET and HEAD: 405 with the pre-rendered body of that method.',
     'RewriteCond %{REQUEST_METHOD} !^(?:GET|HEAD)$',
     fail(lists, 405, plan.methodNotAllowedFile('%{REQUEST_METHOD}')),
@@ -68,7 +84,10 @@ function eventRules(plan: ServerPlan): string[] {
     `RewriteRule ${pattern} - [E=API_TERM:%1]`,
     ...event.orderings
       .filter((ordering) => ordering.file !== event.listFile.get(''))
-      .flatMap((ordering) => [`RewriteCond %{ENV:API_TERM} ${quoted(orderingTerm(ordering.term))}`, serveFile(pattern, ordering.file)]),
+      .flatMap((ordering) => [
+        `RewriteCond %{ENV:API_TERM} ${quoted(orderingTerm(ordering.term))}`,
+        serveFile(pattern, ordering.file),
+      ]),
     serveFile(pattern, event.listFile.get('') as string),
   ];
 }
@@ -78,7 +97,7 @@ function textureRules(plan: ServerPlan): string[] {
   const pattern = pathPattern(texture.path);
   const formats = ['', ...plan.formats];
   return [
-    '# page: a number as Python\'s int() reads it (spaces, a sign and leading zeros allowed) or',
+    "# page: a number as Python's int() reads it (spaces, a sign and leading zeros allowed) or",
     '# "last"; anything else is 404 Invalid page, and so is a number beyond the last page (no file).',
     `RewriteCond %{ENV:API_PAGE_RAW} ${quoted(PAGE_LAST)}`,
     `RewriteRule ${pattern} - [E=API_PAGE:last]`,
@@ -92,7 +111,10 @@ function textureRules(plan: ServerPlan): string[] {
       `RewriteCond %{ENV:API_FORMAT}:%{ENV:API_PAGE} ${quoted(`^${format}:(.+)$`)}`,
       serveFile(pattern, texture.pageFile(format, '%1'), `E=API_ERROR:${plan.invalidPageFile},`),
     ]),
-    ...formats.flatMap((format) => [`RewriteCond %{ENV:API_FORMAT} ${quoted(`^${format}$`)}`, serveFile(pattern, texture.listFile.get(format) as string)]),
+    ...formats.flatMap((format) => [
+      `RewriteCond %{ENV:API_FORMAT} ${quoted(`^${format}$`)}`,
+      serveFile(pattern, texture.listFile.get(format) as string),
+    ]),
   ];
 }
 
@@ -101,7 +123,10 @@ const VARIABLES = ['API_FORMAT_RAW', 'API_FORMAT', 'API_ORDERING', 'API_TERM', '
 
 function readQuery(): string[] {
   // RewriteCond's %1 is the value; an absent key leaves the variable empty.
-  const readLastValue = (key: string, env: string) => [`RewriteCond %{QUERY_STRING} ${quoted(lastValue(key))}`, `RewriteRule ^ - [E=${env}:%1]`];
+  const readLastValue = (key: string, env: string) => [
+    `RewriteCond %{QUERY_STRING} ${quoted(lastValue(key))}`,
+    `RewriteRule ^ - [E=${env}:%1]`,
+  ];
   return [
     "# Every variable starts empty (an unset one would read the server process's environment).",
     `RewriteRule ^ - [${VARIABLES.map((name) => `E=${name}:`).join(',')}]`,
@@ -150,7 +175,7 @@ export function renderApacheConf(plan: ServerPlan): string {
     `RewriteCond %{THE_REQUEST} ${quoted('^[^ ]+ (?:[A-Za-z][-+.A-Za-z0-9]*://[^/ ]*)?(?://|/[^? ]*(?:[.]|%2[eE]))')}`,
     fail('^', 404),
     '',
-    '# A list path without its slash: 301 to the slash, keeping the query (Django\'s APPEND_SLASH).',
+    "# A list path without its slash: 301 to the slash, keeping the query (Django's APPEND_SLASH).",
     ...redirects(plan),
     '',
     ...readQuery(),
@@ -207,7 +232,9 @@ export function renderApacheConf(plan: ServerPlan): string {
     ...(contentType ? [`Header always set Content-Type ${quoted(contentType)}`] : []),
     '# Django sends the slash redirect with a relative Location; mod_rewrite makes it absolute.',
     // Both tables: the Location of the ErrorDocument request is in the success table.
-    ...['Header edit', 'Header always edit'].map((header) => `${header} Location "^[A-Za-z][-+.A-Za-z0-9]*://[^/]+(/.*)$" "$1"`),
+    ...['Header edit', 'Header always edit'].map(
+      (header) => `${header} Location "^[A-Za-z][-+.A-Za-z0-9]*://[^/]+(/.*)$" "$1"`,
+    ),
     '',
     `# Error answers are the pre-rendered files: ${ERROR_URL} is answered by the first rules below.`,
     ...[400, 404, 405].map((status) => `ErrorDocument ${status} ${ERROR_URL}`),

@@ -5,15 +5,31 @@
 
 import { generatedNote } from '../generated-note.ts';
 import type { Target } from '../target.ts';
-import { QUERY_KEYS, serverPlan, type ResourcePlan, type ServerPlan } from './plan.ts';
-import { HAS_COMMA, PAGE_LAST, PAGE_NUMBER, exactPath, formatValue, formatValues, lastValue, paddedTerm } from './query.ts';
+import { QUERY_KEYS, type ResourcePlan, type ServerPlan, serverPlan } from './plan.ts';
+import {
+  exactPath,
+  formatValue,
+  formatValues,
+  HAS_COMMA,
+  lastValue,
+  PAGE_LAST,
+  PAGE_NUMBER,
+  paddedTerm,
+} from './query.ts';
 import { caddyReadme } from './readmes.ts';
 
 const NAME = 'caddy';
 export const DEFAULT_ROOT = '/srv/api/public';
 export const DEFAULT_ADDRESS = 'localhost:8080';
 /** Request headers that make a file server answer with less than the whole file. */
-const CONDITIONAL_HEADERS = ['Range', 'If-Range', 'If-Match', 'If-None-Match', 'If-Modified-Since', 'If-Unmodified-Since'];
+const CONDITIONAL_HEADERS = [
+  'Range',
+  'If-Range',
+  'If-Match',
+  'If-None-Match',
+  'If-Modified-Since',
+  'If-Unmodified-Since',
+];
 
 /** A Caddyfile token in double quotes; ours never hold a quote, a backslash or a brace. */
 function quoted(text: string): string {
@@ -39,7 +55,10 @@ function formatAndMethod(plan: ServerPlan, resource: ResourcePlan): string[] {
   const [before, after] = plan.methodNotAllowedBody;
   return [
     '# format: api and json answer like no format; any other value is 404 Not found (DRF checks it first).',
-    ...block('@bad_format', ['not vars api_format_raw ""', `not vars_regexp api_format_raw ${quoted(formatValues(plan.formats))}`]),
+    ...block('@bad_format', [
+      'not vars api_format_raw ""',
+      `not vars_regexp api_format_raw ${quoted(formatValues(plan.formats))}`,
+    ]),
     ...fail('@bad_format', 404),
     ...plan.formats.map((format) => `@format_${format} vars_regexp api_format_raw ${quoted(formatValue(format))}`),
     ...plan.formats.map((format) => `vars @format_${format} api_format ${format}`),
@@ -77,8 +96,11 @@ function textureQuery(plan: ServerPlan): string[] {
   const formats = ['', ...plan.formats];
   return [
     `vars api_file ${texture.listFile.get('')}`,
-    ...plan.formats.flatMap((format) => [`@list_${format} vars api_format ${format}`, `vars @list_${format} api_file ${texture.listFile.get(format)}`]),
-    '# page: a number as Python\'s int() reads it (spaces, a sign and leading zeros allowed) or',
+    ...plan.formats.flatMap((format) => [
+      `@list_${format} vars api_format ${format}`,
+      `vars @list_${format} api_file ${texture.listFile.get(format)}`,
+    ]),
+    "# page: a number as Python's int() reads it (spaces, a sign and leading zeros allowed) or",
     '# "last"; anything else is 404 Invalid page, and so is a number beyond the last page (no file).',
     `@page_last vars_regexp api_page_raw ${quoted(PAGE_LAST)}`,
     'vars @page_last api_page last',
@@ -99,7 +121,11 @@ function textureQuery(plan: ServerPlan): string[] {
 
 function resourceRoute(plan: ServerPlan, resource: ResourcePlan): string[] {
   const query =
-    resource.name === plan.event.name ? eventQuery(plan) : resource.name === plan.texture.name ? textureQuery(plan) : [`vars api_file ${resource.listFile.get('')}`];
+    resource.name === plan.event.name
+      ? eventQuery(plan)
+      : resource.name === plan.texture.name
+        ? textureQuery(plan)
+        : [`vars api_file ${resource.listFile.get('')}`];
   return [
     `@${resource.name} vars_regexp {http.request.uri.path} ${quoted(exactPath(resource.path))}`,
     ...block(`route @${resource.name}`, [...formatAndMethod(plan, resource), ...query, ...serve('{vars.api_file}')]),
@@ -110,7 +136,11 @@ function redirectRoute(resource: ResourcePlan): string[] {
   const name = `${resource.name}_no_slash`;
   return [
     `@${name} vars_regexp {http.request.uri.path} ${quoted(exactPath(resource.noSlash))}`,
-    ...block(`route @${name}`, ['@with_query not vars {query} ""', `redir @with_query ${resource.path}?{query} 301`, `redir * ${resource.path} 301`]),
+    ...block(`route @${name}`, [
+      '@with_query not vars {query} ""',
+      `redir @with_query ${resource.path}?{query} 301`,
+      `redir * ${resource.path} 301`,
+    ]),
   ];
 }
 
@@ -125,7 +155,9 @@ function readQuery(plan: ServerPlan): string[] {
     '# Every variable starts defined: a matcher reads an unset one as "<nil>".',
     ...block('vars', [
       `api_error ${plan.notFoundFile}`,
-      ...['api_format_raw', 'api_format', 'api_ordering', 'api_page_raw', 'api_page', 'api_file'].map((variable) => `${variable} ""`),
+      ...['api_format_raw', 'api_format', 'api_ordering', 'api_page_raw', 'api_page', 'api_file'].map(
+        (variable) => `${variable} ""`,
+      ),
     ]),
     '# The last value of each key the lists read, as sent (Caddy cannot decode a captured value).',
     ...keys.flatMap((key) => [`@query_${key} vars_regexp ${key} {query} ${quoted(lastValue(key))}`]),
@@ -145,17 +177,17 @@ export function renderCaddyfile(plan: ServerPlan): string {
     '# keeps this Content-Type and the error answers below keep them all.',
     ...block('header', headers),
     '',
-    '# One route, in DRF\'s order: the path (matched on the decoded path as sent: Caddy\'s path',
+    "# One route, in DRF's order: the path (matched on the decoded path as sent: Caddy's path",
     '# matcher would clean //company/ and ignore case, which Django does not), then format,',
     '# method, ordering and page. Each branch ends by serving a file or failing with a status.',
     ...block('route', [
       ...readQuery(plan),
       '',
       ...plan.resources.flatMap((resource) => [...resourceRoute(plan, resource), '']),
-      '# A list path without its slash: 301 to the slash, keeping the query (Django\'s APPEND_SLASH).',
+      "# A list path without its slash: 301 to the slash, keeping the query (Django's APPEND_SLASH).",
       ...plan.resources.flatMap(redirectRoute),
       '',
-      '# Everything else, the output\'s own files included: 404 Not found.',
+      "# Everything else, the output's own files included: 404 Not found.",
       'error 404',
     ]),
     '',

@@ -3,10 +3,10 @@
 // is generated from the route table (servers/plan.ts) and the query patterns (servers/query.ts).
 // How nginx is made to answer like DRF, and what it cannot do, is in the README it writes.
 
-import type { Target } from '../target.ts';
 import { generatedNote } from '../generated-note.ts';
-import { serverPlan, QUERY_KEYS, type ResourcePlan, type ServerPlan } from './plan.ts';
-import { HAS_COMMA, PAGE_LAST, PAGE_NUMBER, formatValue, lastValue, orderingTerm, stripped } from './query.ts';
+import type { Target } from '../target.ts';
+import { QUERY_KEYS, type ResourcePlan, type ServerPlan, serverPlan } from './plan.ts';
+import { formatValue, HAS_COMMA, lastValue, orderingTerm, PAGE_LAST, PAGE_NUMBER, stripped } from './query.ts';
 import { nginxReadme } from './readmes.ts';
 
 const NAME = 'nginx';
@@ -67,7 +67,9 @@ function eventQuery(plan: ServerPlan): string[] {
     `set $api_file ${event.listFile.get('')};`,
     `if ($api_value ~ ${regex(HAS_COMMA)}) { set $api_error ${plan.unsupportedOrderingFile}; return ${UNSUPPORTED_STATUS}; }`,
     `if ($api_value ~ ${regex(stripped('api_term'))}) { }`,
-    ...event.orderings.map((ordering) => `if ($api_term ~ ${regex(orderingTerm(ordering.term))}) { set $api_file ${ordering.file}; }`),
+    ...event.orderings.map(
+      (ordering) => `if ($api_term ~ ${regex(orderingTerm(ordering.term))}) { set $api_file ${ordering.file}; }`,
+    ),
   ];
 }
 
@@ -77,7 +79,7 @@ function textureQuery(plan: ServerPlan): string[] {
   return [
     `set $api_file ${texture.listFile.get('')};`,
     ...plan.formats.map((format) => `if ($api_format = ${format}) { set $api_file ${texture.listFile.get(format)}; }`),
-    '# page: a number as Python\'s int() reads it (spaces, a sign and leading zeros allowed) or',
+    "# page: a number as Python's int() reads it (spaces, a sign and leading zeros allowed) or",
     '# "last"; anything else is 404 Invalid page, and so is a number beyond the last page (no file).',
     'set $api_value "";',
     'set $api_page "";',
@@ -88,13 +90,19 @@ function textureQuery(plan: ServerPlan): string[] {
     'if ($api_page = 1) { set $api_page ""; }',
     `if ($api_page != "") { set $api_error ${plan.invalidPageFile}; }`,
     'set $api_key "$api_format:$api_page";',
-    ...formats.map((format) => `if ($api_key ~ "^${format}:(.+)$") { set $api_file ${texture.pageFile(format, '$1')}; }`),
+    ...formats.map(
+      (format) => `if ($api_key ~ "^${format}:(.+)$") { set $api_file ${texture.pageFile(format, '$1')}; }`,
+    ),
   ];
 }
 
 function resourceLocation(plan: ServerPlan, resource: ResourcePlan): string[] {
   const query =
-    resource.name === plan.event.name ? eventQuery(plan) : resource.name === plan.texture.name ? textureQuery(plan) : [`set $api_file ${resource.listFile.get('')};`];
+    resource.name === plan.event.name
+      ? eventQuery(plan)
+      : resource.name === plan.texture.name
+        ? textureQuery(plan)
+        : [`set $api_file ${resource.listFile.get('')};`];
   const body = [
     ...dotSegmentCheck(),
     ...formatAndMethod(plan, resource),
@@ -178,14 +186,14 @@ export function renderApiConf(plan: ServerPlan): string {
     '    return 200 "";',
     '}',
     '',
-    '# Everything that is not a list path, the output\'s own files included: 404 Not found.',
+    "# Everything that is not a list path, the output's own files included: 404 Not found.",
     'location / {',
     '    return 404;',
     '}',
     '',
     ...plan.resources.flatMap((resource) => ['', ...resourceLocation(plan, resource)]),
     '',
-    '# A list path without its slash: 301 to the slash, keeping the query (Django\'s APPEND_SLASH).',
+    "# A list path without its slash: 301 to the slash, keeping the query (Django's APPEND_SLASH).",
     ...plan.resources.flatMap(redirectLocation),
   ];
   return `${lines.join('\n')}\n`;

@@ -3,21 +3,21 @@
 // the one set of headers every answer carries. The three emitters only translate this into
 // their own syntax, so the answers cannot drift from what the build writes.
 
-import { headersFor, type HeaderRule } from '../../contract/headers.ts';
 import { methodNotAllowedBody } from '../../contract/bodies.ts';
+import { type HeaderRule, headersFor } from '../../contract/headers.ts';
 import {
   EVENT_FIELDS,
   FORMATS,
+  fileFor,
   INVALID_PAGE_FILE,
+  methodNotAllowedFile,
   NOT_FOUND_FILE,
+  optionsFile,
   REJECTED_METHODS,
   RESOURCES,
-  UNSUPPORTED_ORDERING_FILE,
-  fileFor,
-  methodNotAllowedFile,
-  optionsFile,
   type ResourceName,
   type Route,
+  UNSUPPORTED_ORDERING_FILE,
 } from '../../contract/routes.ts';
 import type { TargetContext } from '../target.ts';
 
@@ -81,7 +81,10 @@ export function uniformHeaders(rules: readonly HeaderRule[], target: string): Ar
     `/${fileFor(RESOURCES[0].path, {})}`,
     '/_headers',
   ];
-  const [first, ...others] = paths.map((path) => ({ path, text: JSON.stringify(Object.entries(headersFor(rules, path))) }));
+  const [first, ...others] = paths.map((path) => ({
+    path,
+    text: JSON.stringify(Object.entries(headersFor(rules, path))),
+  }));
   const differing = others.filter((other) => other.text !== first?.text);
   if (differing.length > 0) {
     throw new Error(
@@ -101,7 +104,9 @@ function resourcePlan(name: ResourceName, routes: readonly Route[]): ResourcePla
   // format with the plain file (DRF renders the same JSON).
   const listFile = new Map(
     ['', ...FORMATS].map((format) => {
-      const route = resourceRoutes.find((candidate) => Object.keys(candidate.query).length === 1 && candidate.query[QUERY_KEYS.format] === format);
+      const route = resourceRoutes.find(
+        (candidate) => Object.keys(candidate.query).length === 1 && candidate.query[QUERY_KEYS.format] === format,
+      );
       return [format, route?.file ?? plain.file] as const;
     }),
   );
@@ -133,7 +138,8 @@ export function serverPlan(context: TargetContext, target: string): ServerPlan {
   for (const route of routes) {
     const unknown = Object.keys(route.query).filter((key) => !Object.values(QUERY_KEYS).includes(key as never));
     if (unknown.length > 0) throw new Error(`route table: ${target} cannot route on ${unknown.join(', ')}`);
-    if (!SAFE_FILE.test(route.file)) throw new Error(`route table: ${target} cannot name the file ${route.file} unquoted`);
+    if (!SAFE_FILE.test(route.file))
+      throw new Error(`route table: ${target} cannot name the file ${route.file} unquoted`);
   }
   const resources = RESOURCES.map((resource) => resourcePlan(resource.name, routes));
   const byName = (name: ResourceName) => resources.find((resource) => resource.name === name) as ResourcePlan;

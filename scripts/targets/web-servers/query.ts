@@ -28,8 +28,8 @@ export function encodedLiteral(text: string): string {
 
 /** Code points of Python's str.isspace(): what DRF's `term.strip()` removes around an ordering term. */
 const STRIP_WHITESPACE = [
-  0x09, 0x0a, 0x0b, 0x0c, 0x0d, 0x1c, 0x1d, 0x1e, 0x1f, 0x20, 0x85, 0xa0, 0x1680, 0x2000, 0x2001, 0x2002, 0x2003, 0x2004,
-  0x2005, 0x2006, 0x2007, 0x2008, 0x2009, 0x200a, 0x2028, 0x2029, 0x202f, 0x205f, 0x3000,
+  0x09, 0x0a, 0x0b, 0x0c, 0x0d, 0x1c, 0x1d, 0x1e, 0x1f, 0x20, 0x85, 0xa0, 0x1680, 0x2000, 0x2001, 0x2002, 0x2003,
+  0x2004, 0x2005, 0x2006, 0x2007, 0x2008, 0x2009, 0x200a, 0x2028, 0x2029, 0x202f, 0x205f, 0x3000,
 ];
 
 /** What Python's int() strips around a page number: the same without U+001C..U+001F. */
@@ -55,7 +55,10 @@ function renderTrie(node: Trie, depth: number): string {
     byRest.set(rest, [...(byRest.get(rest) ?? []), digit]);
   }
   const alternatives = [...byRest].map(([rest, digits]) => {
-    const charClass = digits.length === 1 ? hexDigit(digits[0] as string) : `[${digits.map((digit) => (/[A-F]/.test(digit) ? digit + digit.toLowerCase() : digit)).join('')}]`;
+    const charClass =
+      digits.length === 1
+        ? hexDigit(digits[0] as string)
+        : `[${digits.map((digit) => (/[A-F]/.test(digit) ? digit + digit.toLowerCase() : digit)).join('')}]`;
     return `${depth % 2 === 0 ? '%' : ''}${charClass}${rest}`;
   });
   if (alternatives.length <= 1) return alternatives[0] ?? '';
@@ -66,7 +69,8 @@ function whitespace(codePoints: readonly number[]): string {
   const root: Trie = {};
   for (const codePoint of codePoints) {
     let node = root;
-    for (const digit of Buffer.from(String.fromCodePoint(codePoint), 'utf8').toString('hex').toUpperCase()) node = node[digit] ??= {};
+    for (const digit of Buffer.from(String.fromCodePoint(codePoint), 'utf8').toString('hex').toUpperCase())
+      node = node[digit] ??= {};
   }
   // `+` is how a form-encoded query writes a space.
   return `(?:[+]|${renderTrie(root, 0).replace(/^\(\?:(.*)\)$/, '$1')})`;

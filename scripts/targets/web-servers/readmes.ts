@@ -4,9 +4,10 @@
 
 import { generatedMarkdownNote } from '../generated-note.ts';
 
-
 /** What all three answer like DRF, and what none of them can, because they route with regexes. */
-const shared = (target: string) => `What it answers like the DRF service (the end-to-end suite runs against the real server:
+const shared = (
+  target: string,
+) => `What it answers like the DRF service (the end-to-end suite runs against the real server:
 \`E2E_TARGETS=${target} npx playwright test\`):
 
 - the four lists with the \`_headers\` headers (each once), HEAD, ETag and If-None-Match (304);

@@ -25,7 +25,15 @@ export function expectAnswer(answer: Answer, status: number, body: string, expec
  * Headers that differ from one request to the next by nature (connection handling, clock,
  * request ids of CDNs); left out when two answers are compared. The same list for every target.
  */
-const PER_REQUEST_HEADERS = new Set(['date', 'connection', 'keep-alive', 'age', 'x-request-id', 'cf-ray', 'x-nf-request-id']);
+const PER_REQUEST_HEADERS = new Set([
+  'date',
+  'connection',
+  'keep-alive',
+  'age',
+  'x-request-id',
+  'cf-ray',
+  'x-nf-request-id',
+]);
 
 export function comparableHeaders(answer: Answer): string[] {
   return answer.headers

@@ -34,12 +34,37 @@ export const OPTIONS_BODIES: Readonly<Record<string, string>> = {
 
 /** The description's field tables, in order (DRF writes serializer fields in declaration order). */
 export const FIELDS = {
-  company: ['id', 'name', 'street', 'zip_code', 'city', 'country_name', 'phone', 'fax', 'e_mail', 'platform_plus_status', 'website', 'logo', 'tags', 'vf_plus_status'],
+  company: [
+    'id',
+    'name',
+    'street',
+    'zip_code',
+    'city',
+    'country_name',
+    'phone',
+    'fax',
+    'e_mail',
+    'platform_plus_status',
+    'website',
+    'logo',
+    'tags',
+    'vf_plus_status',
+  ],
   fair: ['id', 'slug', 'name', 'link', 'logo', 'has_catalog', 'events', 'url', 'tiles', 'size', 'zoom', 'show'],
   fairEvent: ['id', 'slug', 'name', 'short_code', 'start_date', 'event_logo'],
   tiles: ['tile_pattern', 'tile_extension', 'tile_size'],
   size: ['width', 'height'],
-  zoom: ['min', 'max', 'default', 'booth_zoom_level', 'reverse', 'booth_section_start', 'booth_detail_start', 'translation_factor_7', 'xs_width_max'],
+  zoom: [
+    'min',
+    'max',
+    'default',
+    'booth_zoom_level',
+    'reverse',
+    'booth_section_start',
+    'booth_detail_start',
+    'translation_factor_7',
+    'xs_width_max',
+  ],
   event: ['id', 'name', 'slug', 'start_date', 'end_date', 'logo', 'logo_bg_color'],
   envelope: ['count', 'next', 'previous', 'results'],
   texture: ['id', 'name', 'texture', 'categories'],
@@ -57,7 +82,15 @@ export const TEXTURE_PATH = '/virtualbooth-texture/';
 export const withoutSlash = (path: string) => path.slice(0, -1);
 
 /** Paths no list is at. */
-export const UNKNOWN_PATHS = ['/nope/', '/', '/companies/', '/Company/', '/company/extra/', '/event/101/', '/company//'];
+export const UNKNOWN_PATHS = [
+  '/nope/',
+  '/',
+  '/companies/',
+  '/Company/',
+  '/company/extra/',
+  '/event/101/',
+  '/company//',
+];
 
 // Files outside the output, the targets' files inside it, and the output's own file names.
 export const TRAVERSALS = [

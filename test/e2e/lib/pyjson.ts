@@ -18,5 +18,7 @@ function encode(value: unknown, key: string | null): string {
 }
 
 export function pythonJson(value: unknown): string {
-  return encode(value, null).replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+  return encode(value, null)
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
 }

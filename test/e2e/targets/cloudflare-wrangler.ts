@@ -4,7 +4,7 @@
 
 import path from 'node:path';
 import { COMPATIBILITY_DATE } from '../../../scripts/targets/cloudflare/runtime.ts';
-import { REPO_ROOT, freePort, spawnProcess, waitForAnswer, waitForPort } from './process.ts';
+import { freePort, REPO_ROOT, spawnProcess, waitForAnswer, waitForPort } from './process.ts';
 import type { RunningTarget } from './target.ts';
 
 export { COMPATIBILITY_DATE };
@@ -34,11 +34,24 @@ function offlineEnv(workDir: string): NodeJS.ProcessEnv {
  * Runs `wrangler <args>` on 127.0.0.1:`port` with cwd `workDir` (wrangler writes .wrangler/
  * there) and resolves once it answers HTTP: its proxy may accept connections before workerd runs.
  */
-export async function startWrangler(args: string[], { port, workDir }: { port: number; workDir: string }): Promise<RunningTarget> {
+export async function startWrangler(
+  args: string[],
+  { port, workDir }: { port: number; workDir: string },
+): Promise<RunningTarget> {
   const inspectorPort = await freePort();
   const child = spawnProcess(
     path.join(REPO_ROOT, 'node_modules/.bin/wrangler'),
-    [...args, '--ip', '127.0.0.1', '--port', String(port), '--inspector-port', String(inspectorPort), '--log-level', 'warn'],
+    [
+      ...args,
+      '--ip',
+      '127.0.0.1',
+      '--port',
+      String(port),
+      '--inspector-port',
+      String(inspectorPort),
+      '--log-level',
+      'warn',
+    ],
     { cwd: workDir, env: offlineEnv(workDir) },
   );
   const origin = `http://127.0.0.1:${port}`;

@@ -3,14 +3,14 @@
 // To add a target: write targets/<name>.ts exporting a Target, list it here, and record what the
 // target cannot do in ../expectations.ts (KNOWN_DIFFERENCES), never in the tests themselves.
 
-import { cloudflarePagesStatic } from './cloudflare-pages-static.ts';
+import { apache } from './apache.ts';
+import { caddy } from './caddy.ts';
 import { cloudflarePages } from './cloudflare-pages.ts';
+import { cloudflarePagesStatic } from './cloudflare-pages-static.ts';
 import { cloudflareWorkers } from './cloudflare-workers.ts';
 import { local } from './local.ts';
-import { nginx } from './nginx.ts';
-import { caddy } from './caddy.ts';
-import { apache } from './apache.ts';
 import { netlify } from './netlify.ts';
+import { nginx } from './nginx.ts';
 import type { Target } from './target.ts';
 
 export const TARGETS: readonly Target[] = [

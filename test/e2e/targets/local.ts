@@ -6,7 +6,15 @@ import type { Target } from './target.ts';
 export const local: Target = {
   name: 'local',
   async start({ publicDir, port }) {
-    const child = spawnProcess('node_modules/.bin/tsx', ['scripts/cli/serve-command.ts', '--out', publicDir, '--host', '127.0.0.1', '--port', String(port)]);
+    const child = spawnProcess('node_modules/.bin/tsx', [
+      'scripts/cli/serve-command.ts',
+      '--out',
+      publicDir,
+      '--host',
+      '127.0.0.1',
+      '--port',
+      String(port),
+    ]);
     await waitForPort(port, child);
     return { origin: `http://127.0.0.1:${port}`, stop: child.stop };
   },

@@ -7,7 +7,7 @@
 
 import { access, constants, cp, mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { REPO_ROOT, freePort, spawnProcess, waitForAnswer, waitForPort } from './process.ts';
+import { freePort, REPO_ROOT, spawnProcess, waitForAnswer, waitForPort } from './process.ts';
 import type { Target } from './target.ts';
 
 const NETLIFY = path.join(REPO_ROOT, 'node_modules/.cache/netlify-cli/node_modules/.bin/netlify');

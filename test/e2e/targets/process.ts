@@ -1,7 +1,7 @@
 // Starting and stopping the servers under test: each is our own child process, stopped by its
 // PID (and its process group, for servers that start workers) even when a test fails.
 
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import net from 'node:net';
 import { fileURLToPath } from 'node:url';
 
@@ -101,7 +101,8 @@ export async function waitForAnswer(
       () => false,
     );
     if (answered) return;
-    if (Date.now() > deadline) throw new Error(`${url} did not answer as expected within ${timeoutMs} ms:\n${spawned.output()}`);
+    if (Date.now() > deadline)
+      throw new Error(`${url} did not answer as expected within ${timeoutMs} ms:\n${spawned.output()}`);
     await new Promise((r) => setTimeout(r, 100));
   }
 }
