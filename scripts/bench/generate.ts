@@ -375,7 +375,10 @@ const COUNTRY_WEIGHTS = COUNTRIES.reduce((sum, c) => sum + c.weight, 0);
 
 function pickCountry(r: Rng): Country {
   let n = r.next() * COUNTRY_WEIGHTS;
-  for (const c of COUNTRIES) if ((n -= c.weight) < 0) return c;
+  for (const c of COUNTRIES) {
+    n -= c.weight;
+    if (n < 0) return c;
+  }
   return COUNTRIES[0] as Country;
 }
 

@@ -63,7 +63,7 @@ function reportIllFormed(value: unknown, path: PropertyKey[], ctx: z.RefinementC
   if (typeof value === 'string') {
     if (!value.isWellFormed()) ctx.addIssue({ code: 'custom', path, message: LONE_SURROGATE, input: value });
   } else if (Array.isArray(value)) {
-    value.forEach((item, index) => reportIllFormed(item, [...path, index], ctx));
+    for (const [index, item] of value.entries()) reportIllFormed(item, [...path, index], ctx);
   } else if (value !== null && typeof value === 'object') {
     for (const [key, item] of Object.entries(value)) reportIllFormed(item, [...path, key], ctx);
   }

@@ -54,7 +54,8 @@ function patternToRegExp(pattern: string): RegExp {
       .split('*')
       .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
       .join('.*');
-    compiled.set(pattern, (regex = new RegExp(`^${source}$`)));
+    regex = new RegExp(`^${source}$`);
+    compiled.set(pattern, regex);
   }
   return regex;
 }

@@ -102,13 +102,13 @@ function byKey(
 export function sortRecords<T extends { id: Comparable }>(
   records: readonly T[],
   terms: readonly OrderTerm[],
-  valueOf: (record: T, field: string) => Comparable = fieldValue,
+  keyOf: (record: T, field: string) => Comparable = fieldValue,
 ): T[] {
   // One comparison per key, each calling the next only on a tie: most pairs differ in the first.
   let compare: ((a: number, b: number) => number) | undefined;
   for (const { field, descending } of [...terms, { field: 'id', descending: false }].reverse()) {
     compare = byKey(
-      records.map((record) => valueOf(record, field)),
+      records.map((record) => keyOf(record, field)),
       descending ? -1 : 1,
       compare,
     );
@@ -124,12 +124,12 @@ export function sortRecords<T extends { id: Comparable }>(
  * back. Linear, where sorting again is not: the event list is written in both directions of
  * each of its fields.
  */
-export function descendingFrom<T>(ascending: readonly T[], valueOf: (record: T) => Comparable): T[] {
+export function descendingFrom<T>(ascending: readonly T[], keyOf: (record: T) => Comparable): T[] {
   const out = [...ascending].reverse();
   for (let start = 0; start < out.length; ) {
-    const value = valueOf(out[start] as T);
+    const value = keyOf(out[start] as T);
     let end = start + 1;
-    while (end < out.length && valueOf(out[end] as T) === value) end++;
+    while (end < out.length && keyOf(out[end] as T) === value) end++;
     for (let i = start, j = end - 1; i < j; i++, j--) [out[i], out[j]] = [out[j] as T, out[i] as T];
     start = end;
   }

@@ -120,9 +120,10 @@ export function resolve(method: string, rawUrl: string): Answer {
   const rawPath = queryStart < 0 ? rawUrl : rawUrl.slice(0, queryStart);
   const search = queryStart < 0 ? '' : rawUrl.slice(queryStart + 1);
   const path = decodePath(rawPath);
-  const resource = path === null ? undefined : BY_PATH.get(path);
+  if (path === null) return NOT_FOUND;
+  const resource = BY_PATH.get(path);
   if (resource === undefined) {
-    if (path !== null && BY_PATH.has(`${path}/`)) {
+    if (BY_PATH.has(`${path}/`)) {
       return { kind: 'redirect', status: 301, location: `${rawPath}/${search ? `?${search}` : ''}` };
     }
     return NOT_FOUND;
@@ -135,9 +136,9 @@ export function resolve(method: string, rawUrl: string): Answer {
 
   if (resource === 'event') {
     const terms = parseOrdering(params.get('ordering') ?? '', EVENT_FIELDS);
-    if (terms.length > 1) return { kind: 'sorted', status: 200, file: fileFor(path!, {}), terms };
+    if (terms.length > 1) return { kind: 'sorted', status: 200, file: fileFor(path, {}), terms };
     const query: Record<string, string> = terms.length === 1 ? { ordering: formatOrdering(terms) } : {};
-    return { kind: 'file', status: 200, file: fileFor(path!, query) };
+    return { kind: 'file', status: 200, file: fileFor(path, query) };
   }
   if (resource === 'virtualbooth-texture') {
     const query: Record<string, string> = format === '' ? {} : { format };
@@ -147,7 +148,7 @@ export function resolve(method: string, rawUrl: string): Answer {
       if (page === null) return INVALID_PAGE;
       if (page !== '1') query.page = page;
     }
-    return { kind: 'file', status: 200, file: fileFor(path!, query), ifMissing: INVALID_PAGE };
+    return { kind: 'file', status: 200, file: fileFor(path, query), ifMissing: INVALID_PAGE };
   }
-  return { kind: 'file', status: 200, file: fileFor(path!, {}) };
+  return { kind: 'file', status: 200, file: fileFor(path, {}) };
 }

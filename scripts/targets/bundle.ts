@@ -53,7 +53,10 @@ export function oncePerBuild<Context extends object, Code>(
   const made = new WeakMap<Context, Promise<Code>>();
   return (context) => {
     let code = made.get(context);
-    if (code === undefined) made.set(context, (code = make(context)));
+    if (code === undefined) {
+      code = make(context);
+      made.set(context, code);
+    }
     return code;
   };
 }

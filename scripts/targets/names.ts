@@ -12,7 +12,6 @@ export const TARGET_NAMES = [
   'vercel',
 ] as const;
 
-export type TargetName = (typeof TARGET_NAMES)[number];
 
 /**
  * Hosting services that pick a file by path alone and cannot set the headers: they would answer

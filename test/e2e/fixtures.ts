@@ -33,6 +33,7 @@ export interface WorkerFixtures {
   api: Client;
 }
 
+// biome-ignore lint/suspicious/noConfusingVoidType: Playwright types a fixture that gives no value as void.
 export const test = base.extend<{ knownDifferences: void }, WorkerFixtures>({
   targetName: ['local', { option: true, scope: 'worker' }],
 

@@ -156,7 +156,10 @@ describe('npm run serve', () => {
     const stop = () => child.kill();
     return new Promise((resolve, reject) => {
       let stderr = '';
-      const timer = setTimeout(() => (stop(), reject(new Error(`no banner in 15 s: ${stderr}`))), 15_000);
+      const timer = setTimeout(() => {
+        stop();
+        reject(new Error(`no banner in 15 s: ${stderr}`));
+      }, 15_000);
       child.stderr.setEncoding('utf8').on('data', (text: string) => {
         stderr += text;
         const banner = /^Serving .*$/m.exec(stderr)?.[0];
@@ -165,7 +168,10 @@ describe('npm run serve', () => {
           resolve({ banner, stop });
         }
       });
-      child.once('exit', (code) => (clearTimeout(timer), reject(new Error(`exited with ${code}: ${stderr}`))));
+      child.once('exit', (code) => {
+        clearTimeout(timer);
+        reject(new Error(`exited with ${code}: ${stderr}`));
+      });
     });
   }
 

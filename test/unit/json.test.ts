@@ -3,7 +3,7 @@
 // U+2028/U+2029 escaped). Every expectation is a literal string, never computed.
 
 import { describe, expect, it } from 'vitest';
-import { encode, encodePlain, Float, type Json, pythonFloat } from '../../scripts/contract/json.ts';
+import { encode, Float, type Json, pythonFloat } from '../../scripts/contract/json.ts';
 
 describe('encode: layout', () => {
   it.each<[string, Json, string]>([

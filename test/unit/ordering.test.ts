@@ -177,7 +177,10 @@ describe('descendingFrom', () => {
 
   it('agrees with sortRecords on many random lists full of ties and nulls', () => {
     let seed = 7;
-    const random = (n: number) => (seed = (seed * 1103515245 + 12345) % 2147483648) % n;
+    const random = (n: number) => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed % n;
+    };
     for (let round = 0; round < 200; round++) {
       const list: Row[] = Array.from({ length: random(30) }, (_, i) => ({
         id: i * 7 + random(7),

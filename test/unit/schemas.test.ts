@@ -10,6 +10,8 @@ import { isCalendarDate, SCHEMAS } from '../../scripts/build/schemas.ts';
 import { validate } from '../../scripts/build/validate.ts';
 import type { ResourceName } from '../../scripts/contract/routes.ts';
 
+// Records are written loosely on purpose: the tests put every kind of wrong value in them.
+// biome-ignore lint/suspicious/noExplicitAny: see above
 type Raw = Record<string, any>;
 
 const COMPANY: Raw = {

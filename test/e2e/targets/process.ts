@@ -60,7 +60,10 @@ export async function waitForPort(port: number, spawned: Spawned, timeoutMs = 30
     if (spawned.child.exitCode !== null) throw new Error(`server exited early:\n${spawned.output()}`);
     const open = await new Promise<boolean>((done) => {
       const socket = net.connect(port, '127.0.0.1');
-      socket.once('connect', () => (socket.destroy(), done(true)));
+      socket.once('connect', () => {
+        socket.destroy();
+        done(true);
+      });
       socket.once('error', () => done(false));
     });
     if (open) return;
@@ -97,7 +100,10 @@ export async function waitForAnswer(
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const answered = await fetch(url, { ...init, signal: AbortSignal.timeout(5_000) }).then(
-      async (response) => (await response.arrayBuffer(), ready(response)),
+      async (response) => {
+        await response.arrayBuffer();
+        return ready(response);
+      },
       () => false,
     );
     if (answered) return;
