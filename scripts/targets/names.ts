@@ -12,7 +12,6 @@ export const TARGET_NAMES = [
   'vercel',
 ] as const;
 
-
 /**
  * Hosting services that pick a file by path alone and cannot set the headers: they would answer
  * `/event/?ordering=-id` with the unsorted list. They are refused rather than half-served.
