@@ -5,7 +5,7 @@ import { readFile } from 'node:fs/promises';
 import type { HeaderRule } from '../contract/headers.ts';
 import { compareStrings } from '../contract/ordering.ts';
 import type { Route } from '../contract/routes.ts';
-import { type DataError, DataErrors } from './errors.ts';
+import { type DataError, DataErrors, formatDataError } from './errors.ts';
 import { load } from './load.ts';
 import { routesOf } from './render.ts';
 import { type Catalogue, validate, validateHeadersFile } from './validate.ts';
@@ -36,15 +36,18 @@ function byLocation(a: DataError, b: DataError): number {
 
 /**
  * Loads and validates; throws DataErrors holding every problem found. The parsed input is
- * garbage once this returns: only zod's output of each record is kept.
+ * garbage once this returns: only zod's output of each record is kept. `warn` gets one line per
+ * file skipped with a warning (`.DS_Store`, editor backups), right after loading.
  */
 export async function readCatalogue(
   options: CatalogueOptions,
   step: (line: string) => void,
+  warn: (line: string) => void = () => {},
 ): Promise<CheckedCatalogue> {
   const headersText = await readFile(options.headersPath, 'utf8');
   const headers = validateHeadersFile(options.headersPath, headersText);
   const loaded = await load(options.dataDir);
+  for (const warning of loaded.warnings) warn(formatDataError(warning));
   step(`load: ${loaded.records.length} records from ${loaded.files} files, ${loaded.bytes} bytes`);
 
   const { catalogue, errors } = validate(loaded.records, !loaded.incomplete.has('event'));

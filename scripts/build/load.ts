@@ -1,16 +1,13 @@
-// Stage 1: find the source files with fast-glob and parse them. A file holds one record or an
-// array of records; a syntax error is reported with its line and column.
+// Stage 1: find the source files (source-files.ts) and parse them strictly (strict-json.ts). A
+// file holds one record or an array of records; every problem is reported with its place.
 
 import { readFile as readFileWithCallback } from 'node:fs';
-import { stat } from 'node:fs/promises';
-import path from 'node:path';
 import { promisify } from 'node:util';
-import fg from 'fast-glob';
-import { type ParseError, parse as parseTolerant, printParseErrorCode } from 'jsonc-parser';
-import { compareStrings } from '../contract/ordering.ts';
-import { RESOURCES, type ResourceName } from '../contract/routes.ts';
+import type { ResourceName } from '../contract/routes.ts';
 import type { DataError } from './errors.ts';
 import { mapLimited } from './map-limited.ts';
+import { findSources, type Source } from './source-files.ts';
+import { parseStrict } from './strict-json.ts';
 
 export interface SourceRecord {
   resource: ResourceName;
@@ -25,6 +22,8 @@ export interface Loaded {
   /** Every record of every file that could be parsed, in source order. */
   records: SourceRecord[];
   errors: DataError[];
+  /** Files skipped with a warning: nobody means them as data (`.DS_Store`, editor backups). */
+  warnings: DataError[];
   /** Resources with a file that could not be read or parsed: their records are incomplete. */
   incomplete: Set<ResourceName>;
   files: number;
@@ -35,79 +34,41 @@ const READ_CONCURRENCY = 64;
 // The callback API, promisified, for the reason write.ts gives: no FileHandle for each file.
 const readFile = promisify(readFileWithCallback);
 
-function lineAndColumn(text: string, offset: number): string {
-  const before = text.slice(0, offset);
-  const line = before.split('\n').length;
-  return `line ${line}, column ${offset - before.lastIndexOf('\n')}`;
-}
-
-/** Where JSON.parse gave up; V8's own message has no position, so a tolerant parser finds it. */
-function describeSyntaxError(text: string, fallback: string): string {
-  const problems: ParseError[] = [];
-  parseTolerant(text, problems, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
-  const first = problems[0];
-  if (!first) return `malformed JSON (${fallback})`;
-  // `CommaExpected` → `comma expected`
-  const reason = printParseErrorCode(first.error)
-    .replace(/([a-z])([A-Z])/g, '$1 $2')
-    .toLowerCase();
-  return `malformed JSON at ${lineAndColumn(text, first.offset)}: ${reason}`;
-}
-
-function parseFile(resource: ResourceName, file: string, text: string, errors: DataError[]): SourceRecord[] {
-  const source = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-  let value: unknown;
-  try {
-    value = JSON.parse(source);
-  } catch (error) {
-    errors.push({ file, pointer: '', message: describeSyntaxError(source, (error as Error).message) });
+function parseFile(resource: ResourceName, file: string, data: Buffer, errors: DataError[]): SourceRecord[] {
+  const parsed = parseStrict(data);
+  if (!parsed.ok) {
+    for (const problem of parsed.problems) errors.push({ file, ...problem });
     return [];
   }
-  if (Array.isArray(value)) return value.map((item, index) => ({ resource, file, index, value: item }));
-  if (value !== null && typeof value === 'object') return [{ resource, file, index: null, value }];
-  errors.push({ file, pointer: '', message: 'expected a record object or an array of records' });
-  return [];
+  const { value } = parsed;
+  if (isRecord(value)) return [{ resource, file, index: null, value }];
+  if (!Array.isArray(value)) {
+    errors.push({ file, pointer: '', message: 'expected a record object or an array of records' });
+    return [];
+  }
+  const records: SourceRecord[] = [];
+  value.forEach((item: unknown, index) => {
+    if (isRecord(item)) records.push({ resource, file, index, value: item });
+    else errors.push({ file, pointer: `/${index}`, message: `expected a record object, got ${shortly(item)}` });
+  });
+  return records;
 }
 
-/** A source file and the resource its folder names. */
-interface Source {
-  resource: ResourceName;
-  file: string;
+function isRecord(value: unknown): value is object {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
-/**
- * Lists `data/<resource>/**\/*.json` in path order (so a catalogue split over many files has a
- * stable order). Any other file under the data folder is an error, since it would be ignored.
- */
-async function findSources(dataDir: string): Promise<{ sources: Source[]; errors: DataError[] }> {
-  const errors: DataError[] = [];
-  const folder = await stat(dataDir).catch(() => null);
-  if (!folder?.isDirectory()) {
-    // Building nothing would replace the API with empty lists: a mistyped --data must fail.
-    errors.push({ file: dataDir, pointer: '', message: 'expected a folder holding the source data' });
-    return { sources: [], errors };
-  }
-  // `dot: true`, so that a hidden stray file is reported rather than silently skipped. Everything
-  // but folders, so that a broken symbolic link is read (and reported), not left out.
-  const found = await fg('**/*', { cwd: dataDir, onlyFiles: false, markDirectories: true, dot: true });
-  const entries = found.filter((entry) => !entry.endsWith('/')).sort(compareStrings);
-  const known = new Set<string>(RESOURCES.map((resource) => resource.name));
-  const sources: Source[] = [];
-  for (const entry of entries) {
-    const file = path.join(dataDir, entry);
-    const topFolder = entry.split('/')[0] ?? '';
-    if (entry.endsWith('.json') && entry.includes('/') && known.has(topFolder)) {
-      sources.push({ resource: topFolder as ResourceName, file });
-    } else {
-      const folders = RESOURCES.map((resource) => `${resource.name}/`).join(', ');
-      errors.push({ file, pointer: '', message: `expected only .json files in the folders ${folders}` });
-    }
-  }
-  return { sources, errors };
+/** A value that is not a record, shortly. */
+function shortly(value: unknown): string {
+  if (Array.isArray(value)) return 'an array';
+  const text = JSON.stringify(value);
+  return text.length > 40 ? `${text.slice(0, 37)}...` : text;
 }
 
 /** Reads and parses the files, keeping their order. */
-async function readSources(sources: readonly Source[]): Promise<Loaded> {
+async function readSources(
+  sources: readonly Source[],
+): Promise<Pick<Loaded, 'records' | 'errors' | 'incomplete' | 'files' | 'bytes'>> {
   const errors: DataError[] = [];
   let bytes = 0;
   const incomplete = new Set<ResourceName>();
@@ -123,7 +84,7 @@ async function readSources(sources: readonly Source[]): Promise<Loaded> {
     }
     bytes += data.length;
     const errorsBefore = errors.length;
-    const records = parseFile(resource, file, data.toString('utf8'), errors);
+    const records = parseFile(resource, file, data, errors);
     if (errors.length > errorsBefore) incomplete.add(resource);
     return records;
   });
@@ -134,5 +95,10 @@ async function readSources(sources: readonly Source[]): Promise<Loaded> {
 export async function load(dataDir: string): Promise<Loaded> {
   const found = await findSources(dataDir);
   const loaded = await readSources(found.sources);
-  return { ...loaded, errors: [...found.errors, ...loaded.errors] };
+  return {
+    ...loaded,
+    errors: [...found.errors, ...loaded.errors],
+    warnings: found.warnings,
+    incomplete: new Set([...found.incomplete, ...loaded.incomplete]),
+  };
 }

@@ -106,7 +106,7 @@ function checkFairEvents(
   const known = new Set(eventRecords.map((record) => idOf(record.value)));
   const byId = new Map(events.map((event) => [event.id, event]));
   for (const source of fairRecords) {
-    const ids = (source.value as { events?: unknown }).events;
+    const ids = (source.value as { events?: unknown } | null)?.events;
     if (!Array.isArray(ids)) continue;
     ids.forEach((eventId: unknown, i) => {
       if (typeof eventId !== 'number' || !Number.isSafeInteger(eventId) || eventId < 1) return;

@@ -1,33 +1,108 @@
-// Stage 4: write the rendered files. Everything goes to a fresh folder beside the output,
-// which replaces the output only once complete: a failed build leaves the previous one as it was.
+// Stage 4: write the rendered files. Everything goes to a fresh folder beside the output, which
+// replaces the output only once complete (swap.ts): a failed build leaves the previous one as it
+// was, and a killed one leaves nothing the next build does not repair or remove.
 
 import { writeFile as writeFileWithCallback } from 'node:fs';
-import { mkdir, rename, rm } from 'node:fs/promises';
+import { mkdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { mapLimited } from './map-limited.ts';
+import { recoverOutput, siblingPath, swapStamp } from './swap.ts';
 
 const WRITE_CONCURRENCY = 32;
 // The callback API, promisified: fs/promises' writeFile opens a FileHandle for each file, which
 // costs about twice the CPU time per file.
 const writeFile = promisify(writeFileWithCallback);
 
+const CAUSES: Record<string, string> = {
+  ENOSPC: 'no space left on the device',
+  EDQUOT: 'the disk quota is exhausted',
+  EROFS: 'the file system is read-only',
+  EACCES: 'permission denied',
+  EPERM: 'operation not permitted',
+  ENOTDIR: 'a part of the path is a file, not a folder',
+  EEXIST: 'a file is in the way of the folder',
+  EISDIR: 'a folder is in the way of a file',
+  ENAMETOOLONG: 'the file name is too long',
+  EMFILE: 'too many open files',
+  ENFILE: 'too many open files',
+  EIO: 'an input/output error of the device',
+  ENOENT: 'a folder of the path does not exist',
+  EBUSY: 'the folder is in use',
+  EXDEV: 'the output is on another file system than its staging folder',
+};
+
+/** A write of the output that failed for a reason of the file system: one line for the user. */
+export class OutputError extends Error {
+  constructor(
+    /** The output folder being written. */
+    readonly output: string,
+    /** The path the file system refused, named as it would be in the output. */
+    readonly file: string,
+    readonly code: string,
+  ) {
+    const cause = file === output && code === 'EEXIST' ? 'it is a file, not a folder' : CAUSES[code];
+    super(`cannot write ${file}: ${cause ?? 'the file system refused'} (${code})`);
+  }
+}
+
+/** A file system error as an OutputError naming the output's path rather than the staging one. */
+function asOutputError(error: unknown, output: string, staging: string): unknown {
+  const code = (error as NodeJS.ErrnoException | null)?.code;
+  if (error instanceof OutputError || typeof code !== 'string' || !/^E[A-Z]+$/.test(code)) return error;
+  const where = (error as NodeJS.ErrnoException).path ?? output;
+  const named = where.startsWith(staging) ? output + where.slice(staging.length) : where;
+  return new OutputError(output, named.startsWith(`${output}.`) ? output : named, code);
+}
+
+/**
+ * For the kill test only: with STATIC_API_PAUSE_AT=<step>[:<folder name>], the write prints
+ * `paused at <step> <output>` on stderr at that step and waits forever, so a test can kill it
+ * there. Steps: recovered, partial, written, marked-new, moved-old, swapped.
+ */
+async function pausePoint(step: string, output: string): Promise<void> {
+  const wanted = process.env.STATIC_API_PAUSE_AT;
+  if (!wanted) return;
+  const [wantedStep, wantedName] = wanted.split(':');
+  if (wantedStep !== step || (wantedName && wantedName !== path.basename(output))) return;
+  process.stderr.write(`paused at ${step} ${output}\n`);
+  await new Promise(() => setInterval(() => {}, 60_000));
+}
+
 /** Writes `files` (path → text) as the new content of `outDir`. */
 export async function writeOutput(outDir: string, files: ReadonlyMap<string, string>): Promise<void> {
   const output = path.resolve(outDir);
-  const stamp = `${process.pid}-${Date.now()}`;
-  const staging = `${output}.tmp-${stamp}`;
-  const previous = `${output}.old-${stamp}`;
+  const stamp = swapStamp();
+  const staging = siblingPath(output, 'tmp', stamp);
+  const complete = siblingPath(output, 'new', stamp);
+  const previous = siblingPath(output, 'old', stamp);
+  let swapped = false;
   try {
-    await mkdir(staging, { recursive: true });
+    await recoverOutput(output);
+    const existing = await stat(output).catch(() => undefined);
+    if (existing && !existing.isDirectory()) {
+      throw new OutputError(output, output, existing.isFile() ? 'EEXIST' : 'ENOTDIR');
+    }
+    await pausePoint('recovered', output);
+    await mkdir(path.dirname(output), { recursive: true });
+    // Not recursive: a recursive mkdir reports a read-only file system as ENOENT.
+    await mkdir(staging);
     const dirs = new Map<string, Promise<unknown>>();
+    let written = 0;
+    const half = Math.floor(files.size / 2);
     await mapLimited([...files], WRITE_CONCURRENCY, async ([file, text]) => {
       const destination = path.join(staging, file);
       const dir = path.dirname(destination);
       if (!dirs.has(dir)) dirs.set(dir, mkdir(dir, { recursive: true }));
       await dirs.get(dir);
       await writeFile(destination, text);
+      written += 1;
+      if (written === half) await pausePoint('partial', output);
     });
+    await pausePoint('written', output);
+    // Complete: from here on the next build may restore this folder.
+    await rename(staging, complete);
+    await pausePoint('marked-new', output);
     const hadPrevious = await rename(output, previous).then(
       () => true,
       (error: NodeJS.ErrnoException) => {
@@ -35,14 +110,20 @@ export async function writeOutput(outDir: string, files: ReadonlyMap<string, str
         throw error;
       },
     );
+    await pausePoint('moved-old', output);
     try {
-      await rename(staging, output);
+      await rename(complete, output);
+      swapped = true;
     } catch (error) {
       if (hadPrevious) await rename(previous, output);
       throw error;
     }
+    await pausePoint('swapped', output);
     if (hadPrevious) await rm(previous, { recursive: true, force: true });
+  } catch (error) {
+    throw asOutputError(error, output, staging);
   } finally {
-    await rm(staging, { recursive: true, force: true });
+    await rm(staging, { recursive: true, force: true }).catch(() => {});
+    if (!swapped) await rm(complete, { recursive: true, force: true }).catch(() => {});
   }
 }

@@ -1,6 +1,7 @@
 // `npm start`: build data/ into public/ with links on the served origin, then serve it.
 
 import { serveUntilStopped } from '../respond/node-server.ts';
+import { runCommand } from './fail.ts';
 import { runBuild } from './run-build.ts';
 import { settingsOrExit } from './settings.ts';
 
@@ -10,8 +11,10 @@ function linkHost(host: string): string {
   return host.includes(':') ? `[${host}]` : host;
 }
 
-const settings = settingsOrExit('start');
-// Absolute links must name the origin clients reach, which only the host and port tell here.
-const baseUrl = settings.baseUrlGiven ? settings.baseUrl : `http://${linkHost(settings.host)}:${settings.port}`;
-if (!(await runBuild({ ...settings, baseUrl, check: false }))) process.exit(1);
-await serveUntilStopped(settings.outDir, settings.host, settings.port);
+await runCommand(async () => {
+  const settings = settingsOrExit('start');
+  // Absolute links must name the origin clients reach, which only the host and port tell here.
+  const baseUrl = settings.baseUrlGiven ? settings.baseUrl : `http://${linkHost(settings.host)}:${settings.port}`;
+  if (!(await runBuild({ ...settings, baseUrl, check: false }))) process.exit(1);
+  await serveUntilStopped(settings.outDir, settings.host, settings.port);
+});

@@ -4,7 +4,7 @@
 // functions run it too, with a stand-in binding (netlify-function.ts).
 
 import type { HeaderRule } from '../contract/headers.ts';
-import { createHandler, type FileStore, type Reply } from './handler.ts';
+import { createHandler, type FileStore, logFailure, type Reply } from './handler.ts';
 
 /** Cloudflare's static assets binding (a Fetcher): the one binding the worker needs. */
 export interface Assets {
@@ -71,7 +71,7 @@ export function createWorker(rules: readonly HeaderRule[]): Worker {
       try {
         return await toResponse(request, reply);
       } catch (error) {
-        console.error(error);
+        logFailure(`sending the answer to ${request.method} ${target}`, error);
         return toResponse(request, handler.failure(target));
       }
     },

@@ -79,6 +79,17 @@ export interface Handler {
   failure(target: string): Reply<never>;
 }
 
+/**
+ * One line for an answer that failed (a bug, or a build output missing a file); the stack only
+ * with DEBUG=1, where the runtime has an environment (Node; not a Cloudflare worker).
+ */
+export function logFailure(what: string, error: unknown): void {
+  const message = error instanceof Error ? error.message : String(error);
+  console.error(`internal error ${what}: ${message.split('\n')[0]} (please report it)`);
+  const debug = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env?.DEBUG;
+  if (debug && debug !== '0' && error instanceof Error) console.error(error.stack);
+}
+
 export function createHandler(rules: readonly HeaderRule[]): Handler {
   const headersOf = (target: string): ReplyHeaders => headersFor(rules, target.split('?')[0] ?? '/');
 
@@ -135,7 +146,7 @@ export function createHandler(rules: readonly HeaderRule[]): Handler {
       try {
         return await reply(request, store, resolve(request.method, request.target), headersOf(request.target));
       } catch (error) {
-        console.error(error);
+        logFailure(`answering ${request.method} ${request.target}`, error);
         return failure(request.target);
       }
     },

@@ -3,32 +3,35 @@
 // output's own `_headers` supplies the headers, so what is tested here is what is deployed.
 
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { readFile, stat } from 'node:fs/promises';
+import { createReadStream, readFileSync, type Stats, statSync } from 'node:fs';
+import { type FileHandle, open, readdir, readFile, stat } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import serveHandler from 'serve-handler';
-import { parseHeadersFile } from '../contract/headers.ts';
-import { createHandler, type FileStore, type Reply } from './handler.ts';
+import { type HeaderRule, parseHeadersFile } from '../contract/headers.ts';
+import { createHandler, type FileStore, type Handler, logFailure, type Reply } from './handler.ts';
+
+/** A problem that stops the server from starting, said in one line (no output, a bad `_headers`). */
+export class ServeError extends Error {}
 
 /**
  * Content hashes as ETags, computed once per file version: serve-handler's own ETag is not
- * sent on its 304, and a hash is the same on every machine that serves the same build.
+ * sent on its 304, and a hash is the same on every machine that serves the same build. A build
+ * writes new files (new inodes), so a swapped-in output never reuses the old hashes.
  */
 class EtagCache {
   private readonly known = new Map<string, { version: string; etag: string }>();
 
-  async etagOf(file: string): Promise<string> {
-    const { mtimeMs, size } = await stat(file);
-    const version = `${mtimeMs}:${size}`;
+  etagOf(file: string, stats: Stats, read: () => Promise<Buffer>): Promise<string> | string {
+    const version = `${stats.ino}:${stats.mtimeMs}:${stats.size}`;
     const cached = this.known.get(file);
     if (cached?.version === version) return cached.etag;
-    const etag = `"${createHash('sha1')
-      .update(await readFile(file))
-      .digest('hex')}"`;
-    this.known.set(file, { version, etag });
-    return etag;
+    return read().then((bytes) => {
+      const etag = `"${createHash('sha1').update(bytes).digest('hex')}"`;
+      this.known.set(file, { version, etag });
+      return etag;
+    });
   }
 }
 
@@ -43,39 +46,186 @@ function originForm(target: string): string {
   }
 }
 
-/** The output folder's files; a file's body handle is its path relative to the folder. */
-function folderStore(publicDir: string, etags: EtagCache): FileStore<string> {
+const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
+
+/** The folder's inode, or undefined when there is no folder at `dir`. */
+async function folderId(dir: string): Promise<number | undefined> {
+  return stat(dir).then(
+    (stats) => (stats.isDirectory() ? stats.ino : undefined),
+    () => undefined,
+  );
+}
+
+/**
+ * The folder to answer from, with its inode. It is the output, except while a build swaps a new
+ * output in (scripts/build/swap.ts): between its last two renames the output is missing for an
+ * instant, and the complete new folder (`<out>.new-*`) or the previous one (`<out>.old-*`) sits
+ * beside it. When neither is there either, it waits briefly for the swap to end.
+ */
+async function currentRoot(publicDir: string): Promise<{ dir: string; id: number | undefined }> {
+  const parent = path.dirname(publicDir);
+  const base = path.basename(publicDir);
+  /** The newest `<out>.<kind>-<pid>-<time>-<count>` folder name, by time then count. */
+  const sibling = (names: string[], kind: string) => {
+    let newest: { name: string; time: number; count: number } | undefined;
+    for (const name of names) {
+      const match = /^\d+-(\d+)(?:-(\d+))?$/.exec(name.slice(base.length + kind.length + 2));
+      if (!name.startsWith(`${base}.${kind}-`) || !match) continue;
+      const time = Number(match[1]);
+      const count = Number(match[2] ?? 0);
+      if (!newest || time > newest.time || (time === newest.time && count > newest.count))
+        newest = { name, time, count };
+    }
+    return newest?.name;
+  };
+  for (let attempt = 0; attempt < 40; attempt += 1) {
+    const id = await folderId(publicDir);
+    if (id !== undefined) return { dir: publicDir, id };
+    const names = await readdir(parent).catch(() => [] as string[]);
+    const found = sibling(names, 'new') ?? sibling(names, 'old');
+    if (found) {
+      const dir = path.join(parent, found);
+      const siblingId = await folderId(dir);
+      if (siblingId !== undefined) return { dir, id: siblingId };
+    }
+    await sleep(25);
+  }
+  return { dir: publicDir, id: undefined };
+}
+
+/** A file opened in one version of the output: its bytes stay readable whatever a build renames. */
+interface Body {
+  file: string;
+  handle: FileHandle;
+  stats: Stats;
+}
+
+async function readAll(body: Body): Promise<Buffer> {
+  const bytes = Buffer.alloc(body.stats.size);
+  let done = 0;
+  while (done < bytes.length) {
+    const { bytesRead } = await body.handle.read(bytes, done, bytes.length - done, done);
+    if (bytesRead === 0) break;
+    done += bytesRead;
+  }
+  return bytes.subarray(0, done);
+}
+
+/** Opens `file` in the current output; null when that output has no such file. */
+async function openInOutput(publicDir: string, file: string): Promise<Body | null> {
+  for (let attempt = 0; attempt < 5; attempt += 1) {
+    const root = await currentRoot(publicDir);
+    try {
+      const handle = await open(path.join(root.dir, file), 'r');
+      const stats = await handle.stat();
+      if (stats.isFile()) return { file, handle, stats };
+      await handle.close();
+      return null;
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code !== 'ENOENT' && code !== 'ENOTDIR') return null;
+      // Missing from the same folder, still in place: the build has no such file. Otherwise a
+      // swap moved the folder meanwhile: look again.
+      if (root.id !== undefined && (await folderId(root.dir)) === root.id) return null;
+    }
+  }
+  return null;
+}
+
+/** The output folder's files, each opened once so that a swap under way cannot pull it away. */
+function folderStore(publicDir: string, etags: EtagCache): FileStore<Body> {
   return {
     async open(file) {
-      const absolute = path.join(publicDir, file);
-      const isFile = await stat(absolute).then(
-        (stats) => stats.isFile(),
-        () => false,
-      );
-      if (!isFile) return null;
-      return { etag: () => etags.etagOf(absolute), text: () => readFile(absolute, 'utf8'), body: file };
+      const body = await openInOutput(publicDir, file);
+      if (body === null) return null;
+      return {
+        etag: async () => etags.etagOf(path.join(publicDir, file), body.stats, () => readAll(body)),
+        text: async () => {
+          try {
+            return (await readAll(body)).toString('utf8');
+          } finally {
+            await body.handle.close();
+          }
+        },
+        discard: () => body.handle.close(),
+        body,
+      };
     },
   };
 }
 
+/**
+ * The handler for the `_headers` of the output being served, read again when a build replaced
+ * it (a new inode, time or size). A `_headers` that no longer parses keeps the previous rules.
+ */
+function headersWatcher(publicDir: string, first: HeaderRule[]): () => Promise<Handler> {
+  let version = '';
+  let handler = createHandler(first);
+  return async () => {
+    const file = path.join((await currentRoot(publicDir)).dir, '_headers');
+    const stats = await stat(file).catch(() => undefined);
+    if (!stats) return handler;
+    const now = `${stats.ino}:${stats.mtimeMs}:${stats.size}`;
+    if (version === '') version = now;
+    if (now === version) return handler;
+    version = now;
+    const parsed = await readFile(file, 'utf8').then(parseHeadersFile, () => undefined);
+    if (parsed && parsed.errors.length === 0) handler = createHandler(parsed.rules);
+    else console.error(`${file}: not valid any more; the previous headers rules stay in use`);
+    return handler;
+  };
+}
+
+/** The output's `_headers` rules, or a ServeError saying in one line why there are none. */
+function readRules(root: string, publicDir: string): HeaderRule[] {
+  let text: string;
+  try {
+    text = readFileSync(path.join(publicDir, '_headers'), 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const folder = statSync(publicDir, { throwIfNoEntry: false });
+    if (!folder) throw new ServeError(`${root}/ does not exist: build it first with \`npm run build\``);
+    if (!folder.isDirectory()) throw new ServeError(`${root} is a file, not a build output folder`);
+    if (code === 'ENOENT')
+      throw new ServeError(`${root}/ has no _headers file, so it is not a build output: run \`npm run build\``);
+    const cause = code === 'EACCES' || code === 'EPERM' ? 'permission denied' : (error as Error).message;
+    throw new ServeError(`cannot read ${root}/_headers: ${cause}${code ? ` (${code})` : ''}`);
+  }
+  const { rules, errors } = parseHeadersFile(text);
+  if (errors.length > 0) throw new ServeError(`${root}/_headers: ${errors.map((error) => error.message).join('; ')}`);
+  return rules;
+}
+
 export function createApiServer(root: string): http.Server {
   const publicDir = path.resolve(root);
-  const { rules, errors } = parseHeadersFile(readFileSync(path.join(publicDir, '_headers'), 'utf8'));
-  if (errors.length > 0) throw new Error(`${root}/_headers: ${errors.map((error) => error.message).join('; ')}`);
-  const handler = createHandler(rules);
+  const handlerNow = headersWatcher(publicDir, readRules(root, publicDir));
   const store = folderStore(publicDir, new EtagCache());
 
-  async function write(req: http.IncomingMessage, res: http.ServerResponse, reply: Reply<string>): Promise<void> {
+  async function write(req: http.IncomingMessage, res: http.ServerResponse, reply: Reply<Body>): Promise<void> {
     if ('file' in reply) {
-      // The handler named the file, so the URL serve-handler sees is never the client's.
-      req.url = `/${encodeURI(reply.file.body)}`;
-      return serveHandler(req, res, {
-        public: publicDir,
-        cleanUrls: false,
-        directoryListing: false,
-        symlinks: false,
-        headers: [{ source: '**', headers: Object.entries(reply.headers).map(([key, value]) => ({ key, value })) }],
-      });
+      const { handle, stats, file } = reply.file.body;
+      // The handler named the file, so the URL serve-handler sees is never the client's; it
+      // sends the file already opened, whichever folder holds it now.
+      req.url = `/${encodeURI(file)}`;
+      return serveHandler(
+        req,
+        res,
+        {
+          public: publicDir,
+          cleanUrls: false,
+          directoryListing: false,
+          symlinks: false,
+          headers: [{ source: '**', headers: Object.entries(reply.headers).map(([key, value]) => ({ key, value })) }],
+        },
+        {
+          lstat: (async () => stats) as never,
+          createReadStream: ((_path: string, options: { start?: number; end?: number } = {}) => {
+            const stream = createReadStream('', { start: 0, ...options, fd: handle, autoClose: true });
+            res.once('close', () => stream.destroy());
+            return stream;
+          }) as never,
+        },
+      );
     }
     if (reply.body === null) {
       res.writeHead(reply.status, reply.headers);
@@ -89,12 +239,19 @@ export function createApiServer(root: string): http.Server {
 
   return http.createServer((req, res) => {
     const target = originForm(req.url ?? '/');
-    handler
-      .answer({ method: req.method ?? 'GET', target, ifNoneMatch: req.headers['if-none-match'] }, store)
+    let handler: Handler | undefined;
+    handlerNow()
+      .then((current) => {
+        handler = current;
+        return current.answer(
+          { method: req.method ?? 'GET', target, ifNoneMatch: req.headers['if-none-match'] },
+          store,
+        );
+      })
       .then((reply) => write(req, res, reply))
       .catch((error: unknown) => {
-        console.error(error);
-        if (res.headersSent) res.destroy();
+        logFailure(`sending the answer to ${req.method} ${target}`, error);
+        if (res.headersSent || !handler) res.destroy();
         else write(req, res, handler.failure(target)).catch(() => res.destroy());
       });
   });

@@ -1,7 +1,10 @@
 // scripts/build/load.ts: finding and parsing the source files in temp folders. One record or
 // an array per file, path order, syntax errors with line and column, BOM, top-level values that
-// are not records, and files outside the four resource folders.
+// are not records, files outside the four resource folders, the strict reading of the bytes
+// (strict-json.ts, one line per problem naming the file) and of the file system
+// (source-files.ts: symbolic links, FIFOs, files skipped with a warning, --data one level up).
 
+import { execFileSync } from 'node:child_process';
 import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -69,6 +72,7 @@ describe('load: records', () => {
         { resource: 'event', file: path.join(dir, 'event/one.json'), index: null, value: { id: 5, name: 'Expo' } },
       ],
       errors: [],
+      warnings: [],
       incomplete: new Set(),
       files: 1,
       bytes: 25,
@@ -215,6 +219,23 @@ describe('load: top-level values that are not records', () => {
   });
 });
 
+describe('load: array elements that are not records', () => {
+  // Before, they reached validate(), whose rule across fairs read `.events` of null (a TypeError).
+  it.each<[string, string]>([
+    ['null', 'null'],
+    ['5', '5'],
+    ['"text"', '"text"'],
+    ['[{"id": 2}]', 'an array'],
+    [`"${'x'.repeat(60)}"`, `"${'x'.repeat(36)}...`],
+  ])('%s', async (element, shown) => {
+    await files({ 'virtualfair/f.json': `[{"id": 1}, ${element}]` });
+    expect(await errorLines()).toEqual([`data/virtualfair/f.json#/1: expected a record object, got ${shown}`]);
+    const { records, incomplete } = await load(dir);
+    expect(records.map((r) => [r.index, r.value])).toEqual([[0, { id: 1 }]]);
+    expect(incomplete).toEqual(new Set(['virtualfair']));
+  });
+});
+
 describe('load: files outside the four resource folders', () => {
   it.each<[string, string]>([
     ['a JSON file at the top', 'events.json'],
@@ -249,6 +270,176 @@ describe('load: files outside the four resource folders', () => {
       `data/a.txt: ${STRAY}`,
       `data/b/c.json: ${STRAY}`,
       `data/virtualfair/d.yaml: ${STRAY}`,
+    ]);
+  });
+});
+
+/** The warning lines, with the temp folder written as `data`. */
+async function warningLines(): Promise<string[]> {
+  const { warnings } = await load(dir);
+  return warnings.map(formatDataError).map((line) => line.replaceAll(dir, 'data'));
+}
+
+describe('load: source bytes read strictly, one line naming the file and the place', () => {
+  it.each<[string, string | Buffer, string]>([
+    [
+      'invalid UTF-8',
+      Buffer.concat([Buffer.from('{"name": "K'), Buffer.from([0xf6]), Buffer.from('ln"}')]),
+      'data/event/e.json: invalid UTF-8 at line 1, column 12 (byte 11, 0xF6): save the file as UTF-8',
+    ],
+    [
+      'UTF-16',
+      Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('{"id": 1}', 'utf16le')]),
+      'data/event/e.json: the file is encoded as UTF-16 (little-endian, with a byte order mark): save it as UTF-8',
+    ],
+    [
+      'a duplicate key',
+      '[{"id": 1, "id": 2}]',
+      'data/event/e.json#/0/id: duplicate key "id" at line 1, column 12, first at line 1, column 3: JSON keeps only one of them; remove the other',
+    ],
+    [
+      'a number outside the range of a double',
+      '{"id": 1e400}',
+      'data/event/e.json#/id: the number 1e400 at line 1, column 8 is outside the range of a double (about ±1.8e308): write a smaller number',
+    ],
+    [
+      'an integer beyond 2^53',
+      '{"id": 9007199254740993}',
+      'data/event/e.json#/id: the integer 9007199254740993 at line 1, column 8 is beyond 2^53 - 1 and would be rounded: write an integer between -9007199254740991 and 9007199254740991',
+    ],
+    [
+      'nesting 100,000 deep',
+      `{"id": ${'['.repeat(100_000)}${']'.repeat(100_000)}}`,
+      'data/event/e.json: nesting deeper than 64 levels at line 1, column 71: the records are only a few levels deep; remove the extra brackets',
+    ],
+  ])('%s', async (_label, content, line) => {
+    await files({ 'event/e.json': content, 'event/ok.json': '{"id": 3}' });
+    expect(await errorLines()).toEqual([line]);
+    const { records, incomplete } = await load(dir);
+    expect(records.map((r) => r.value)).toEqual([{ id: 3 }]);
+    expect(incomplete).toEqual(new Set(['event']));
+  });
+});
+
+describe('load: the file system read strictly', () => {
+  it('follows a symbolic link that stays inside the data folder, to a file or a folder', async () => {
+    await files({ 'shared/one.json': '{"id": 1}', 'shared/more/two.json': '{"id": 2}' });
+    await mkdir(path.join(dir, 'event'));
+    await symlink('../shared/one.json', path.join(dir, 'event/one.json'));
+    await symlink(path.join(dir, 'shared/more'), path.join(dir, 'event/more'));
+    const { records } = await load(dir);
+    expect(records.filter((r) => r.resource === 'event').map((r) => [path.relative(dir, r.file), r.value])).toEqual([
+      ['event/more/two.json', { id: 2 }],
+      ['event/one.json', { id: 1 }],
+    ]);
+  });
+
+  it('refuses a symbolic link that leaves the data folder, to a file or a folder, without reading it', async () => {
+    const outside = await mkdtemp(path.join(tmpdir(), 'load-outside-'));
+    try {
+      await writeFile(path.join(outside, 'secret.json'), '{"id": 666}');
+      await files({ 'event/ok.json': '{"id": 1}' });
+      await symlink(path.join(outside, 'secret.json'), path.join(dir, 'event/secret.json'));
+      await symlink(outside, path.join(dir, 'company'));
+      const { records, incomplete } = await load(dir);
+      expect(records.map((r) => r.value)).toEqual([{ id: 1 }]);
+      expect(incomplete).toEqual(new Set(['event']));
+      const lines = (await errorLines()).map((line) => line.replaceAll(outside, 'OUTSIDE'));
+      expect(lines).toEqual([
+        'data/company: a symbolic link to OUTSIDE, outside the data folder: copy the file into the data folder instead',
+        'data/event/secret.json: a symbolic link to OUTSIDE/secret.json, outside the data folder: copy the file into the data folder instead',
+      ]);
+    } finally {
+      await rm(outside, { recursive: true, force: true });
+    }
+  });
+
+  it('reports a symbolic link loop once, at the link, not as thousands of duplicate ids', async () => {
+    await files({ 'event/e.json': '{"id": 1}' });
+    await symlink('..', path.join(dir, 'event/up'));
+    await symlink('.', path.join(dir, 'event/here'));
+    await symlink('b.json', path.join(dir, 'event/a.json'));
+    await symlink('a.json', path.join(dir, 'event/b.json'));
+    expect(await errorLines()).toEqual([
+      'data/event/a.json: a symbolic link loop (the link leads back to itself): remove or fix the link',
+      'data/event/b.json: a symbolic link loop (the link leads back to itself): remove or fix the link',
+      'data/event/here: a symbolic link loop (the link leads to a folder above it): remove the link',
+      'data/event/up: a symbolic link loop (the link leads to a folder above it): remove the link',
+    ]);
+    expect((await load(dir)).records.map((r) => r.value)).toEqual([{ id: 1 }]);
+  });
+
+  it('refuses a FIFO named *.json without opening it (opening one would wait forever)', async () => {
+    await files({ 'event/ok.json': '{"id": 1}' });
+    execFileSync('/usr/bin/mkfifo', [path.join(dir, 'event/pipe.json')]);
+    await symlink('pipe.json', path.join(dir, 'event/to-pipe.json'));
+    expect(await errorLines()).toEqual([
+      'data/event/pipe.json: a FIFO (named pipe) is not source data: remove it',
+      'data/event/to-pipe.json: a symbolic link to a FIFO (named pipe), which is not source data: remove it',
+    ]);
+    expect((await load(dir)).incomplete).toEqual(new Set(['event']));
+  }, 5000);
+
+  it('refuses a socket and a device file', async () => {
+    await files({ 'event/ok.json': '{"id": 1}' });
+    const { createServer } = await import('node:net');
+    const server = createServer();
+    await new Promise<void>((resolve) => server.listen(path.join(dir, 'event/socket.json'), resolve));
+    try {
+      await symlink('/dev/null', path.join(dir, 'event/null.json'));
+      const lines = await errorLines();
+      // /dev/null is outside the data folder: the link is refused before its kind matters.
+      expect(lines).toEqual([
+        'data/event/null.json: a symbolic link to /dev/null, outside the data folder: copy the file into the data folder instead',
+        'data/event/socket.json: a socket is not source data: remove it',
+      ]);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
+  it('skips the files the system or an editor makes, with one warning each, and reads the rest', async () => {
+    const junk = [
+      '.DS_Store',
+      'event/.DS_Store',
+      'event/Thumbs.db',
+      'event/e.json~',
+      'event/.e.json.swp',
+      'event/.e.json.swo',
+      'event/#e.json#',
+      'company/._c.json',
+    ];
+    await files({ 'event/e.json': '{"id": 1}', ...Object.fromEntries(junk.map((name) => [name, 'x'])) });
+    expect(await errorLines()).toEqual([]);
+    expect((await load(dir)).records.map((r) => r.value)).toEqual([{ id: 1 }]);
+    const reason = 'skipped: a file the system or an editor makes, not source data';
+    expect(await warningLines()).toEqual(
+      [
+        '.DS_Store',
+        'company/._c.json',
+        'event/#e.json#',
+        'event/.DS_Store',
+        'event/.e.json.swo',
+        'event/.e.json.swp',
+        'event/Thumbs.db',
+        'event/e.json~',
+      ].map((name) => `data/${name}: ${reason}`),
+    );
+  });
+
+  it('keeps every other stray file an error, hidden or not', async () => {
+    await files({ 'event/.hidden': '{}', 'event/e.json.bak': '{}', 'event/e.swp': '{}' });
+    expect(await errorLines()).toEqual([
+      `data/event/.hidden: ${STRAY}`,
+      `data/event/e.json.bak: ${STRAY}`,
+      `data/event/e.swp: ${STRAY}`,
+    ]);
+  });
+
+  it('says which folder was probably meant when --data points one level too high', async () => {
+    await files({ 'data/event/e.json': '{"id": 1}', 'data/company/c.json': '[]', 'README.md': '' });
+    expect(await errorLines()).toEqual([
+      'data: expected the folders company/, virtualfair/, event/, virtualbooth-texture/ here, but they are in data/data: use --data data/data',
     ]);
   });
 });

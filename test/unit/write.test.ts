@@ -3,9 +3,11 @@
 // (removing files that are no longer rendered), and leaves the old output untouched, with no
 // staging or backup folder left over, when writing fails.
 
+import { spawnSync } from 'node:child_process';
 import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { recoverOutput } from '../../scripts/build/swap.ts';
 import { writeOutput } from '../../scripts/build/write.ts';
 import { readTreeText, tempDirs } from './helpers/tree.ts';
 
@@ -126,5 +128,58 @@ describe('writeOutput', () => {
     await expect(writeOutput(out, files)).rejects.toThrow();
     expect(await readTreeText(out)).toEqual(before);
     expect(await readdir(parent)).toEqual(['out']);
+  });
+});
+
+describe('recoverOutput, run first by every write', () => {
+  // A PID that no process has any more: a child that has exited.
+  const deadPid = spawnSync(process.execPath, ['-e', '']).pid;
+
+  async function folder(dir: string, text: string): Promise<void> {
+    await mkdir(dir, { recursive: true });
+    await writeFile(path.join(dir, 'a.json'), text);
+  }
+
+  it('restores the complete new output when killed between the renames, and removes the old one', async () => {
+    const parent = await tempDir();
+    const out = path.join(parent, 'out');
+    await folder(`${out}.old-${deadPid}-1000-1`, 'old');
+    await folder(`${out}.new-${deadPid}-1000-1`, 'new');
+    await folder(`${out}.tmp-${deadPid}-900-1`, 'partial');
+    expect(await recoverOutput(out)).toBe(`${out}.new-${deadPid}-1000-1`);
+    expect(await readTreeText(out)).toEqual({ 'a.json': 'new' });
+    expect(await readdir(parent)).toEqual(['out']);
+  });
+
+  it('restores the newest old output when there is no new one', async () => {
+    const parent = await tempDir();
+    const out = path.join(parent, 'out');
+    await folder(`${out}.old-${deadPid}-1000-1`, 'older');
+    await folder(`${out}.old-${deadPid}-1000-2`, 'newer');
+    await recoverOutput(out);
+    expect(await readTreeText(out)).toEqual({ 'a.json': 'newer' });
+    expect(await readdir(parent)).toEqual(['out']);
+  });
+
+  it('keeps the output and removes every leftover once it exists; a write then leaves only the output', async () => {
+    const parent = await tempDir();
+    const out = path.join(parent, 'out');
+    await folder(out, 'current');
+    await folder(`${out}.new-${deadPid}-1000-1`, 'new');
+    await folder(`${out}.old-${deadPid}-1000-1`, 'old');
+    await folder(`${out}.tmp-${deadPid}-1000-1`, 'partial');
+    await writeOutput(out, new Map([['b.json', '2']]));
+    expect(await readTreeText(out)).toEqual({ 'b.json': '2' });
+    expect(await readdir(parent)).toEqual(['out']);
+  });
+
+  it('leaves the folders of a build still running', async () => {
+    const parent = await tempDir();
+    const out = path.join(parent, 'out');
+    await folder(out, 'current');
+    const running = `${out}.tmp-${process.ppid}-1000-1`;
+    await folder(running, 'being written');
+    await recoverOutput(out);
+    expect((await readdir(parent)).sort()).toEqual(['out', path.basename(running)]);
   });
 });

@@ -1,0 +1,199 @@
+// Finds the source files: `data/<resource>/**\/*.json` (fast-glob), read strictly. A symbolic link is
+// followed only when it stays inside the data folder; a FIFO, socket or device is refused without
+// being opened (opening a FIFO would wait forever); files the system or an editor leaves behind
+// are skipped with a warning; any other file is an error, since it would silently be ignored.
+
+import type { Stats } from 'node:fs';
+import { readdir, realpath, stat } from 'node:fs/promises';
+import path from 'node:path';
+import fg, { type Entry } from 'fast-glob';
+import { compareStrings } from '../contract/ordering.ts';
+import { RESOURCES, type ResourceName } from '../contract/routes.ts';
+import type { DataError } from './errors.ts';
+
+/** A source file and the resource its folder names. */
+export interface Source {
+  resource: ResourceName;
+  file: string;
+}
+
+export interface FoundSources {
+  sources: Source[];
+  errors: DataError[];
+  /** Files skipped because nobody means them as data (`.DS_Store`, editor backups). */
+  warnings: DataError[];
+  /** Resources with a file that cannot be read (a link out, a loop, a FIFO): their records are incomplete. */
+  incomplete: Set<ResourceName>;
+}
+
+const FOLDERS = RESOURCES.map((resource) => `${resource.name}/`).join(', ');
+const STRAY = `expected only .json files in the folders ${FOLDERS}`;
+const KNOWN = new Set<string>(RESOURCES.map((resource) => resource.name));
+
+/** Files the system or an editor makes next to the data: macOS, Windows, Emacs, Vim, backups. */
+const JUNK = [/^\.DS_Store$/, /^\._/, /^Thumbs\.db$/i, /^desktop\.ini$/i, /~$/, /^\..*\.sw[a-p]$/, /^#.*#$/, /^\.#/];
+
+function isJunk(name: string): boolean {
+  return JUNK.some((pattern) => pattern.test(name));
+}
+
+/** What `stat()` and fast-glob's entries both tell of a file's kind. */
+type FileKind = Pick<Stats, 'isFIFO' | 'isSocket' | 'isCharacterDevice' | 'isBlockDevice'>;
+
+function kindOf(stats: FileKind): string | null {
+  if (stats.isFIFO()) return 'a FIFO (named pipe)';
+  if (stats.isSocket()) return 'a socket';
+  if (stats.isCharacterDevice()) return 'a character device';
+  if (stats.isBlockDevice()) return 'a block device';
+  return null;
+}
+
+function isInside(root: string, target: string): boolean {
+  return target === root || target.startsWith(root.endsWith(path.sep) ? root : root + path.sep);
+}
+
+/** A file found by the walk: its path relative to the data folder. */
+interface Found {
+  entry: string;
+  /** An error about it instead of reading it. */
+  error?: string;
+}
+
+/**
+ * Walks the data folder with fast-glob, which follows no link: each link is checked here, and a
+ * folder it leads to inside the data folder is walked in turn, unless it is one of the folders
+ * the link sits in (a loop, reported once, at the link).
+ */
+async function walk(
+  dataDir: string,
+  root: string,
+): Promise<{ files: Found[]; warnings: DataError[]; errors: DataError[] }> {
+  const files: Found[] = [];
+  const warnings: DataError[] = [];
+  const errors: DataError[] = [];
+  // Each folder to walk, with the real paths of the folders it was reached through (for loops).
+  const queue: { entry: string; real: string; above: readonly string[] }[] = [{ entry: '', real: root, above: [] }];
+  while (queue.length > 0) {
+    const folder = queue.pop() as (typeof queue)[number];
+    let entries: Entry[];
+    try {
+      entries = await fg('**', {
+        cwd: path.join(dataDir, folder.entry),
+        dot: true,
+        onlyFiles: false,
+        followSymbolicLinks: false,
+        objectMode: true,
+      });
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+      const where = (error as NodeJS.ErrnoException).path ?? path.join(dataDir, folder.entry);
+      errors.push({ file: where, pointer: '', message: `expected a readable folder, got ${code}` });
+      continue;
+    }
+    for (const { path: relative, name, dirent } of entries) {
+      // fast-glob walks into folders itself; only what they hold is looked at.
+      if (dirent.isDirectory()) continue;
+      const entry = folder.entry === '' ? relative : `${folder.entry}/${relative}`;
+      const file = path.join(dataDir, entry);
+      if (isJunk(name)) {
+        warnings.push({ file, pointer: '', message: 'skipped: a file the system or an editor makes, not source data' });
+        continue;
+      }
+      if (dirent.isFile()) {
+        files.push({ entry });
+        continue;
+      }
+      if (!dirent.isSymbolicLink()) {
+        files.push({ entry, error: `${kindOf(dirent) ?? 'not a regular file'} is not source data: remove it` });
+        continue;
+      }
+      // A symbolic link: only to a file or folder inside the data folder.
+      let target: string;
+      let stats: Stats;
+      try {
+        target = await realpath(file);
+        stats = await stat(target);
+      } catch (error) {
+        const code = (error as NodeJS.ErrnoException).code;
+        if (code === 'ELOOP') {
+          files.push({ entry, error: 'a symbolic link loop (the link leads back to itself): remove or fix the link' });
+        } else if (code === 'ENOENT') {
+          // As before: a broken link is a file that cannot be read.
+          files.push({ entry, error: 'expected a readable file, got ENOENT' });
+        } else {
+          files.push({
+            entry,
+            error: `a symbolic link that cannot be followed (${code ?? (error as Error).message}): fix the link`,
+          });
+        }
+        continue;
+      }
+      // No link was followed within this walk, so the link's folder is really where it seems.
+      const linkFolder = path.join(folder.real, path.dirname(relative));
+      if (!isInside(root, target)) {
+        files.push({
+          entry,
+          error: `a symbolic link to ${target}, outside the data folder: copy the file into the data folder instead`,
+        });
+      } else if (stats.isDirectory()) {
+        if (isInside(target, linkFolder) || folder.above.some((above) => isInside(target, above))) {
+          files.push({ entry, error: 'a symbolic link loop (the link leads to a folder above it): remove the link' });
+        } else queue.push({ entry, real: target, above: [...folder.above, linkFolder] });
+      } else if (stats.isFile()) {
+        files.push({ entry });
+      } else {
+        files.push({
+          entry,
+          error: `a symbolic link to ${kindOf(stats) ?? 'something'}, which is not source data: remove it`,
+        });
+      }
+    }
+  }
+  return { files, warnings, errors };
+}
+
+/** When the folder holds no resource folder but its `data/` does, that is the folder meant. */
+async function meantInstead(dataDir: string): Promise<string | null> {
+  const here = await readdir(dataDir).catch(() => [] as string[]);
+  if (here.some((name) => KNOWN.has(name))) return null;
+  const inner = path.join(dataDir, 'data');
+  const below = await readdir(inner).catch(() => [] as string[]);
+  return below.some((name) => KNOWN.has(name)) ? inner : null;
+}
+
+/**
+ * Lists `data/<resource>/**\/*.json` in path order (so a catalogue split over many files has a
+ * stable order), with an error for every other file and a warning for every skipped one.
+ */
+export async function findSources(dataDir: string): Promise<FoundSources> {
+  const errors: DataError[] = [];
+  const folder = await stat(dataDir).catch(() => null);
+  if (!folder?.isDirectory()) {
+    // Building nothing would replace the API with empty lists: a mistyped --data must fail.
+    errors.push({ file: dataDir, pointer: '', message: 'expected a folder holding the source data' });
+    return { sources: [], errors, warnings: [], incomplete: new Set() };
+  }
+  const meant = await meantInstead(dataDir);
+  if (meant) {
+    const message = `expected the folders ${FOLDERS} here, but they are in ${meant}: use --data ${meant}`;
+    return { sources: [], errors: [{ file: dataDir, pointer: '', message }], warnings: [], incomplete: new Set() };
+  }
+  const root = await realpath(dataDir);
+  const found = await walk(dataDir, root);
+  found.files.sort((a, b) => compareStrings(a.entry, b.entry));
+  found.warnings.sort((a, b) => compareStrings(a.file, b.file));
+  errors.push(...found.errors);
+  const sources: Source[] = [];
+  const incomplete = new Set<ResourceName>();
+  for (const { entry, error } of found.files) {
+    const file = path.join(dataDir, entry);
+    const topFolder = entry.split('/')[0] ?? '';
+    if (error) {
+      errors.push({ file, pointer: '', message: error });
+      if (entry.includes('/') && KNOWN.has(topFolder)) incomplete.add(topFolder as ResourceName);
+    } else if (entry.endsWith('.json') && entry.includes('/') && KNOWN.has(topFolder)) {
+      sources.push({ resource: topFolder as ResourceName, file });
+    } else errors.push({ file, pointer: '', message: STRAY });
+  }
+  return { sources, errors, warnings: found.warnings, incomplete };
+}

@@ -1,0 +1,98 @@
+// How a finished folder replaces the output, and how the next build recovers from one that was
+// killed. Node has no atomic exchange of two folders, so the swap is three renames, each atomic:
+//
+//   <out>.tmp-<pid>-<n>  being written; incomplete, removed by the next build
+//   <out>.new-<pid>-<n>  renamed from .tmp- once complete: the complete new output
+//   <out>.old-<pid>-<n>  the previous output, moved aside just before .new- becomes <out>
+//
+// At every moment <out> is the complete previous output or the complete new one, except between
+// the last two renames (<out> → .old-, .new- → <out>): there <out> is missing for an instant and
+// both complete folders sit beside it. `recoverOutput` (run first by every build) puts the newest
+// complete one back and removes the leftovers; the local server answers from them meanwhile.
+
+import { readdir, rename, rm } from 'node:fs/promises';
+import path from 'node:path';
+
+export type LeftoverKind = 'tmp' | 'new' | 'old';
+
+export interface Leftover {
+  kind: LeftoverKind;
+  path: string;
+  pid: number;
+  /** Order of creation: the time of the build's start (ms), then its count of writes. */
+  time: number;
+  count: number;
+}
+
+let counter = 0;
+
+/** A name suffix unique to this process and call: `<pid>-<time>-<counter>`. */
+export function swapStamp(): string {
+  counter += 1;
+  return `${process.pid}-${Date.now()}-${counter}`;
+}
+
+export function siblingPath(output: string, kind: LeftoverKind, stamp: string): string {
+  return `${output}.${kind}-${stamp}`;
+}
+
+/** The `.tmp-`, `.new-` and `.old-` folders beside `output`, newest first. */
+export async function listLeftovers(output: string): Promise<Leftover[]> {
+  const parent = path.dirname(output);
+  const base = path.basename(output);
+  const names = await readdir(parent).catch(() => [] as string[]);
+  const found: Leftover[] = [];
+  for (const name of names) {
+    if (!name.startsWith(`${base}.`)) continue;
+    const match = /^(tmp|new|old)-(\d+)-(\d+)(?:-(\d+))?$/.exec(name.slice(base.length + 1));
+    if (!match) continue;
+    found.push({
+      kind: match[1] as LeftoverKind,
+      path: path.join(parent, name),
+      pid: Number(match[2]),
+      time: Number(match[3]),
+      count: Number(match[4] ?? 0),
+    });
+  }
+  return found.sort((a, b) => b.time - a.time || b.count - a.count);
+}
+
+/** Whether another running process made this leftover: its swap is still under way, leave it. */
+function ownedByLiveProcess(leftover: Leftover): boolean {
+  if (leftover.pid === process.pid) return false;
+  try {
+    process.kill(leftover.pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+async function exists(file: string): Promise<boolean> {
+  return readdir(file).then(
+    () => true,
+    (error: NodeJS.ErrnoException) => error.code !== 'ENOENT',
+  );
+}
+
+/**
+ * Repairs what a killed build left beside `output`: when `output` is missing, the newest complete
+ * `.new-` folder becomes it (else the newest `.old-`); then every leftover of a process that is no
+ * longer running is removed. Returns what it restored, if anything.
+ */
+export async function recoverOutput(output: string): Promise<string | undefined> {
+  const leftovers = (await listLeftovers(output)).filter((leftover) => !ownedByLiveProcess(leftover));
+  let restored: string | undefined;
+  if (!(await exists(output))) {
+    const complete =
+      leftovers.find((leftover) => leftover.kind === 'new') ?? leftovers.find((leftover) => leftover.kind === 'old');
+    if (complete) {
+      await rename(complete.path, output);
+      restored = complete.path;
+    }
+  }
+  for (const leftover of leftovers) {
+    if (leftover.path !== restored) await rm(leftover.path, { recursive: true, force: true });
+  }
+  return restored;
+}

@@ -1,0 +1,178 @@
+// No stack trace reaches a user: `npm run build`, `check`, `serve` and `start`, run as real
+// processes, end each input or environment problem with one line and exit status 1; an
+// unexpected internal error asks for a bug report in one line, with the stack only under
+// DEBUG=1 or --debug.
+
+import { spawnSync } from 'node:child_process';
+import { mkdir, writeFile } from 'node:fs/promises';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { userMessage } from '../../scripts/cli/fail.ts';
+import { cleanEnv, GOOD_DATA, hasStackTrace, ROOT, runCommand } from './helpers/cli.ts';
+import { tempDirs } from './helpers/tree.ts';
+
+const tempDir = tempDirs('cli-errors-');
+
+/** Checks the one-line failure with exit status 1 and returns that line. */
+function oneLine(result: { code: number | null; stderr: string; stdout: string }): string {
+  expect(result.code, result.stderr).toBe(1);
+  expect(hasStackTrace(result.stderr), result.stderr).toBe(false);
+  expect(result.stdout).toBe('');
+  const lines = result.stderr.trim().split('\n');
+  return lines[lines.length - 1] as string;
+}
+
+let busy: http.Server;
+let busyPort: number;
+
+beforeAll(async () => {
+  busy = http.createServer((_req, res) => res.end());
+  await new Promise<void>((done) => busy.listen(0, '127.0.0.1', done));
+  busyPort = (busy.address() as AddressInfo).port;
+});
+
+afterAll(async () => {
+  await new Promise((done) => busy.close(done));
+});
+
+describe('npm run build and check', () => {
+  it.each(['build', 'check'])('%s: a missing data folder', async (command) => {
+    const dir = await tempDir();
+    const args = [
+      '--data',
+      path.join(dir, 'nope'),
+      ...(command === 'check' ? ['--check'] : ['--out', path.join(dir, 'public')]),
+    ];
+    const result = await runCommand('build', args);
+    expect(oneLine(result)).toMatch(/problem.* in the source data; (nothing was written|.* was left as it was)\.$/);
+    expect(result.stderr).toContain(path.join(dir, 'nope'));
+  });
+
+  it('a missing _headers file', async () => {
+    const dir = await tempDir();
+    const result = await runCommand('build', ['--data', GOOD_DATA, '--check', '--headers', path.join(dir, 'nope')]);
+    expect(oneLine(result)).toMatch(
+      new RegExp(`${path.join(dir, 'nope')}.*(no such file|not found|does not exist)`, 'i'),
+    );
+  });
+
+  it('an unreadable _headers file (a folder)', async () => {
+    const dir = await tempDir();
+    const result = await runCommand('build', ['--data', GOOD_DATA, '--check', '--headers', dir]);
+    expect(oneLine(result)).toContain(dir);
+  });
+
+  it('an output folder that cannot be written (a file in the way)', async () => {
+    const dir = await tempDir();
+    await writeFile(path.join(dir, 'out'), '');
+    const result = await runCommand('build', ['--data', GOOD_DATA, '--out', path.join(dir, 'out/public')]);
+    expect(oneLine(result)).toMatch(/^cannot write .*out: a file is in the way of the folder \(EEXIST\)/);
+  });
+});
+
+describe('npm run serve and npm start', () => {
+  it('serve: a missing output folder', async () => {
+    const dir = await tempDir();
+    const result = await runCommand('serve', ['--out', path.join(dir, 'public'), '--port', '0']);
+    expect(oneLine(result)).toBe(`${path.join(dir, 'public')}/ does not exist: build it first with \`npm run build\``);
+  });
+
+  it('serve: a folder that is not a build output (no _headers)', async () => {
+    const dir = await tempDir();
+    await mkdir(path.join(dir, 'public'));
+    const result = await runCommand('serve', ['--out', path.join(dir, 'public'), '--port', '0']);
+    expect(oneLine(result)).toMatch(/has no _headers file, so it is not a build output/);
+  });
+
+  it('serve: an unreadable _headers (a folder)', async () => {
+    const dir = await tempDir();
+    await mkdir(path.join(dir, 'public/_headers'), { recursive: true });
+    const result = await runCommand('serve', ['--out', path.join(dir, 'public'), '--port', '0']);
+    expect(oneLine(result)).toMatch(/^cannot read .*_headers: .*\(EISDIR\)$/);
+  });
+
+  it('serve: the port is in use (EADDRINUSE)', async () => {
+    const result = await runCommand('serve', ['--out', path.join(ROOT, 'public'), '--port', String(busyPort)]);
+    expect(oneLine(result)).toBe(
+      `cannot listen on 127.0.0.1 port ${busyPort}: it is in use; stop the other server or choose another --port`,
+    );
+  });
+
+  it('serve: an address this machine does not have (EADDRNOTAVAIL)', async () => {
+    const result = await runCommand('serve', [
+      '--out',
+      path.join(ROOT, 'public'),
+      '--host',
+      '192.0.2.1',
+      '--port',
+      '0',
+    ]);
+    expect(oneLine(result)).toMatch(
+      /^cannot listen on 192\.0\.2\.1( port 0)?: this machine has no such address; check --host$/,
+    );
+  });
+
+  it('start: builds, then the port is in use', async () => {
+    const dir = await tempDir();
+    const result = await runCommand('start', [
+      '--data',
+      GOOD_DATA,
+      '--out',
+      path.join(dir, 'public'),
+      '--targets-dir',
+      path.join(dir, 'targets'),
+      '--schemas-dir',
+      path.join(dir, 'schemas'),
+      '--target',
+      'nginx',
+      '--port',
+      String(busyPort),
+    ]);
+    expect(oneLine(result)).toMatch(/^cannot listen on 127\.0\.0\.1 port \d+: it is in use/);
+  });
+
+  it('a permission denied on a port (EACCES), as the message of a listen error (a test double: root may bind any port)', () => {
+    const error = Object.assign(new Error('listen EACCES: permission denied 127.0.0.1:80'), {
+      code: 'EACCES',
+      syscall: 'listen',
+      address: '127.0.0.1',
+      port: 80,
+    });
+    expect(userMessage(error)).toBe(
+      'cannot listen on 127.0.0.1 port 80: permission denied (ports below 1024 need privileges); choose another --port',
+    );
+  });
+});
+
+describe('an unexpected internal error', () => {
+  /** A real process whose command body throws a plain error, through the commands' wrapper. */
+  function crash(env: Record<string, string>, args: string[] = []) {
+    const script = `import { runCommand } from ${JSON.stringify(path.join(ROOT, 'scripts/cli/fail.ts'))};
+await runCommand(async () => { throw new TypeError('cannot read properties of undefined'); });`;
+    return spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script, ...args], {
+      cwd: ROOT,
+      env: cleanEnv(env),
+      encoding: 'utf8',
+    });
+  }
+
+  it('prints one line asking for a bug report, without the stack', () => {
+    const result = crash({});
+    expect(result.status).toBe(1);
+    expect(result.stderr.trim()).toBe(
+      'internal error: cannot read properties of undefined. This is a bug: please report it with the command you ran (DEBUG=1 or --debug shows the stack).',
+    );
+  });
+
+  it.each([
+    ['DEBUG=1', { DEBUG: '1' }, []],
+    ['--debug', {}, ['--', '--debug']],
+  ])('prints the stack with %s', (_label, env, args) => {
+    const result = crash(env, args);
+    expect(result.status).toBe(1);
+    expect(result.stderr).toMatch(/^internal error: cannot read properties of undefined\. This is a bug/);
+    expect(hasStackTrace(result.stderr)).toBe(true);
+  });
+});

@@ -1,0 +1,63 @@
+// Runs one of the npm scripts' commands (scripts/cli/*-command.ts) as the user would, in a
+// process of its own (node with tsx as a loader, so that the PID is the command's own).
+
+import { type ChildProcess, spawn } from 'node:child_process';
+import path from 'node:path';
+
+export const ROOT = path.resolve(import.meta.dirname, '../../..');
+export const GOOD_DATA = path.join(ROOT, 'test/fixtures/good/data');
+
+/** The environment without the settings' variables (vitest sets BASE_URL to "/"). */
+export function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const env = { ...process.env };
+  for (const name of ['BASE_URL', 'PAGE_SIZE', 'HOST', 'PORT', 'DEBUG', 'STATIC_API_PAUSE_AT']) delete env[name];
+  return { ...env, ...extra };
+}
+
+export function startCommand(
+  command: 'build' | 'serve' | 'start',
+  args: readonly string[],
+  env: Record<string, string> = {},
+): ChildProcess {
+  return spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, `scripts/cli/${command}-command.ts`), ...args], {
+    cwd: ROOT,
+    env: cleanEnv(env),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+}
+
+export interface Finished {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the command to its end (killing it, by its PID, after `timeoutMs`). */
+export function runCommand(
+  command: 'build' | 'serve' | 'start',
+  args: readonly string[],
+  env: Record<string, string> = {},
+  timeoutMs = 15_000,
+): Promise<Finished> {
+  const child = startCommand(command, args, env);
+  let stdout = '';
+  let stderr = '';
+  child.stdout?.on('data', (chunk) => {
+    stdout += chunk;
+  });
+  child.stderr?.on('data', (chunk) => {
+    stderr += chunk;
+  });
+  const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+  return new Promise((done) => {
+    child.once('close', (code) => {
+      clearTimeout(timer);
+      done({ code, stdout, stderr });
+    });
+  });
+}
+
+/** Whether the text holds a stack frame (`    at fn (file:line:col)`). */
+export function hasStackTrace(text: string): boolean {
+  return /^\s+at .+(:\d+:\d+\)?|\(native\)|<anonymous>)$/m.test(text);
+}
