@@ -4,7 +4,12 @@
 import { z } from 'zod';
 
 const text = () => z.string();
-const nonEmpty = () => text().refine((s) => s.length > 0, 'expected a non-empty string');
+// `.meta()` only describes a rule for the JSON Schemas of scripts/build/json-schemas.ts (the
+// editors' and the OpenAPI document's); it changes nothing zod checks.
+const nonEmpty = () =>
+  text()
+    .refine((s) => s.length > 0, 'expected a non-empty string')
+    .meta({ minLength: 1 });
 const id = () => z.int().positive({ error: 'expected a positive integer id' });
 const count = () => z.int().nonnegative({ error: 'expected an integer of 0 or more' });
 
@@ -16,9 +21,19 @@ function isAbsoluteHttpUrl(value: string): boolean {
 }
 
 // `abort` keeps later checks (which parse the URL) from running on a value that is not one.
-const absoluteUrl = () => text().refine(isAbsoluteHttpUrl, { error: 'expected an absolute http(s) URL', abort: true });
+const HTTP_URL_START = '^[hH][tT][tT][pP][sS]?://[^/?#\\s]';
+const absoluteUrl = () =>
+  text()
+    .refine(isAbsoluteHttpUrl, { error: 'expected an absolute http(s) URL', abort: true })
+    .meta({
+      pattern: `${HTTP_URL_START}\\S*$`,
+      description:
+        'An absolute http(s) URL. JSON Schema checks its form only; that it parses as a URL (WHATWG URL) is checked by the build.',
+    });
 const mediaPath = () =>
-  text().refine((s) => /^\/media\/\S+$/.test(s), 'expected a site-relative path beginning with /media/');
+  text()
+    .refine((s) => /^\/media\/\S+$/.test(s), 'expected a site-relative path beginning with /media/')
+    .meta({ pattern: '^/media/\\S+$' });
 
 const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 
@@ -36,7 +51,17 @@ export function isCalendarDate(value: string): boolean {
   return year >= 1 && days !== undefined && day >= 1 && day <= days;
 }
 
-const isoDate = () => text().refine(isCalendarDate, 'expected a date YYYY-MM-DD that exists on the calendar');
+// isCalendarDate() as a regular expression, for JSON Schema: the days each month has, and
+// 29 February in a leap year of the Gregorian calendar (year 0001 on). test/unit/json-schemas.test.ts
+// checks that the two agree.
+const LEAP_YEAR = '(?:\\d\\d(?:0[48]|[2468][048]|[13579][26])|(?:0[48]|[2468][048]|[13579][26])00)';
+const CALENDAR_DATE =
+  '^(?!0000)\\d{4}-(?:(?:0[1-9]|1[0-2])-(?:0[1-9]|1\\d|2[0-8])|(?:0[13-9]|1[0-2])-(?:29|30)|(?:0[13578]|1[02])-31)$' +
+  `|^${LEAP_YEAR}-02-29$`;
+const isoDate = () =>
+  text()
+    .refine(isCalendarDate, 'expected a date YYYY-MM-DD that exists on the calendar')
+    .meta({ pattern: CALENDAR_DATE, description: 'A date YYYY-MM-DD that exists on the calendar.' });
 const hexColour = () => text().regex(/^#[0-9a-fA-F]{6}$/, 'expected a colour of the form #rrggbb');
 const uuid = () =>
   text().regex(
@@ -48,13 +73,21 @@ const uuid = () =>
 const LABEL = '(?:[^,\\s]|[^,\\s][^,]*[^,\\s])';
 const TAGS = new RegExp(`^${LABEL}(?:,${LABEL})*$`);
 const tags = () =>
-  text().refine((s) => TAGS.test(s), 'expected comma-separated labels with no space after a comma and no empty label');
+  text()
+    .refine((s) => TAGS.test(s), 'expected comma-separated labels with no space after a comma and no empty label')
+    .meta({ pattern: TAGS.source });
 
+// Each placeholder once: a lookahead that finds it and one that finds no second one.
+const ONCE_EACH = ['z', 'x', 'y']
+  .map((name) => `(?=[\\s\\S]*\\{${name}\\})(?![\\s\\S]*\\{${name}\\}[\\s\\S]*\\{${name}\\})`)
+  .join('');
 const tilePattern = () =>
-  text().refine(
-    (s) => ['{z}', '{x}', '{y}'].every((part) => s.split(part).length === 2),
-    'expected a tile pattern holding each of {z}, {x} and {y} exactly once',
-  );
+  text()
+    .refine(
+      (s) => ['{z}', '{x}', '{y}'].every((part) => s.split(part).length === 2),
+      'expected a tile pattern holding each of {z}, {x} and {y} exactly once',
+    )
+    .meta({ pattern: `^${ONCE_EACH}`, description: 'A tile path holding each of {z}, {x} and {y} exactly once.' });
 
 const LONE_SURROGATE = 'expected well-formed Unicode text (no lone surrogates)';
 
@@ -172,7 +205,8 @@ const fairSchema = z.strictObject({
   events: z
     .array(id())
     .min(1, 'expected at least one event id')
-    .refine((ids) => new Set(ids).size === ids.length, 'expected each event id once'),
+    .refine((ids) => new Set(ids).size === ids.length, 'expected each event id once')
+    .meta({ uniqueItems: true, description: 'Ids of event records (each must exist: checked by the build).' }),
   url: absoluteUrl(),
   tiles: z.strictObject({
     tile_pattern: tilePattern(),
@@ -191,14 +225,18 @@ const fairSchema = z.strictObject({
 const textureSchema = z.strictObject({
   id: uuid(),
   name: nonEmpty(),
-  texture: absoluteUrl().refine(
-    (s) => /\.(jpe?g|png)$/i.test(new URL(s).pathname),
-    'expected the URL of a jpg or png image',
-  ),
+  texture: absoluteUrl()
+    .refine((s) => /\.(jpe?g|png)$/i.test(new URL(s).pathname), 'expected the URL of a jpg or png image')
+    .meta({
+      pattern: `${HTTP_URL_START}[^/?#\\s]*/[^?#\\s]*\\.(?:[jJ][pP][eE]?[gG]|[pP][nN][gG])(?:[?#]\\S*)?$`,
+      description:
+        'The absolute http(s) URL of a jpg or png image. JSON Schema checks its form only; that it parses as a URL (WHATWG URL), and the path it parses to, are checked by the build.',
+    }),
   categories: z
     .array(uuid())
     .min(1, 'expected at least one category UUID')
-    .refine((ids) => new Set(ids).size === ids.length, 'expected each category once'),
+    .refine((ids) => new Set(ids).size === ids.length, 'expected each category once')
+    .meta({ uniqueItems: true }),
 });
 
 export type Company = z.infer<typeof companySchema>;
@@ -206,9 +244,32 @@ export type Event = z.infer<typeof eventSchema>;
 export type Fair = z.infer<typeof fairSchema>;
 export type Texture = z.infer<typeof textureSchema>;
 
+// What the JSON Schemas (scripts/build/json-schemas.ts) cannot say, said in their descriptions;
+// test/unit/json-schemas.test.ts lists the same rules and proves that zod and JSON Schema agree
+// on every other one.
+const URL_PARSES = 'each URL parses as a URL (WHATWG URL)';
+const UNIQUE_IDS = 'the ids are unique across the files of the resource';
+const BUILD_ONLY = {
+  company: [URL_PARSES, UNIQUE_IDS],
+  event: ['end_date is on or after start_date', UNIQUE_IDS],
+  virtualfair: [
+    'zoom: min <= default <= max',
+    URL_PARSES,
+    UNIQUE_IDS,
+    'each event id names an event that exists and has a logo',
+  ],
+  'virtualbooth-texture': [URL_PARSES, UNIQUE_IDS],
+} as const;
+
+const describeRecord = (what: string, rules: readonly string[]) =>
+  `${what}. A file of data/ holds one record or an array of them. Checked by the build only, as ` +
+  `JSON Schema cannot express it: every text is well-formed Unicode (no lone surrogates); ${rules.join('; ')}.`;
+
 export const SCHEMAS = {
-  company: wellFormedText(companySchema),
-  event: wellFormedText(eventSchema),
-  virtualfair: wellFormedText(fairSchema),
-  'virtualbooth-texture': wellFormedText(textureSchema),
+  company: wellFormedText(companySchema).describe(describeRecord('A company', BUILD_ONLY.company)),
+  event: wellFormedText(eventSchema).describe(describeRecord('An event', BUILD_ONLY.event)),
+  virtualfair: wellFormedText(fairSchema).describe(describeRecord('A virtual fair', BUILD_ONLY.virtualfair)),
+  'virtualbooth-texture': wellFormedText(textureSchema).describe(
+    describeRecord('A virtual booth texture', BUILD_ONLY['virtualbooth-texture']),
+  ),
 } as const;

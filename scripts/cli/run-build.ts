@@ -1,11 +1,14 @@
 // `npm run build`, `check` and `start`: the build, then the deploy targets' files, then the
 // writes; progress and every data problem on stderr.
 
+import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { readCatalogue } from '../build/catalogue.ts';
 import { DataErrors, formatDataError } from '../build/errors.ts';
+import { schemaFiles } from '../build/openapi.ts';
 import { render } from '../build/render.ts';
-import { writeOutput } from '../build/write.ts';
+import { recoverOutput } from '../build/swap.ts';
+import { OutputError, writeOutput } from '../build/write.ts';
 import type { Route } from '../contract/routes.ts';
 import { TARGETS } from '../targets/index.ts';
 
@@ -20,6 +23,8 @@ export interface BuildOptions {
   targetsDir: string;
   /** Deploy targets to write files for; all of them when absent. */
   targets?: readonly string[];
+  /** Where the source files' JSON Schemas and the API's OpenAPI document go; not written when absent. */
+  schemasDir?: string;
   /** Validate and render only; write nothing. */
   check?: boolean;
   /** Receives one line per finished stage, for progress on long builds. */
@@ -45,10 +50,36 @@ function stageLogger(log: (line: string) => void): (line: string) => void {
   };
 }
 
+/**
+ * A read error that names no file (reading a folder as a file gives EISDIR without a path) names
+ * the headers file when that is what is not a file: the one file read by path before the data.
+ */
+async function withPath(error: unknown, headersPath: string): Promise<never> {
+  const failure = error as NodeJS.ErrnoException | null;
+  if (typeof failure?.code === 'string' && failure.path === undefined) {
+    const isFile = await stat(headersPath).then(
+      (stats) => stats.isFile(),
+      () => false,
+    );
+    if (!isFile) failure.path = headersPath;
+  }
+  throw error;
+}
+
 /** Builds and writes the output and the selected targets' files; throws DataErrors on bad input. */
 export async function build(options: BuildOptions): Promise<BuildResult> {
   const step = stageLogger(options.log ?? (() => {}));
-  const { catalogue, routes, headerRules, headersText, ...source } = await readCatalogue(options, step);
+  // First repair what a killed build left, even if this one stops on bad data.
+  if (!options.check) {
+    const outputs = [options.outDir, ...TARGETS.map((target) => path.join(options.targetsDir, target.name))];
+    if (options.schemasDir !== undefined) outputs.push(options.schemasDir);
+    await Promise.all(outputs.map((dir) => recoverOutput(path.resolve(dir))));
+  }
+  const { catalogue, routes, headerRules, headersText, ...source } = await readCatalogue(
+    options,
+    step,
+    options.log,
+  ).catch((error: unknown) => withPath(error, options.headersPath));
   const context = { routes, headerRules };
   const selected = TARGETS.filter((target) => !options.targets || options.targets.includes(target.name));
   // Asked first: esbuild bundles in a process of its own while this one renders.
@@ -68,7 +99,16 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
   for (const [index, target] of selected.entries()) {
     await writeOutput(path.join(options.targetsDir, target.name), made[index] as Map<string, string>);
   }
-  step(`write: ${files.size + targetFileCount} files into ${options.outDir}/ and ${options.targetsDir}/`);
+  const folders = [`${options.outDir}/`, `${options.targetsDir}/`];
+  let written = files.size + targetFileCount;
+  if (options.schemasDir !== undefined) {
+    // Keyed by their place in the project (`schemas/openapi.json`): written into schemasDir.
+    const schemas = [...schemaFiles(options, headersText)].map(([file, text]) => [path.basename(file), text] as const);
+    await writeOutput(options.schemasDir, new Map(schemas));
+    folders.push(`${options.schemasDir}/`);
+    written += schemas.length;
+  }
+  step(`write: ${written} files into ${folders.join(', ')}`);
   return result;
 }
 
@@ -82,6 +122,10 @@ export async function runBuild(settings: BuildOptions): Promise<boolean> {
     );
     return true;
   } catch (error) {
+    if (error instanceof OutputError) {
+      console.error(`${error.message}; ${error.output}/ was left as it was.`);
+      return false;
+    }
     if (!(error instanceof DataErrors)) throw error;
     for (const problem of error.errors) console.error(formatDataError(problem));
     const outcome = settings.check ? 'nothing was written' : `${settings.outDir}/ was left as it was`;

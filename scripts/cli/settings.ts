@@ -9,6 +9,7 @@ export const DEFAULTS = {
   outDir: 'public',
   headersPath: '_headers',
   targetsDir: 'targets',
+  schemasDir: 'schemas',
   host: '127.0.0.1',
   port: 3000,
   /** The origin `npm start` serves on by default, so the committed public/ matches it. */
@@ -22,6 +23,7 @@ export interface Settings {
   outDir: string;
   headersPath: string;
   targetsDir: string;
+  schemasDir: string;
   /** The deploy targets to write; every target when absent. */
   targets: string[] | undefined;
   baseUrl: string;
@@ -54,6 +56,12 @@ export const OPTIONS = {
     value: '<dir>',
     description: "where the deploy targets' files go",
     default: DEFAULTS.targetsDir,
+  },
+  'schemas-dir': {
+    flag: '--schemas-dir',
+    value: '<dir>',
+    description: "where the data files' JSON Schemas and the OpenAPI document go",
+    default: DEFAULTS.schemasDir,
   },
   target: {
     flag: '--target',
@@ -107,6 +115,7 @@ const BUILD_OPTIONS: readonly OptionName[] = [
   'out',
   'headers',
   'targets-dir',
+  'schemas-dir',
   'target',
   'base-url',
   'page-size',
@@ -260,6 +269,7 @@ export function readSettings(
     outDir: nonEmpty(text('out') ?? DEFAULTS.outDir, '--out'),
     headersPath: nonEmpty(text('headers') ?? DEFAULTS.headersPath, '--headers'),
     targetsDir: nonEmpty(text('targets-dir') ?? DEFAULTS.targetsDir, '--targets-dir'),
+    schemasDir: nonEmpty(text('schemas-dir') ?? DEFAULTS.schemasDir, '--schemas-dir'),
     targets: text('target') === undefined ? undefined : targetList(text('target') as string),
     baseUrl: baseUrl ? absoluteUrl(...baseUrl) : DEFAULTS.baseUrl,
     baseUrlGiven: baseUrl !== undefined,

@@ -226,6 +226,8 @@ describe('(d) the CLI', () => {
       out,
       '--targets-dir',
       hosts,
+      '--schemas-dir',
+      path.join(out, '..', 'schemas'),
       '--base-url',
       'https://api.example.com',
     ]);

@@ -2,9 +2,18 @@
 // values in plain words with exit status 2, and flags a command does not take refused.
 
 import { spawn, spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { COMMANDS, type CommandName, DEFAULTS, readSettings, UsageError, usage } from '../../scripts/cli/settings.ts';
+import {
+  COMMANDS,
+  type CommandName,
+  DEFAULTS,
+  OPTIONS,
+  readSettings,
+  UsageError,
+  usage,
+} from '../../scripts/cli/settings.ts';
 
 const TSX = path.join(process.cwd(), 'node_modules/.bin/tsx');
 const SCRIPTS: Record<CommandName, string[]> = {
@@ -185,5 +194,31 @@ describe('npm run serve', () => {
     } finally {
       stop();
     }
+  });
+});
+
+describe("the README's settings table", () => {
+  it('lists every option as --help does: flag, variable, default and meaning', () => {
+    const readme = readFileSync('README.md', 'utf8');
+    const section = readme.slice(
+      readme.indexOf('## Settings'),
+      readme.indexOf('\n## ', readme.indexOf('## Settings') + 1),
+    );
+    const rows = section
+      .split('\n')
+      .filter((line) => line.startsWith('| `--'))
+      .map((line) =>
+        line
+          .split('|')
+          .slice(1, -1)
+          .map((cell) => cell.trim().replaceAll('`', '')),
+      );
+    const expected = Object.values(OPTIONS).map((option) => [
+      'value' in option ? `${option.flag} ${option.value}` : option.flag,
+      'variable' in option ? option.variable : '',
+      option.default,
+      option.description,
+    ]);
+    expect(rows).toEqual(expected);
   });
 });

@@ -53,7 +53,13 @@ beforeAll(async () => {
   // One build for the whole file (tempDirs() would remove it after the first test).
   parent = await mkdtemp(path.join(tmpdir(), 'cloudflare-worker-test-'));
   dir = path.join(parent, 'public');
-  await build({ ...DEFAULTS, outDir: dir, targetsDir: path.join(parent, 'targets'), baseUrl: ORIGIN });
+  await build({
+    ...DEFAULTS,
+    outDir: dir,
+    targetsDir: path.join(parent, 'targets'),
+    schemasDir: undefined,
+    baseUrl: ORIGIN,
+  });
   server = createApiServer(dir);
   local = await listen(server, '127.0.0.1', 0);
   const { rules } = parseHeadersFile(await readFile(path.join(dir, '_headers'), 'utf8'));

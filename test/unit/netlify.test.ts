@@ -58,7 +58,14 @@ beforeAll(async () => {
   parent = await mkdtemp(path.join(tmpdir(), 'netlify-test-'));
   dir = path.join(parent, 'public');
   const targetsDir = path.join(parent, 'targets');
-  built = await build({ ...DEFAULTS, outDir: dir, targetsDir, baseUrl: ORIGIN, targets: ['netlify'] });
+  built = await build({
+    ...DEFAULTS,
+    outDir: dir,
+    targetsDir,
+    schemasDir: undefined,
+    baseUrl: ORIGIN,
+    targets: ['netlify'],
+  });
   matcher = await parsePlain(await readFile(path.join(dir, '_redirects'), 'utf8'), {});
   rules = parseHeadersFile(await readFile(path.join(dir, '_headers'), 'utf8')).rules;
   server = createApiServer(dir);

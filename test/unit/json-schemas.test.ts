@@ -1,0 +1,430 @@
+// The JSON Schemas of the source files (scripts/build/json-schemas.ts, committed in schemas/):
+// (a) the committed files are what schemaFiles() makes (stale otherwise), and .vscode/settings.json
+// maps every resource's files to its schema; (b) a differential test: ajv (draft 2020-12) and zod
+// reach the same verdict on every record of the sample, of every broken fixture and of thousands
+// of records with one value changed, except for the rules JSON Schema cannot express, which are
+// listed here and named in the schemas' descriptions; (c) the comparison itself fails when the
+// two disagree.
+
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv2020/dist/2020.js';
+import fc from 'fast-check';
+import fg from 'fast-glob';
+import { describe, expect, it } from 'vitest';
+import { schemaFiles } from '../../scripts/build/openapi.ts';
+import { isCalendarDate, SCHEMAS } from '../../scripts/build/schemas.ts';
+import { DEFAULTS } from '../../scripts/cli/settings.ts';
+import { RESOURCES, type ResourceName } from '../../scripts/contract/routes.ts';
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+
+const RESOURCE_NAMES = RESOURCES.map((resource) => resource.name);
+const FILES = schemaFiles(
+  { baseUrl: DEFAULTS.baseUrl, pageSize: DEFAULTS.pageSize },
+  readFileSync(path.join(ROOT, DEFAULTS.headersPath), 'utf8'),
+);
+
+// biome-ignore lint/suspicious/noExplicitAny: records of every shape, right and wrong
+type Raw = any;
+type Schema = Record<string, Raw>;
+
+const fileSchema = (resource: ResourceName): Schema =>
+  JSON.parse(FILES.get(`schemas/${resource}.schema.json`) as string);
+
+/**
+ * The rules JSON Schema cannot express (or only in part), by the start of zod's message: a record
+ * that breaks one of them may pass ajv. `described` is what the schema's description says of it.
+ */
+const BUILD_ONLY: ReadonlyArray<{ message: string; resources: readonly ResourceName[]; described: string }> = [
+  { message: 'expected a date on or after start_date', resources: ['event'], described: 'end_date is on or after' },
+  { message: 'expected max >= min', resources: ['virtualfair'], described: 'min <= default <= max' },
+  { message: 'expected a level from min to max', resources: ['virtualfair'], described: 'min <= default <= max' },
+  {
+    message: 'expected well-formed Unicode text (no lone surrogates)',
+    resources: RESOURCE_NAMES,
+    described: 'no lone surrogates',
+  },
+  // The schema checks the form with a pattern; whether WHATWG's parser takes it is the build's.
+  {
+    message: 'expected an absolute http(s) URL',
+    resources: ['company', 'virtualfair', 'virtualbooth-texture'],
+    described: 'parses as a URL (WHATWG URL)',
+  },
+  {
+    message: 'expected the URL of a jpg or png image',
+    resources: ['virtualbooth-texture'],
+    described: 'parses as a URL (WHATWG URL)',
+  },
+];
+
+const isBuildOnly = (message: string) => BUILD_ONLY.some((rule) => message.startsWith(rule.message));
+const pointer = (segments: ReadonlyArray<PropertyKey>) =>
+  segments.map((segment) => `/${String(segment).replaceAll('~', '~0').replaceAll('/', '~1')}`).join('');
+
+/** The values zod rejects, as JSON pointers: all of them, and those of rules JSON Schema expresses. */
+function zodVerdict(resource: ResourceName, record: Raw): { all: Set<string>; expressible: Set<string> } {
+  const all = new Set<string>();
+  const expressible = new Set<string>();
+  const result = SCHEMAS[resource].safeParse(record);
+  for (const issue of result.success ? [] : result.error.issues) {
+    const at = issue.code === 'unrecognized_keys' ? issue.keys.map((key) => [...issue.path, key]) : [issue.path];
+    for (const segments of at) {
+      all.add(pointer(segments));
+      if (!isBuildOnly(issue.message)) expressible.add(pointer(segments));
+    }
+  }
+  return { all, expressible };
+}
+
+/** The values ajv rejects, as JSON pointers (a missing or unknown field at the field's own pointer). */
+function ajvVerdict(validate: ValidateFunction, record: Raw): Set<string> {
+  if (validate(record)) return new Set();
+  return new Set(
+    (validate.errors as ErrorObject[]).map((error) => {
+      const { params } = error;
+      if (error.keyword === 'required') return `${error.instancePath}${pointer([params.missingProperty])}`;
+      if (error.keyword === 'additionalProperties')
+        return `${error.instancePath}${pointer([params.additionalProperty])}`;
+      return error.instancePath;
+    }),
+  );
+}
+
+/**
+ * Where ajv and zod disagree on `record`: ajv must reject every value zod rejects by a rule JSON
+ * Schema expresses, and nothing zod accepts. (Where a build-only rule fails, ajv may reject the
+ * value or not: its pattern checks the form.)
+ */
+function disagreement(resource: ResourceName, validate: ValidateFunction, record: Raw): string | null {
+  const zod = zodVerdict(resource, record);
+  const ajv = ajvVerdict(validate, record);
+  const missed = [...zod.expressible].filter((at) => !ajv.has(at));
+  const extra = [...ajv].filter((at) => !zod.all.has(at));
+  if (missed.length === 0 && extra.length === 0) return null;
+  return `${resource} ${JSON.stringify(record)}: ajv accepts ${JSON.stringify(missed)}, rejects ${JSON.stringify(extra)} (zod: ${JSON.stringify([...zod.all])})`;
+}
+
+function recordValidator(schema: Schema, resource: ResourceName): ValidateFunction {
+  const ajv = new Ajv2020({ allErrors: true, strict: true, strictTypes: false });
+  const { anyOf: _, ...definitions } = schema;
+  return ajv.compile({ ...definitions, $ref: `#/$defs/${resource.replaceAll('-', '_')}` });
+}
+
+const VALIDATORS = new Map(RESOURCE_NAMES.map((name) => [name, recordValidator(fileSchema(name), name)]));
+const disagreements = (resource: ResourceName, records: readonly Raw[]) =>
+  records
+    .map((record) => disagreement(resource, VALIDATORS.get(resource) as ValidateFunction, record))
+    .filter((found) => found !== null);
+
+/** Every record of the sample and of the broken fixtures, by resource (files that parse as JSON). */
+function sourceRecords(): Map<ResourceName, Raw[]> {
+  const records = new Map<ResourceName, Raw[]>(RESOURCE_NAMES.map((name) => [name, []]));
+  const files = fg.sync(['data/*/**/*.json', 'test/fixtures/broken/*/data/*/**/*.json'], { cwd: ROOT });
+  for (const file of files) {
+    const resource = file.split('/').at(file.startsWith('data/') ? 1 : 5) as ResourceName;
+    let value: Raw;
+    try {
+      value = JSON.parse(readFileSync(path.join(ROOT, file), 'utf8'));
+    } catch {
+      continue; // malformed-json: the build's parser reports it, no schema is involved
+    }
+    records.get(resource)?.push(...(Array.isArray(value) ? value : [value]));
+  }
+  return records;
+}
+
+const SOURCE = sourceRecords();
+
+// Values to put in each field of a valid record, right and wrong for one rule or another.
+const UUID = '6a1351f2-4afd-4a5d-96cc-b91631d3a389';
+const CANDIDATES: readonly Raw[] = [
+  null,
+  true,
+  0,
+  -1,
+  1,
+  7,
+  1.5,
+  2 ** 53,
+  -(2 ** 60),
+  '',
+  ' ',
+  'x',
+  ' x',
+  'a,b',
+  'a, b',
+  'a,,b',
+  'a,b ',
+  '2024-02-29',
+  '2023-02-29',
+  '1900-02-29',
+  '2000-02-29',
+  '0000-01-01',
+  '2024-04-31',
+  '2024-13-01',
+  '2024-1-01',
+  '9999-12-31',
+  '0001-01-01',
+  '#abcdef',
+  '#ABCDEF',
+  '#abcdeg',
+  '#abc',
+  '/media/x.png',
+  '/media/',
+  '/media/a b',
+  'media/x',
+  'http://a',
+  'HTTPS://example.com/x',
+  'https://example.com/a b',
+  'https://example.com/t.png',
+  'https://example.com/t.JPEG?x=1',
+  'https://example.com/t.gif',
+  'https://t.png',
+  'https://example.com/t.png/..',
+  'http://[::1',
+  'http://a:99999/',
+  'ftp://example.com/x.png',
+  '{z}/{x}/{y}',
+  '{z}/{x}/{y}/{z}',
+  '{z}/{x}',
+  '{x}{y}{z}.png',
+  'png',
+  '.png',
+  'PNG',
+  'expo-2024_b',
+  'expo 2024',
+  UUID,
+  UUID.toUpperCase(),
+  'not-a-uuid',
+  'Stra\ud83d\ude00e',
+  'lone \ud800',
+  [],
+  [1],
+  [1, 1],
+  [1, 2],
+  [0],
+  [UUID],
+  [UUID, UUID],
+  ['x'],
+  {},
+  { a: 1 },
+];
+
+/** The path of every value of a record: its fields, and the fields and items inside them. */
+function valuePaths(value: Raw, at: Array<string | number> = []): Array<Array<string | number>> {
+  if (value === null || typeof value !== 'object') return [];
+  const keys = Array.isArray(value) ? value.map((_, index) => index) : Object.keys(value);
+  return keys.flatMap((key) => [[...at, key], ...valuePaths(value[key], [...at, key])]);
+}
+
+function setAt(record: Raw, at: ReadonlyArray<string | number>, change: (parent: Raw, key: string | number) => void) {
+  const copy = structuredClone(record);
+  let parent = copy;
+  for (const key of at.slice(0, -1)) parent = parent[key];
+  change(parent, at.at(-1) as string | number);
+  return copy;
+}
+
+/** A valid record with one value changed, removed or added, in every way CANDIDATES allow. */
+function mutants(record: Raw): Raw[] {
+  const out: Raw[] = [];
+  for (const at of valuePaths(record)) {
+    for (const candidate of CANDIDATES) {
+      out.push(
+        setAt(record, at, (parent, key) => {
+          parent[key] = candidate;
+        }),
+      );
+    }
+    out.push(
+      setAt(record, at, (parent, key) => {
+        if (Array.isArray(parent)) parent.splice(Number(key), 1);
+        else delete parent[key];
+      }),
+    );
+  }
+  // An unknown field in the record and in each object inside it.
+  for (const at of [[], ...valuePaths(record)]) {
+    let value = record;
+    for (const key of at) value = value[key];
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) continue;
+    out.push(
+      setAt(record, [...at, 'e_mail_typo'], (parent, key) => {
+        parent[key] = 1;
+      }),
+    );
+  }
+  return [...out, null, 1, 'x', [], [record]];
+}
+
+describe('the committed JSON Schemas', () => {
+  it.each([...FILES.keys()])('%s is what the build makes (stale: run npm run build)', (file) => {
+    expect(readFileSync(path.join(ROOT, file), 'utf8'), `${file} is stale: run npm run build`).toBe(FILES.get(file));
+  });
+
+  it('schemas/ holds no other file', () => {
+    expect(readdirSync(path.join(ROOT, 'schemas')).sort()).toEqual(
+      [...FILES.keys()].map((file) => path.basename(file)).sort(),
+    );
+  });
+
+  it('are JSON Schema 2020-12 that ajv compiles in strict mode', () => {
+    for (const resource of RESOURCE_NAMES) {
+      const schema = fileSchema(resource);
+      expect(schema.$schema).toBe('https://json-schema.org/draft/2020-12/schema');
+      expect(() => new Ajv2020({ strict: true, strictTypes: false }).compile(schema)).not.toThrow();
+    }
+  });
+
+  it('.vscode/settings.json maps data/<resource>/**/*.json to each schema', () => {
+    const settings = JSON.parse(readFileSync(path.join(ROOT, '.vscode/settings.json'), 'utf8'));
+    expect(settings['json.schemas']).toEqual(
+      RESOURCE_NAMES.map((name) => ({
+        fileMatch: [`/data/${name}/**/*.json`],
+        url: `./schemas/${name}.schema.json`,
+      })),
+    );
+  });
+
+  it('accept every file of the sample, whether it holds one record or an array', () => {
+    for (const resource of RESOURCE_NAMES) {
+      const validate = new Ajv2020({ allErrors: true, strictTypes: false }).compile(fileSchema(resource));
+      const files = fg.sync(`data/${resource}/**/*.json`, { cwd: ROOT });
+      expect(files.length).toBeGreaterThan(0);
+      for (const file of files) {
+        const value = JSON.parse(readFileSync(path.join(ROOT, file), 'utf8'));
+        expect(validate(value), `${file}: ${JSON.stringify(validate.errors)}`).toBe(true);
+        const [first] = Array.isArray(value) ? value : [value];
+        expect(validate(first)).toBe(true);
+        expect(validate([first])).toBe(true);
+      }
+      expect(validate([])).toBe(true);
+      expect(validate('x')).toBe(false);
+    }
+  });
+
+  it('name in their description every rule JSON Schema cannot express', () => {
+    for (const rule of BUILD_ONLY) {
+      for (const resource of rule.resources) {
+        expect(fileSchema(resource).description, `${resource}: ${rule.message}`).toContain(rule.described);
+      }
+    }
+    for (const resource of RESOURCE_NAMES) expect(fileSchema(resource).description).toContain('unique');
+  });
+});
+
+describe('ajv and zod agree on each record, but for the build-only rules', () => {
+  it.each(RESOURCE_NAMES)('on every %s of the sample and of the broken fixtures', (resource) => {
+    const records = SOURCE.get(resource) as Raw[];
+    expect(records.length).toBeGreaterThan(1);
+    expect(disagreements(resource, records)).toEqual([]);
+  });
+
+  it('the broken fixtures hold records that both reject', () => {
+    const verdicts = RESOURCE_NAMES.flatMap((resource) =>
+      (SOURCE.get(resource) as Raw[]).map((record) => zodVerdict(resource, record).expressible.size),
+    );
+    expect(verdicts.filter((size) => size > 0).length).toBeGreaterThan(3);
+  });
+
+  it.each(RESOURCE_NAMES)('on every %s with one value changed, removed or added', (resource) => {
+    const [valid] = SOURCE.get(resource) as Raw[];
+    expect(SCHEMAS[resource].safeParse(valid).success).toBe(true);
+    const records = mutants(valid);
+    expect(disagreements(resource, records)).toEqual([]);
+    // The mutants reach most rules: many are rejected by both, some by zod alone.
+    const verdicts = records.map((record) => zodVerdict(resource, record));
+    expect(verdicts.filter((verdict) => verdict.expressible.size > 0).length).toBeGreaterThan(records.length / 3);
+  });
+
+  it('the build-only rules are reached, and ajv accepts records that break only them', () => {
+    const [event] = SOURCE.get('event') as Raw[];
+    const [fair] = SOURCE.get('virtualfair') as Raw[];
+    const [company] = SOURCE.get('company') as Raw[];
+    const cases: Array<[ResourceName, Raw]> = [
+      ['event', { ...event, start_date: '2024-05-02', end_date: '2024-05-01' }],
+      ['virtualfair', { ...fair, zoom: { ...fair.zoom, min: 5, max: 4, default: 4 } }],
+      ['virtualfair', { ...fair, zoom: { ...fair.zoom, min: 1, max: 4, default: 0 } }],
+      ['company', { ...company, name: 'lone \udc00' }],
+      ['company', { ...company, logo: 'http://a:99999/' }],
+      [
+        'virtualbooth-texture',
+        { ...(SOURCE.get('virtualbooth-texture') as Raw[])[0], texture: 'https://a:99999/b.png' },
+      ],
+    ];
+    for (const [resource, record] of cases) {
+      expect(SCHEMAS[resource].safeParse(record).success, JSON.stringify(record)).toBe(false);
+      expect((VALIDATORS.get(resource) as ValidateFunction)(record), JSON.stringify(record)).toBe(true);
+      expect(disagreement(resource, VALIDATORS.get(resource) as ValidateFunction, record)).toBeNull();
+    }
+  });
+
+  it('on random strings in every text field (fast-check)', () => {
+    const pieces = ['a', 'Z', '0', '9', '-', '_', ',', ' ', '\t', '/', '.', '#', '?', '{z}', '{x}', '{y}', 'é'];
+    const text = fc.oneof(
+      fc.string(),
+      fc.string({ unit: fc.constantFrom(...pieces, 'http://', 'https://', '/media/', '.png', '.jpg', '2024-', '02-') }),
+    );
+    for (const resource of RESOURCE_NAMES) {
+      const [valid] = SOURCE.get(resource) as Raw[];
+      const textPaths = valuePaths(valid).filter((at) => {
+        let value = valid;
+        for (const key of at) value = value[key];
+        return typeof value === 'string';
+      });
+      fc.assert(
+        fc.property(fc.constantFrom(...textPaths), text, (at, value) => {
+          const record = setAt(valid, at, (parent, key) => {
+            parent[key] = value;
+          });
+          expect(disagreement(resource, VALIDATORS.get(resource) as ValidateFunction, record)).toBeNull();
+        }),
+        { numRuns: 2000, seed: 17 },
+      );
+    }
+  });
+
+  it('the date pattern is isCalendarDate() on every day 00..32 of months 00..13, years 0000..0010 and 1582..2500', () => {
+    const { pattern } = fileSchema('event').$defs.event.properties.start_date;
+    const regex = new RegExp(pattern, 'u');
+    const years = [...Array.from({ length: 11 }, (_, y) => y), ...Array.from({ length: 919 }, (_, y) => 1582 + y)];
+    const pad = (n: number, width: number) => String(n).padStart(width, '0');
+    for (const year of years) {
+      for (let month = 0; month <= 13; month++) {
+        for (let day = 0; day <= 32; day++) {
+          const date = `${pad(year, 4)}-${pad(month, 2)}-${pad(day, 2)}`;
+          if (regex.test(date) !== isCalendarDate(date)) expect.fail(`${date}: regex ${regex.test(date)}`);
+        }
+      }
+    }
+  });
+});
+
+describe('the comparison fails when ajv and zod disagree', () => {
+  const [company] = SOURCE.get('company') as Raw[];
+  const weakened = (change: (record: Schema) => void) => {
+    const schema = structuredClone(fileSchema('company'));
+    change(schema.$defs.company);
+    return recordValidator(schema, 'company');
+  };
+
+  it('when zod rejects a record that ajv accepts', () => {
+    const validate = weakened((record) => {
+      delete record.properties.tags.anyOf[0].pattern;
+    });
+    expect(disagreement('company', validate, { ...company, tags: 'a, b' })).toMatch(/ajv accepts \["\/tags"\]/);
+    const noRequired = weakened((record) => {
+      record.required = [];
+    });
+    const { name: _, ...withoutName } = company;
+    expect(disagreement('company', noRequired, withoutName)).toMatch(/ajv accepts \["\/name"\]/);
+  });
+
+  it('when ajv rejects a record that zod accepts', () => {
+    const validate = weakened((record) => {
+      record.properties.street.minLength = 1;
+    });
+    expect(disagreement('company', validate, { ...company, street: '' })).toMatch(/rejects \["\/street"\]/);
+  });
+});

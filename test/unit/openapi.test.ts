@@ -1,0 +1,180 @@
+// The OpenAPI 3.1 document (scripts/build/openapi.ts, committed as schemas/openapi.json; its
+// staleness is checked by json-schemas.test.ts): (a) it is a valid OpenAPI 3.1 document for
+// @seriousme/openapi-schema-validator; (b) it has the four paths, their parameters with the allowed
+// values, the headers of `_headers` on every response, and the 301 of the paths without `/`;
+// (c) every answer the build wrote into the committed public/ (each route of planRoutes, the
+// `_errors/*` and `_options/*` files) validates against its response's schema with ajv.
+
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { Ajv2020 } from 'ajv2020/dist/2020.js';
+import fg from 'fast-glob';
+import { describe, expect, it } from 'vitest';
+import { schemaFiles } from '../../scripts/build/openapi.ts';
+import { DEFAULTS } from '../../scripts/cli/settings.ts';
+import { headersFor, parseHeadersFile } from '../../scripts/contract/headers.ts';
+import { pageCount } from '../../scripts/contract/pagination.ts';
+import {
+  EVENT_FIELDS,
+  FORMATS,
+  INVALID_PAGE_FILE,
+  methodNotAllowedFile,
+  NOT_FOUND_FILE,
+  optionsFile,
+  planRoutes,
+  REJECTED_METHODS,
+  RESOURCES,
+  UNSUPPORTED_ORDERING_FILE,
+} from '../../scripts/contract/routes.ts';
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+
+// biome-ignore lint/suspicious/noExplicitAny: the document is read as plain JSON
+type Doc = any;
+
+const HEADERS_FILE = readFileSync(path.join(ROOT, DEFAULTS.headersPath), 'utf8');
+const SETTINGS: { baseUrl: string; pageSize: number } = { baseUrl: DEFAULTS.baseUrl, pageSize: DEFAULTS.pageSize };
+const documentOf = (settings = SETTINGS, headersFile = HEADERS_FILE): Doc =>
+  JSON.parse(schemaFiles(settings, headersFile).get('schemas/openapi.json') as string);
+const DOC = documentOf();
+const PUBLIC = path.join(ROOT, DEFAULTS.outDir);
+const METHODS = ['get', 'head', 'options', 'post', 'put', 'patch', 'delete', 'trace'];
+
+const escapePointer = (segment: string) => segment.replaceAll('~', '~0').replaceAll('/', '~1');
+
+/** The JSON pointer (in DOC) of the body schema of a response, following a `components/responses` reference. */
+function bodyPointer(apiPath: string, method: string, status: string): string {
+  const response = DOC.paths[apiPath][method].responses[status];
+  const base = response.$ref
+    ? (response.$ref as string).slice(1)
+    : `/paths/${escapePointer(apiPath)}/${method}/responses/${status}`;
+  return `${base}/content/application~1json/schema`;
+}
+
+function resolveResponse(response: Doc): Doc {
+  if (!response.$ref) return response;
+  const [, , , name] = (response.$ref as string).split('/');
+  return DOC.components.responses[name as string];
+}
+
+const ajv = new Ajv2020({ allErrors: true, strict: false });
+ajv.addSchema(DOC, 'openapi.json');
+const validatorFor = (pointer: string) => ajv.compile({ $ref: `openapi.json#${pointer}` });
+
+describe('schemas/openapi.json', () => {
+  it('is a valid OpenAPI 3.1 document (@seriousme/openapi-schema-validator)', async () => {
+    const validator = new Validator();
+    const result = await validator.validate(structuredClone(DOC));
+    expect(result.errors ?? []).toEqual([]);
+    expect(result.valid).toBe(true);
+    expect(validator.version).toBe('3.1');
+  });
+
+  it('has the four paths, each without its slash as a 301 keeping the query', () => {
+    expect(Object.keys(DOC.paths)).toEqual(
+      RESOURCES.flatMap((resource) => [resource.path, resource.path.slice(0, -1)]),
+    );
+    for (const resource of RESOURCES) {
+      expect(Object.keys(DOC.paths[resource.path])).toEqual(METHODS);
+      const redirect = DOC.paths[resource.path.slice(0, -1)];
+      expect(Object.keys(redirect)).toEqual(['get', 'head']);
+      expect(Object.keys(redirect.get.responses)).toEqual(['301']);
+      expect(redirect.get.responses['301'].headers.Location).toBeDefined();
+    }
+    expect(DOC.servers).toEqual([{ url: DEFAULTS.baseUrl }]);
+  });
+
+  it('gives ordering, page and format with their allowed values', () => {
+    const { ordering, page, format } = DOC.components.parameters;
+    expect(ordering).toMatchObject({ in: 'query', style: 'form', explode: false });
+    expect(ordering.schema.items.enum).toEqual(EVENT_FIELDS.flatMap((field) => [field, `-${field}`]));
+    expect(format.schema.enum).toEqual([...FORMATS]);
+    const pageSchema = new Ajv2020({ strict: false }).compile(page.schema);
+    expect([1, 2, 100, 'last'].map((value) => pageSchema(value))).toEqual([true, true, true, true]);
+    expect([0, -1, 1.5, 'first', ''].map((value) => pageSchema(value))).toEqual([false, false, false, false, false]);
+    const parameters = (apiPath: string) =>
+      DOC.paths[apiPath].get.parameters.map((parameter: Doc) => parameter.$ref.split('/').at(-1));
+    expect(parameters('/company/')).toEqual(['format']);
+    expect(parameters('/virtualfair/')).toEqual(['format']);
+    expect(parameters('/event/')).toEqual(['format', 'ordering']);
+    expect(parameters('/virtualbooth-texture/')).toEqual(['format', 'page']);
+  });
+
+  it('gives every response the headers of _headers, with their values', () => {
+    const { rules } = parseHeadersFile(HEADERS_FILE);
+    for (const [apiPath, item] of Object.entries<Doc>(DOC.paths)) {
+      const expected = headersFor(rules, apiPath);
+      expect(Object.keys(expected)).toEqual(expect.arrayContaining(['Content-Type', 'Vary', 'Allow']));
+      for (const operation of Object.values<Doc>(item)) {
+        for (const reference of Object.values<Doc>(operation.responses)) {
+          const response = resolveResponse(reference);
+          const values = Object.fromEntries(
+            Object.entries<Doc>(response.headers)
+              .filter(([name]) => name !== 'Location')
+              .map(([name, header]) => [name, DOC.components.headers[header.$ref.split('/').at(-1)].schema.const]),
+          );
+          expect(values, `${apiPath} ${response.description}`).toEqual(expected);
+        }
+      }
+    }
+  });
+
+  it('follows the settings and the _headers file it is given', () => {
+    const doc = documentOf(
+      { baseUrl: 'https://api.example.com/v1', pageSize: 3 },
+      `${HEADERS_FILE}\n/event/\n  Cache-Control: max-age=60\n`,
+    );
+    expect(doc.servers).toEqual([{ url: 'https://api.example.com/v1' }]);
+    expect(doc.components.schemas.TexturePage.properties.results.maxItems).toBe(3);
+    expect(doc.components.schemas.TexturePage.properties.next.pattern).toContain('api\\.example\\.com/v1');
+    expect(doc.paths['/event/'].get.responses['200'].headers['Cache-Control']).toBeDefined();
+    expect(doc.paths['/company/'].get.responses['200'].headers['Cache-Control']).toBeUndefined();
+  });
+});
+
+const read = (file: string) => JSON.parse(readFileSync(path.join(PUBLIC, file), 'utf8'));
+
+/** Every answer file of public/ with the pointer of each response schema it must meet. */
+function answers(): Array<[file: string, pointer: string]> {
+  const texturePages = pageCount(read('virtualbooth-texture/index.json').count, DEFAULTS.pageSize);
+  const list: Array<[string, string]> = planRoutes(texturePages).map((route) => [
+    route.file,
+    bodyPointer(route.path, 'get', '200'),
+  ]);
+  for (const resource of RESOURCES) {
+    list.push([NOT_FOUND_FILE, bodyPointer(resource.path, 'get', '404')]);
+    list.push([NOT_FOUND_FILE, bodyPointer(resource.path, 'options', '404')]);
+    list.push([optionsFile(resource.name), bodyPointer(resource.path, 'options', '200')]);
+    for (const method of REJECTED_METHODS) {
+      list.push([methodNotAllowedFile(method), bodyPointer(resource.path, method.toLowerCase(), '405')]);
+    }
+  }
+  list.push([INVALID_PAGE_FILE, bodyPointer('/virtualbooth-texture/', 'get', '404')]);
+  list.push([UNSUPPORTED_ORDERING_FILE, bodyPointer('/event/', 'get', '400')]);
+  return list;
+}
+
+describe('every answer in public/ validates against its response schema (ajv)', () => {
+  const ANSWERS = answers();
+
+  it.each(ANSWERS)('%s against %s', (file, pointer) => {
+    const validate = validatorFor(pointer);
+    expect(validate(read(file)), JSON.stringify(validate.errors)).toBe(true);
+  });
+
+  it('and no answer validates against another one', () => {
+    const notFound = validatorFor(bodyPointer('/company/', 'get', '404'));
+    expect(notFound(read(INVALID_PAGE_FILE))).toBe(false);
+    expect(validatorFor(bodyPointer('/event/', 'options', '200'))(read(optionsFile('company')))).toBe(false);
+    expect(validatorFor(bodyPointer('/company/', 'get', '200'))(read('event/index.json'))).toBe(false);
+    expect(validatorFor(bodyPointer('/event/', 'get', '200'))(read('company/index.json'))).toBe(false);
+    expect(validatorFor(bodyPointer('/event/', 'get', '200'))(read('virtualfair/index.json'))).toBe(false);
+  });
+
+  it('covers every JSON file of public/', () => {
+    const files = fg.sync('**/*.json', { cwd: PUBLIC, dot: true });
+    expect(files.length).toBeGreaterThan(20);
+    expect([...new Set(ANSWERS.map(([file]) => file))].sort()).toEqual(files.sort());
+  });
+});
