@@ -18,7 +18,11 @@ export type Job =
       /** A finished build's output (public/ and targets/): its files are what the baseline writes. */
       referenceDir: string;
       outDir: string;
-    };
+    }
+  /** `npm run diff` between two built output folders: reading both sides and comparing them. */
+  | { kind: 'diff'; before: string; after: string }
+  /** The diff's baseline: reading and JSON.parse-ing every JSON file of both folders. */
+  | { kind: 'diff-baseline'; before: string; after: string };
 
 export interface Stage {
   name: string;
@@ -214,11 +218,59 @@ async function runBaseline(job: Extract<Job, { kind: 'baseline' }>): Promise<Chi
   };
 }
 
+async function runDiff(job: Extract<Job, { kind: 'diff' }>): Promise<ChildResult> {
+  const { readSide } = await import('../review/side.ts');
+  const { compareSides } = await import('../review/report.ts');
+  const stages: Stage[] = [];
+  const step = stageTimer(stages);
+  const taken = startClocks();
+  const [before, after] = [await readSide(job.before, job.before), await readSide(job.after, job.after)];
+  step('read', `${before.files.size} + ${after.files.size} files`);
+  const report = compareSides(before, after);
+  const changed = report.resources.reduce(
+    (sum, diff) => sum + diff.added.length + diff.removed.length + diff.changed.length,
+    0,
+  );
+  step('compare', `${changed} records differ`);
+  return { ...taken(), stages, sourceFiles: before.files.size + after.files.size, sourceBytes: 0 };
+}
+
+async function runDiffBaseline(job: Extract<Job, { kind: 'diff-baseline' }>): Promise<ChildResult> {
+  const stages: Stage[] = [];
+  const step = stageTimer(stages);
+  const taken = startClocks();
+  let files = 0;
+  let bytes = 0;
+  const parsed: unknown[] = [];
+  for (const dir of [job.before, job.after]) {
+    // Read as the diff reads a folder (scripts/review/side.ts): every file at once.
+    const entries = await readdir(dir, { recursive: true, withFileTypes: true });
+    const names = entries.filter((entry) => entry.isFile()).map((entry) => path.join(entry.parentPath, entry.name));
+    const texts = await Promise.all(names.map((name) => readFile(name, 'utf8')));
+    names.forEach((name, index) => {
+      const text = texts[index] as string;
+      files++;
+      bytes += text.length;
+      if (name.endsWith('.json')) parsed.push(JSON.parse(text));
+    });
+  }
+  step('read+parse', `${files} files, ${parsed.length} parsed`);
+  return { ...taken(), stages, sourceFiles: files, sourceBytes: bytes };
+}
+
+const RUNS = {
+  build: runBuild,
+  baseline: runBaseline,
+  diff: runDiff,
+  'diff-baseline': runDiffBaseline,
+} as const;
+
 async function main(): Promise<void> {
   const jobFile = process.argv[2];
   if (!jobFile) throw new Error('usage: child.ts <job.json>');
   const job = JSON.parse(await readFile(jobFile, 'utf8')) as Job;
-  const result = job.kind === 'build' ? await runBuild(job) : await runBaseline(job);
+  const run = RUNS[job.kind] as (job: Job) => Promise<ChildResult>;
+  const result = await run(job);
   process.stdout.write(`${JSON.stringify(result)}\n`);
   process.exitCode = result.error ? 1 : 0;
 }

@@ -4,7 +4,7 @@
 // Options: --rounds <n>, the rounds to judge (default 5: the machine is shared, and the median
 // needs company); rounds the disk spoiled are run again, up to nine rounds in all.
 
-import { mkdir, rm } from 'node:fs/promises';
+import { cp, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -38,6 +38,29 @@ function compareTree(label: string, actual: TreeSummary, expected: TreeSummary, 
     `${expected.files} / ${expected.bytes}; differing: ${named}`;
   console.log(`WARNING: ${message}`);
   warnings.push(message);
+}
+
+const DIFF_ROUNDS = 3;
+
+/**
+ * The diff case's second catalogue: the first with one company and one event changed, as one
+ * reviewed edit would (the renamed event also moves in the name orderings).
+ */
+async function changeCatalogue(dataDir: string, changedDir: string): Promise<void> {
+  await cp(dataDir, changedDir, { recursive: true });
+  const edits: Array<[string, (record: Record<string, string>) => Record<string, string>]> = [
+    ['company', (company) => ({ ...company, city: `${company.city} (moved)` })],
+    ['event', (event) => ({ ...event, name: `${event.name} (renamed)` })],
+  ];
+  for (const [resource, edit] of edits) {
+    const folder = path.join(changedDir, resource);
+    const [first] = (await readdir(folder, { recursive: true })).filter((file) => file.endsWith('.json')).sort();
+    if (first === undefined) throw new Error(`no ${resource} file in ${folder}`);
+    const file = path.join(folder, first);
+    const value = JSON.parse(await readFile(file, 'utf8')) as Record<string, string> | Array<Record<string, string>>;
+    const changed = Array.isArray(value) ? [edit(value[0] as Record<string, string>), ...value.slice(1)] : edit(value);
+    await writeFile(file, JSON.stringify(changed));
+  }
 }
 
 async function main(): Promise<boolean> {
@@ -150,6 +173,47 @@ async function main(): Promise<boolean> {
 
   for (const dir of leftovers) await rm(dir, { recursive: true, force: true });
 
+  // The diff case: the first build's output against a build of the changed catalogue.
+  const diffs: ChildResult[] = [];
+  const diffBaselines: ChildResult[] = [];
+  if (reference) {
+    const changedData = path.join(BENCH, 'data-changed');
+    await changeCatalogue(dataDir, changedData);
+    const changedOut = path.join(BENCH, 'out', 'changed');
+    console.log('diff: building the changed catalogue ...');
+    const changedBuild = await runChild(
+      {
+        kind: 'build',
+        options: {
+          dataDir: changedData,
+          outDir: path.join(changedOut, 'public'),
+          targetsDir: path.join(changedOut, 'targets'),
+          headersPath: path.join(ROOT, '_headers'),
+          baseUrl: DEFAULTS.baseUrl,
+          pageSize: DEFAULTS.pageSize,
+        },
+      },
+      { jobFile: path.join(BENCH, 'job-build-changed.json'), label: 'build    changed', timeoutMs: CHILD_TIMEOUT_MS },
+    );
+    if (changedBuild.error) throw new Error(`the changed catalogue did not build: ${changedBuild.error}`);
+    const sides = { before: path.join(reference.dir, 'public'), after: path.join(changedOut, 'public') };
+    for (let round = 1; round <= DIFF_ROUNDS; round++) {
+      const order = round % 2 === 1 ? (['diff', 'diff-baseline'] as const) : (['diff-baseline', 'diff'] as const);
+      for (const kind of order) {
+        const label = `${kind.padEnd(13)} r${round}`;
+        const result = await runChild(
+          { kind, ...sides },
+          { jobFile: path.join(BENCH, `job-${kind}-r${round}.json`), label, timeoutMs: CHILD_TIMEOUT_MS },
+        );
+        if (result.error) throw new Error(`${label} failed: ${result.error}`);
+        console.log(
+          `${label}: ${(result.ms / 1000).toFixed(2)} s, peak RSS ${(result.maxRssBytes / 1e6).toFixed(1)} MB`,
+        );
+        (kind === 'diff' ? diffs : diffBaselines).push(result);
+      }
+    }
+  }
+
   const { text, passed } = report({
     generatedMs,
     sourceDigest: generated.digest,
@@ -159,6 +223,8 @@ async function main(): Promise<boolean> {
     warnings,
     builds,
     baselines,
+    diffs,
+    diffBaselines,
   });
   console.log(text);
   return passed;

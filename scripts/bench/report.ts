@@ -4,6 +4,10 @@ import type { ChildResult } from './child.ts';
 import type { TreeSummary } from './measure.ts';
 
 export const LIMITS = {
+  /** The diff's time over reading and parsing both output trees, median over the rounds. */
+  maxDiffRatio: 2,
+  /** Decimal gigabyte, the diff's worst round. */
+  maxDiffRssBytes: 1_000_000_000,
   /**
    * Build time over baseline time, taken per round (the two runs of a round are adjacent, so a
    * busy spell of the shared machine mostly hits both) and then the median over the rounds.
@@ -44,6 +48,10 @@ export interface Summary {
   warnings: readonly string[];
   builds: ChildResult[];
   baselines: ChildResult[];
+  /** `npm run diff` of the first build against a build with one company and one event changed. */
+  diffs?: ChildResult[];
+  /** Reading and parsing both of those output trees, in the same rounds. */
+  diffBaselines?: ChildResult[];
 }
 
 const median = (values: readonly number[]) => {
@@ -186,5 +194,49 @@ export function report(summary: Summary): { text: string; passed: boolean } {
     timeVerdict(ratios.length, judgedRatios.length, ratio),
     `${memoryOk ? 'PASS' : 'FAIL'} memory: build peak RSS ${mb(worstRss)} in the worst round (target < ${mb(LIMITS.maxBuildRssBytes)})`,
   ];
-  return { text: lines.join('\n'), passed: timeOk && memoryOk };
+  const diff = diffReport(summary.diffs ?? [], summary.diffBaselines ?? []);
+  return { text: [...lines, ...diff.lines].join('\n'), passed: timeOk && memoryOk && diff.passed };
+}
+
+/** The diff case: its rounds, and its verdicts; nothing when it did not run. */
+function diffReport(
+  diffs: readonly ChildResult[],
+  baselines: readonly ChildResult[],
+): { lines: string[]; passed: boolean } {
+  if (diffs.length === 0 || diffs.length !== baselines.length) return { lines: [], passed: diffs.length === 0 };
+  const ratios = diffs.map((diff, i) => diff.ms / (baselines[i] as ChildResult).ms);
+  const ratio = median(ratios);
+  const worstRss = max(diffs.map((diff) => diff.maxRssBytes));
+  const timeOk = ratio <= LIMITS.maxDiffRatio;
+  const memoryOk = worstRss < LIMITS.maxDiffRssBytes;
+  return {
+    passed: timeOk && memoryOk,
+    lines: [
+      '',
+      `Diff case over ${diffs.length} rounds: \`npm run diff\` of the first build against a build with one company and one event changed,`,
+      'against reading and parsing both output trees (each run in a fresh child, alternating).',
+      '',
+      `${''.padEnd(22)}${'median'.padStart(11)}${'min'.padStart(11)}${'max'.padStart(11)}   rounds`,
+      row(
+        'diff time',
+        diffs.map((diff) => diff.ms),
+        seconds,
+      ),
+      row(
+        'read+parse time',
+        baselines.map((baseline) => baseline.ms),
+        seconds,
+      ),
+      row('ratio diff/read+parse', ratios, times),
+      row(
+        'diff peak RSS',
+        diffs.map((diff) => diff.maxRssBytes),
+        mb,
+      ),
+      ...stageLines('diff', diffs),
+      '',
+      `${timeOk ? 'PASS' : 'FAIL'} diff time: diff/read+parse ${times(ratio)}, median of ${diffs.length} rounds (target <= ${LIMITS.maxDiffRatio}x)`,
+      `${memoryOk ? 'PASS' : 'FAIL'} diff memory: peak RSS ${mb(worstRss)} in the worst round (target < ${mb(LIMITS.maxDiffRssBytes)})`,
+    ],
+  };
 }

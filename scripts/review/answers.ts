@@ -1,0 +1,260 @@
+// How the answers changed beyond their records: routes that appeared or vanished, lists whose
+// order changed (as moves), the texture pages that shift, the links' origin and the page size,
+// the OPTIONS and error bodies, and the `_headers` rules.
+
+import { parseHeadersFile } from '../contract/headers.ts';
+import type { PlainJson } from '../contract/json.ts';
+import { type Page, parsed, TEXTURES, texturePages } from './records.ts';
+import { answerOf, isFixedBody } from './routes.ts';
+import { diffValues, type FieldChange, idOf } from './values.ts';
+
+/** A record that moved in a list: its 1-based positions before and after. */
+export interface Move {
+  id: string;
+  before: number;
+  after: number;
+}
+
+export interface Reorder {
+  answer: string;
+  moves: Move[];
+}
+
+/** Consecutive texture pages whose records all moved by `by` places (positive: later). */
+export interface Shift {
+  from: number;
+  to: number;
+  by: number;
+}
+
+export interface PagesDiff {
+  count?: { before: number; after: number };
+  pageSize?: { before: number | null; after: number | null };
+  baseUrl?: { before: string | null; after: string | null };
+  shifts: Shift[];
+}
+
+export interface BodyChange {
+  answer: string;
+  fields: FieldChange[];
+}
+
+export interface HeaderChange {
+  /** The `_headers` path pattern, such as `/*`. */
+  pattern: string;
+  name: string;
+  before?: string;
+  after?: string;
+}
+
+export interface AnswersDiff {
+  appeared: string[];
+  vanished: string[];
+  reordered: Reorder[];
+  pages: PagesDiff;
+  bodies: BodyChange[];
+  headers: HeaderChange[];
+}
+
+const LIST_FILE = /^(company|virtualfair|event)\/(index|ordering=[^/]+)\.json$/;
+
+/**
+ * The positions (in `values`, distinct ranks from 0 to values.length - 1) of the increasing
+ * subsequence with the most weight, in O(n log n) with a Fenwick tree of running maxima.
+ */
+function heaviestIncreasing(values: readonly number[], weights: readonly number[]): Set<number> {
+  const size = values.length;
+  const best = new Array<number>(size + 1).fill(0);
+  const at = new Array<number>(size + 1).fill(-1);
+  const previous = new Array<number>(size).fill(-1);
+  const total = new Array<number>(size).fill(0);
+  for (const [index, value] of values.entries()) {
+    let top = 0;
+    let from = -1;
+    for (let node = value; node > 0; node -= node & -node) {
+      if ((best[node] as number) > top) {
+        top = best[node] as number;
+        from = at[node] as number;
+      }
+    }
+    total[index] = top + (weights[index] as number);
+    previous[index] = from;
+    for (let node = value + 1; node <= size; node += node & -node) {
+      if ((total[index] as number) > (best[node] as number)) {
+        best[node] = total[index] as number;
+        at[node] = index;
+      }
+    }
+  }
+  let last = -1;
+  for (let index = 0; index < size; index++)
+    if (last < 0 || (total[index] as number) > (total[last] as number)) last = index;
+  const kept = new Set<number>();
+  for (let index = last; index >= 0; index = previous[index] as number) kept.add(index);
+  return kept;
+}
+
+/**
+ * The fewest records whose move explains the new order of the records both lists hold; among
+ * as few, the records in `changed` (whose content changed, so that they moved) rather than others.
+ */
+export function movesBetween(
+  before: readonly string[],
+  after: readonly string[],
+  changed: ReadonlySet<string> = new Set(),
+): Move[] {
+  const positionAfter = new Map(after.map((id, index) => [id, index]));
+  const positionBefore = new Map(before.map((id, index) => [id, index]));
+  const common = before.filter((id) => positionAfter.has(id));
+  const ranks = new Map(
+    [...common]
+      .sort((a, b) => (positionAfter.get(a) as number) - (positionAfter.get(b) as number))
+      .map((id, rank) => [id, rank]),
+  );
+  const weights = common.map((id) => common.length + 1 + (changed.has(id) ? 0 : 1));
+  const kept = heaviestIncreasing(
+    common.map((id) => ranks.get(id) as number),
+    weights,
+  );
+  const moves = common
+    .filter((_, index) => !kept.has(index))
+    .map((id) => ({
+      id,
+      before: (positionBefore.get(id) as number) + 1,
+      after: (positionAfter.get(id) as number) + 1,
+    }));
+  return moves.sort((a, b) => a.after - b.after);
+}
+
+const ids = (records: readonly PlainJson[]) => records.map((record) => idOf(record) ?? '');
+
+/** The ids of the changed records, by resource (`event` for its orderings too). */
+export type ChangedIds = ReadonlyMap<string, ReadonlySet<string>>;
+
+function reorders(
+  before: ReadonlyMap<string, string>,
+  after: ReadonlyMap<string, string>,
+  changed: ChangedIds,
+): Reorder[] {
+  const found: Reorder[] = [];
+  for (const [file, text] of after) {
+    const was = before.get(file);
+    if (!LIST_FILE.test(file) || was === undefined || was === text) continue;
+    const old = parsed<PlainJson[]>(before, file) ?? [];
+    const now = parsed<PlainJson[]>(after, file) ?? [];
+    const moves = movesBetween(ids(old), ids(now), changed.get(file.split('/')[0] as string));
+    if (moves.length > 0) found.push({ answer: answerOf(file) as string, moves });
+  }
+  const old = texturePages(before).flatMap((page) => page.results);
+  const now = texturePages(after).flatMap((page) => page.results);
+  const moves = movesBetween(ids(old), ids(now), changed.get(TEXTURES));
+  if (moves.length > 0) found.push({ answer: `/${TEXTURES}/ (all pages)`, moves });
+  return found.sort((a, b) => a.answer.localeCompare(b.answer));
+}
+
+function pageSizeOf(pages: readonly Page[]): number | null {
+  return pages.length > 1 ? (pages[0] as Page).results.length : null;
+}
+
+function baseUrlOf(pages: readonly Page[]): string | null {
+  const link = pages[0]?.next ?? pages[1]?.previous ?? null;
+  return link === null ? null : link.slice(0, link.indexOf(`/${TEXTURES}/`));
+}
+
+/** Pages whose records are those of the same page before, each moved by the same number of places. */
+function shifts(old: readonly Page[], now: readonly Page[], pageSize: number): Shift[] {
+  const positionBefore = new Map(ids(old.flatMap((page) => page.results)).map((id, index) => [id, index]));
+  const found: Shift[] = [];
+  for (const [index, page] of now.entries()) {
+    const was = old[index];
+    const pageIds = ids(page.results);
+    if (was === undefined || pageIds.join('\0') === ids(was.results).join('\0')) continue;
+    const start = index * pageSize;
+    const offsets = new Set(pageIds.map((id, at) => start + at - (positionBefore.get(id) ?? Number.NaN)));
+    const by = offsets.size === 1 ? ([...offsets][0] as number) : Number.NaN;
+    if (!Number.isInteger(by) || by === 0) continue;
+    const last = found.at(-1);
+    if (last !== undefined && last.by === by && last.to === index) last.to = index + 1;
+    else found.push({ from: index + 1, to: index + 1, by });
+  }
+  return found;
+}
+
+function pagesDiff(before: ReadonlyMap<string, string>, after: ReadonlyMap<string, string>): PagesDiff {
+  const old = texturePages(before);
+  const now = texturePages(after);
+  const diff: PagesDiff = { shifts: [] };
+  const count = { before: old[0]?.count ?? 0, after: now[0]?.count ?? 0 };
+  if (count.before !== count.after) diff.count = count;
+  const baseUrl = { before: baseUrlOf(old), after: baseUrlOf(now) };
+  if (baseUrl.before !== null && baseUrl.after !== null && baseUrl.before !== baseUrl.after) diff.baseUrl = baseUrl;
+  const pageSize = { before: pageSizeOf(old), after: pageSizeOf(now) };
+  if (pageSize.before !== null && pageSize.after !== null && pageSize.before !== pageSize.after) {
+    diff.pageSize = pageSize;
+  } else {
+    const size = pageSize.before ?? pageSize.after;
+    if (size !== null) diff.shifts = shifts(old, now, size);
+  }
+  return diff;
+}
+
+function bodies(before: ReadonlyMap<string, string>, after: ReadonlyMap<string, string>): BodyChange[] {
+  const found: BodyChange[] = [];
+  for (const [file, text] of after) {
+    const was = before.get(file);
+    if (!isFixedBody(file) || was === undefined || was === text) continue;
+    const fields: FieldChange[] = [];
+    diffValues('', JSON.parse(was), JSON.parse(text), fields);
+    found.push({ answer: answerOf(file) as string, fields });
+  }
+  return found.sort((a, b) => a.answer.localeCompare(b.answer));
+}
+
+function headerValues(text: string | undefined): Map<string, [pattern: string, name: string, value: string]> {
+  const values = new Map<string, [string, string, string]>();
+  for (const rule of parseHeadersFile(text ?? '').rules) {
+    for (const [name, value] of rule.headers) {
+      const key = `${rule.pattern}\0${name.toLowerCase()}`;
+      const known = values.get(key);
+      values.set(key, [rule.pattern, name, known ? `${known[2]}, ${value}` : value]);
+    }
+  }
+  return values;
+}
+
+function headers(before: string | undefined, after: string | undefined): HeaderChange[] {
+  if (before === after) return [];
+  const old = headerValues(before);
+  const now = headerValues(after);
+  const found: HeaderChange[] = [];
+  for (const [key, [pattern, name, value]] of old) {
+    const next = now.get(key);
+    if (next === undefined) found.push({ pattern, name, before: value });
+    else if (next[2] !== value) found.push({ pattern, name, before: value, after: next[2] });
+  }
+  for (const [key, [pattern, name, value]] of now) if (!old.has(key)) found.push({ pattern, name, after: value });
+  return found;
+}
+
+function answerFiles(files: ReadonlyMap<string, string>): Set<string> {
+  return new Set([...files.keys()].filter((file) => answerOf(file) !== undefined));
+}
+
+/** The answers' changes; `changed` names the records that changed, which are the ones said to move. */
+export function diffAnswers(
+  before: ReadonlyMap<string, string>,
+  after: ReadonlyMap<string, string>,
+  changed: ChangedIds = new Map(),
+): AnswersDiff {
+  const old = answerFiles(before);
+  const now = answerFiles(after);
+  const named = (files: string[]) => files.map((file) => answerOf(file) as string).sort();
+  return {
+    appeared: named([...now].filter((file) => !old.has(file))),
+    vanished: named([...old].filter((file) => !now.has(file))),
+    reordered: reorders(before, after, changed),
+    pages: pagesDiff(before, after),
+    bodies: bodies(before, after),
+    headers: headers(before.get('_headers'), after.get('_headers')),
+  };
+}

@@ -1,0 +1,94 @@
+// A side of a diff: the built output of one version of the catalogue, as its files' text by
+// path (`company/index.json`, `_headers`, …). It comes from a folder of built output, or from the
+// `public/` committed at a git revision, read from git's objects without a checkout.
+
+import { execFile, spawn } from 'node:child_process';
+import { readdir, readFile, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { promisify } from 'node:util';
+
+const run = promisify(execFile);
+
+export interface Side {
+  /** How the user named it: the folder or the revision. */
+  label: string;
+  files: Map<string, string>;
+}
+
+/** A side that cannot be read: not a folder, not a revision, or a revision without `public/`. */
+export class SideError extends Error {}
+
+async function isFolder(where: string): Promise<boolean> {
+  try {
+    return (await stat(where)).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+async function readFolder(root: string): Promise<Map<string, string>> {
+  const files = new Map<string, string>();
+  const entries = await readdir(root, { recursive: true, withFileTypes: true });
+  const names = entries
+    .filter((entry) => entry.isFile())
+    .map((entry) => path.relative(root, path.join(entry.parentPath, entry.name)).split(path.sep).join('/'));
+  await Promise.all(names.map(async (name) => files.set(name, await readFile(path.join(root, name), 'utf8'))));
+  return files;
+}
+
+/** The full commit id of `revision` in the repository at `repo`, or undefined when it names none. */
+async function commitOf(repo: string, revision: string): Promise<string | undefined> {
+  if (revision.startsWith('-')) return undefined;
+  try {
+    const { stdout } = await run('git', ['rev-parse', '--verify', '--quiet', `${revision}^{commit}`], { cwd: repo });
+    return stdout.trim() || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Every blob under `folder/` at `commit`, read in one `git cat-file --batch`. */
+async function readRevision(repo: string, commit: string, folder: string): Promise<Map<string, string>> {
+  const { stdout } = await run('git', ['ls-tree', '-r', '-z', commit, '--', `${folder}/`], {
+    cwd: repo,
+    maxBuffer: 1 << 30,
+  });
+  const blobs: Array<[name: string, id: string]> = [];
+  for (const entry of stdout.split('\0')) {
+    const match = /^\d+ blob ([0-9a-f]+)\t(.*)$/s.exec(entry);
+    if (match) blobs.push([(match[2] as string).slice(folder.length + 1), match[1] as string]);
+  }
+  const files = new Map<string, string>();
+  if (blobs.length === 0) return files;
+  const child = spawn('git', ['cat-file', '--batch'], { cwd: repo, stdio: ['pipe', 'pipe', 'inherit'] });
+  child.stdin.end(blobs.map(([, id]) => `${id}\n`).join(''));
+  const chunks: Buffer[] = [];
+  for await (const chunk of child.stdout) chunks.push(chunk as Buffer);
+  const output = Buffer.concat(chunks);
+  let offset = 0;
+  for (const [name] of blobs) {
+    const headerEnd = output.indexOf(10, offset);
+    const header = output.subarray(offset, headerEnd).toString('utf8');
+    const size = Number(header.split(' ')[2]);
+    const start = headerEnd + 1;
+    files.set(name, output.subarray(start, start + size).toString('utf8'));
+    offset = start + size + 1;
+  }
+  return files;
+}
+
+/**
+ * Reads a side named `spec`: a folder (relative to `cwd`), else a git revision of the repository
+ * at `repo`, whose committed `folder/` is read.
+ */
+export async function readSide(spec: string, repo: string, cwd = process.cwd(), folder = 'public'): Promise<Side> {
+  const where = path.resolve(cwd, spec);
+  if (await isFolder(where)) return { label: spec, files: await readFolder(where) };
+  const commit = await commitOf(repo, spec);
+  if (commit === undefined) {
+    throw new SideError(`${JSON.stringify(spec)} is neither a folder nor a git revision of ${repo}`);
+  }
+  const files = await readRevision(repo, commit, folder);
+  if (files.size === 0) throw new SideError(`revision ${spec} has no committed ${folder}/`);
+  return { label: spec, files };
+}
