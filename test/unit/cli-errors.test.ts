@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { userMessage } from '../../scripts/cli/fail.ts';
-import { cleanEnv, GOOD_DATA, hasStackTrace, ROOT, runCommand } from './helpers/cli.ts';
+import { cleanEnv, GOOD_DATA, hasStackTrace, outputArgs, ROOT, runCommand } from './helpers/cli.ts';
 import { tempDirs } from './helpers/tree.ts';
 
 const tempDir = tempDirs('cli-errors-');
@@ -119,12 +119,7 @@ describe('npm run serve and npm start', () => {
     const result = await runCommand('start', [
       '--data',
       GOOD_DATA,
-      '--out',
-      path.join(dir, 'public'),
-      '--targets-dir',
-      path.join(dir, 'targets'),
-      '--schemas-dir',
-      path.join(dir, 'schemas'),
+      ...outputArgs(dir),
       '--target',
       'nginx',
       '--port',

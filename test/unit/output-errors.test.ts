@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { OutputError, writeOutput } from '../../scripts/build/write.ts';
-import { GOOD_DATA, hasStackTrace, runCommand } from './helpers/cli.ts';
+import { GOOD_DATA, hasStackTrace, outputArgs, runCommand } from './helpers/cli.ts';
 import { readTree, readTreeText, tempDirs } from './helpers/tree.ts';
 
 const failure = vi.hoisted(() => ({
@@ -62,18 +62,7 @@ function failedInOneLine(result: { code: number | null; stderr: string }): strin
 }
 
 function buildArgs(dir: string): string[] {
-  return [
-    '--data',
-    GOOD_DATA,
-    '--out',
-    path.join(dir, 'public'),
-    '--targets-dir',
-    path.join(dir, 'targets'),
-    '--schemas-dir',
-    path.join(dir, 'schemas'),
-    '--target',
-    'nginx',
-  ];
+  return ['--data', GOOD_DATA, ...outputArgs(dir), '--target', 'nginx'];
 }
 
 async function previousOutput(out: string): Promise<void> {

@@ -15,6 +15,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiServer, listen } from '../../scripts/respond/node-server.ts';
+import { outputArgs } from './helpers/cli.ts';
 import { readTree } from './helpers/tree.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -49,12 +50,7 @@ function startBuild(
       path.join(ROOT, 'scripts/cli/build-command.ts'),
       '--data',
       DATA,
-      '--out',
-      path.join(dir, 'public'),
-      '--targets-dir',
-      path.join(dir, 'targets'),
-      '--schemas-dir',
-      path.join(dir, 'schemas'),
+      ...outputArgs(dir),
       '--target',
       'nginx',
       '--page-size',

@@ -7,6 +7,18 @@ import path from 'node:path';
 export const ROOT = path.resolve(import.meta.dirname, '../../..');
 export const GOOD_DATA = path.join(ROOT, 'test/fixtures/good/data');
 
+/** The flags that put every folder a build writes under `dir`: a test never writes into the project. */
+export function outputArgs(dir: string): string[] {
+  return [
+    '--out',
+    path.join(dir, 'public'),
+    '--targets-dir',
+    path.join(dir, 'targets'),
+    '--schemas-dir',
+    path.join(dir, 'schemas'),
+  ];
+}
+
 /** The environment without the settings' variables (vitest sets BASE_URL to "/"). */
 export function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const env = { ...process.env };
