@@ -4,7 +4,7 @@
 
 import { parseHeadersFile } from '../contract/headers.ts';
 import type { PlainJson } from '../contract/json.ts';
-import { type Page, parsed, TEXTURES, texturePages } from './records.ts';
+import { type Files, type Page, parsed, sameBytes, TEXTURES } from './records.ts';
 import { answerOf, isFixedBody } from './routes.ts';
 import { diffValues, type FieldChange, idOf } from './values.ts';
 
@@ -126,29 +126,46 @@ export function movesBetween(
   return moves.sort((a, b) => a.after - b.after);
 }
 
-const ids = (records: readonly PlainJson[]) => records.map((record) => idOf(record) ?? '');
+/** The ids of a list's records, in its order. */
+export function listIds(records: readonly PlainJson[]): string[] {
+  return records.map((record) => idOf(record) ?? '');
+}
+
+/** What the records' comparison has parsed already, so that the answers need not parse it again. */
+export interface Known {
+  /** The ids of a list file before and after, by file. */
+  ids: Map<string, [before: string[], after: string[]]>;
+  /** The texture pages before and after; undefined when every page is the same, byte for byte. */
+  pages: [before: Page[], after: Page[]] | undefined;
+}
 
 /** The ids of the changed records, by resource (`event` for its orderings too). */
 export type ChangedIds = ReadonlyMap<string, ReadonlySet<string>>;
 
-function reorders(
-  before: ReadonlyMap<string, string>,
-  after: ReadonlyMap<string, string>,
-  changed: ChangedIds,
-): Reorder[] {
+/** A list file's ids on both sides, parsed one file at a time unless known already. */
+function idsOf(before: Files, after: Files, file: string, known: Known): [string[], string[]] {
+  const found = known.ids.get(file);
+  if (found !== undefined) return found;
+  return [listIds(parsed<PlainJson[]>(before, file) ?? []), listIds(parsed<PlainJson[]>(after, file) ?? [])];
+}
+
+function reorders(before: Files, after: Files, changed: ChangedIds, known: Known): Reorder[] {
   const found: Reorder[] = [];
-  for (const [file, text] of after) {
+  for (const [file, bytes] of after) {
     const was = before.get(file);
-    if (!LIST_FILE.test(file) || was === undefined || was === text) continue;
-    const old = parsed<PlainJson[]>(before, file) ?? [];
-    const now = parsed<PlainJson[]>(after, file) ?? [];
-    const moves = movesBetween(ids(old), ids(now), changed.get(file.split('/')[0] as string));
+    if (!LIST_FILE.test(file) || was === undefined || was.equals(bytes)) continue;
+    const [old, now] = idsOf(before, after, file, known);
+    const moves = movesBetween(old, now, changed.get(file.split('/')[0] as string));
     if (moves.length > 0) found.push({ answer: answerOf(file) as string, moves });
   }
-  const old = texturePages(before).flatMap((page) => page.results);
-  const now = texturePages(after).flatMap((page) => page.results);
-  const moves = movesBetween(ids(old), ids(now), changed.get(TEXTURES));
-  if (moves.length > 0) found.push({ answer: `/${TEXTURES}/ (all pages)`, moves });
+  if (known.pages !== undefined) {
+    const [old, now] = known.pages.map((pages) => listIds(pages.flatMap((page) => page.results))) as [
+      string[],
+      string[],
+    ];
+    const moves = movesBetween(old, now, changed.get(TEXTURES));
+    if (moves.length > 0) found.push({ answer: `/${TEXTURES}/ (all pages)`, moves });
+  }
   return found.sort((a, b) => a.answer.localeCompare(b.answer));
 }
 
@@ -163,12 +180,12 @@ function baseUrlOf(pages: readonly Page[]): string | null {
 
 /** Pages whose records are those of the same page before, each moved by the same number of places. */
 function shifts(old: readonly Page[], now: readonly Page[], pageSize: number): Shift[] {
-  const positionBefore = new Map(ids(old.flatMap((page) => page.results)).map((id, index) => [id, index]));
+  const positionBefore = new Map(listIds(old.flatMap((page) => page.results)).map((id, index) => [id, index]));
   const found: Shift[] = [];
   for (const [index, page] of now.entries()) {
     const was = old[index];
-    const pageIds = ids(page.results);
-    if (was === undefined || pageIds.join('\0') === ids(was.results).join('\0')) continue;
+    const pageIds = listIds(page.results);
+    if (was === undefined || pageIds.join('\0') === listIds(was.results).join('\0')) continue;
     const start = index * pageSize;
     const offsets = new Set(pageIds.map((id, at) => start + at - (positionBefore.get(id) ?? Number.NaN)));
     const by = offsets.size === 1 ? ([...offsets][0] as number) : Number.NaN;
@@ -180,9 +197,10 @@ function shifts(old: readonly Page[], now: readonly Page[], pageSize: number): S
   return found;
 }
 
-function pagesDiff(before: ReadonlyMap<string, string>, after: ReadonlyMap<string, string>): PagesDiff {
-  const old = texturePages(before);
-  const now = texturePages(after);
+/** How the texture pages changed; nothing when they are the same, byte for byte (`known.pages` undefined). */
+function pagesDiff(known: Known): PagesDiff {
+  if (known.pages === undefined) return { shifts: [] };
+  const [old, now] = known.pages;
   const diff: PagesDiff = { shifts: [] };
   const count = { before: old[0]?.count ?? 0, after: now[0]?.count ?? 0 };
   if (count.before !== count.after) diff.count = count;
@@ -198,13 +216,13 @@ function pagesDiff(before: ReadonlyMap<string, string>, after: ReadonlyMap<strin
   return diff;
 }
 
-function bodies(before: ReadonlyMap<string, string>, after: ReadonlyMap<string, string>): BodyChange[] {
+function bodies(before: Files, after: Files): BodyChange[] {
   const found: BodyChange[] = [];
-  for (const [file, text] of after) {
+  for (const [file, bytes] of after) {
     const was = before.get(file);
-    if (!isFixedBody(file) || was === undefined || was === text) continue;
+    if (!isFixedBody(file) || was === undefined || was.equals(bytes)) continue;
     const fields: FieldChange[] = [];
-    diffValues('', JSON.parse(was), JSON.parse(text), fields);
+    diffValues('', parsed(before, file) as PlainJson, parsed(after, file) as PlainJson, fields);
     found.push({ answer: answerOf(file) as string, fields });
   }
   return found.sort((a, b) => a.answer.localeCompare(b.answer));
@@ -222,10 +240,10 @@ function headerValues(text: string | undefined): Map<string, [pattern: string, n
   return values;
 }
 
-function headers(before: string | undefined, after: string | undefined): HeaderChange[] {
-  if (before === after) return [];
-  const old = headerValues(before);
-  const now = headerValues(after);
+function headers(before: Buffer | undefined, after: Buffer | undefined): HeaderChange[] {
+  if (sameBytes(before, after)) return [];
+  const old = headerValues(before?.toString('utf8'));
+  const now = headerValues(after?.toString('utf8'));
   const found: HeaderChange[] = [];
   for (const [key, [pattern, name, value]] of old) {
     const next = now.get(key);
@@ -236,24 +254,23 @@ function headers(before: string | undefined, after: string | undefined): HeaderC
   return found;
 }
 
-function answerFiles(files: ReadonlyMap<string, string>): Set<string> {
+function answerFiles(files: Files): Set<string> {
   return new Set([...files.keys()].filter((file) => answerOf(file) !== undefined));
 }
 
-/** The answers' changes; `changed` names the records that changed, which are the ones said to move. */
-export function diffAnswers(
-  before: ReadonlyMap<string, string>,
-  after: ReadonlyMap<string, string>,
-  changed: ChangedIds = new Map(),
-): AnswersDiff {
+/**
+ * The answers' changes; `changed` names the records that changed, which are the ones said to move,
+ * and `known` what the records' comparison parsed already.
+ */
+export function diffAnswers(before: Files, after: Files, changed: ChangedIds, known: Known): AnswersDiff {
   const old = answerFiles(before);
   const now = answerFiles(after);
   const named = (files: string[]) => files.map((file) => answerOf(file) as string).sort();
   return {
     appeared: named([...now].filter((file) => !old.has(file))),
     vanished: named([...old].filter((file) => !now.has(file))),
-    reordered: reorders(before, after, changed),
-    pages: pagesDiff(before, after),
+    reordered: reorders(before, after, changed, known),
+    pages: pagesDiff(known),
     bodies: bodies(before, after),
     headers: headers(before.get('_headers'), after.get('_headers')),
   };

@@ -16,43 +16,43 @@ export interface Page {
   results: PlainJson[];
 }
 
-/** Each side's files parsed once, whichever part of the comparison asks first. */
-const parsedFiles = new WeakMap<ReadonlyMap<string, string>, Map<string, unknown>>();
+/** A side's files: each one's bytes by path, decoded only when a comparison needs it. */
+export type Files = ReadonlyMap<string, Buffer>;
 
-/** Parses an answer file (once per side); undefined when the side lacks it. */
-export function parsed<T = PlainJson>(files: ReadonlyMap<string, string>, file: string): T | undefined {
-  const text = files.get(file);
-  if (text === undefined) return undefined;
-  let cache = parsedFiles.get(files);
-  if (cache === undefined) {
-    cache = new Map();
-    parsedFiles.set(files, cache);
-  }
-  if (!cache.has(file)) cache.set(file, JSON.parse(text));
-  return cache.get(file) as T;
+/** Whether two files (either may be missing) hold the same bytes. */
+export function sameBytes(a: Buffer | undefined, b: Buffer | undefined): boolean {
+  return a === undefined || b === undefined ? a === b : a.equals(b);
+}
+
+/** Parses an answer file; undefined when the side lacks it. Nothing is kept: the caller drops it once used. */
+export function parsed<T = PlainJson>(files: Files, file: string): T | undefined {
+  const bytes = files.get(file);
+  return bytes === undefined ? undefined : (JSON.parse(bytes.toString('utf8')) as T);
 }
 
 /** The file of page `n` of the textures without `format` (page 1 is the list itself). */
-export function pageFile(n: number, format = ''): string {
-  const folder = format ? `${TEXTURES}/format=${format}` : TEXTURES;
-  if (n === 1) return format ? `${folder}.json` : `${folder}/index.json`;
-  return `${folder}/page=${n}.json`;
+function pageFile(n: number): string {
+  return n === 1 ? `${TEXTURES}/index.json` : `${TEXTURES}/page=${n}.json`;
 }
 
-/** The textures' pages without `format`, in order, from page 1 to the last one the side has. */
-export function texturePages(files: ReadonlyMap<string, string>): Page[] {
-  const pages: Page[] = [];
+/** The bytes of the textures' pages without `format`, in order, from page 1 to the last one the side has. */
+export function pageBytes(files: Files): Buffer[] {
+  const pages: Buffer[] = [];
   for (let n = 1; ; n++) {
-    const page = parsed<Page>(files, pageFile(n));
-    if (page === undefined) return pages;
-    pages.push(page);
+    const bytes = files.get(pageFile(n));
+    if (bytes === undefined) return pages;
+    pages.push(bytes);
   }
 }
 
-/** The records of a resource in the order its list answers them. */
-export function recordsOf(files: ReadonlyMap<string, string>, resource: ResourceName): PlainJson[] {
-  if (resource === TEXTURES) return texturePages(files).flatMap((page) => page.results);
-  return parsed<PlainJson[]>(files, `${resource}/index.json`) ?? [];
+/** The textures' pages, parsed from their bytes. */
+export function texturePages(pages: readonly Buffer[]): Page[] {
+  return pages.map((bytes) => JSON.parse(bytes.toString('utf8')) as Page);
+}
+
+/** The file that lists a resource's records, but for the textures, whose records are in pages. */
+export function listFile(resource: Exclude<ResourceName, typeof TEXTURES>): string {
+  return `${resource}/index.json`;
 }
 
 export interface Added {

@@ -1,5 +1,5 @@
-// A side of a diff: the built output of one version of the catalogue, as its files' text by
-// path (`company/index.json`, `_headers`, …). It comes from a folder of built output, or from the
+// A side of a diff: the built output of one version of the catalogue, as its files' bytes by
+// path (`company/index.json`, `_headers`, …), decoded only where the comparison needs a file's text. It comes from a folder of built output, or from the
 // `public/` committed at a git revision, read from git's objects without a checkout.
 
 import { execFile, spawn } from 'node:child_process';
@@ -12,7 +12,8 @@ const run = promisify(execFile);
 export interface Side {
   /** How the user named it: the folder or the revision. */
   label: string;
-  files: Map<string, string>;
+  /** Each file's bytes (UTF-8, half the size of a string of text beyond Latin-1) by path. */
+  files: Map<string, Buffer>;
 }
 
 /** A side that cannot be read: not a folder, not a revision, or a revision without `public/`. */
@@ -26,13 +27,13 @@ async function isFolder(where: string): Promise<boolean> {
   }
 }
 
-async function readFolder(root: string): Promise<Map<string, string>> {
-  const files = new Map<string, string>();
+async function readFolder(root: string): Promise<Map<string, Buffer>> {
+  const files = new Map<string, Buffer>();
   const entries = await readdir(root, { recursive: true, withFileTypes: true });
   const names = entries
     .filter((entry) => entry.isFile())
     .map((entry) => path.relative(root, path.join(entry.parentPath, entry.name)).split(path.sep).join('/'));
-  await Promise.all(names.map(async (name) => files.set(name, await readFile(path.join(root, name), 'utf8'))));
+  await Promise.all(names.map(async (name) => files.set(name, await readFile(path.join(root, name)))));
   return files;
 }
 
@@ -48,7 +49,7 @@ async function commitOf(repo: string, revision: string): Promise<string | undefi
 }
 
 /** Every blob under `folder/` at `commit`, read in one `git cat-file --batch`. */
-async function readRevision(repo: string, commit: string, folder: string): Promise<Map<string, string>> {
+async function readRevision(repo: string, commit: string, folder: string): Promise<Map<string, Buffer>> {
   const { stdout } = await run('git', ['ls-tree', '-r', '-z', commit, '--', `${folder}/`], {
     cwd: repo,
     maxBuffer: 1 << 30,
@@ -58,7 +59,7 @@ async function readRevision(repo: string, commit: string, folder: string): Promi
     const match = /^\d+ blob ([0-9a-f]+)\t(.*)$/s.exec(entry);
     if (match) blobs.push([(match[2] as string).slice(folder.length + 1), match[1] as string]);
   }
-  const files = new Map<string, string>();
+  const files = new Map<string, Buffer>();
   if (blobs.length === 0) return files;
   const child = spawn('git', ['cat-file', '--batch'], { cwd: repo, stdio: ['pipe', 'pipe', 'inherit'] });
   child.stdin.end(blobs.map(([, id]) => `${id}\n`).join(''));
@@ -71,7 +72,7 @@ async function readRevision(repo: string, commit: string, folder: string): Promi
     const header = output.subarray(offset, headerEnd).toString('utf8');
     const size = Number(header.split(' ')[2]);
     const start = headerEnd + 1;
-    files.set(name, output.subarray(start, start + size).toString('utf8'));
+    files.set(name, output.subarray(start, start + size));
     offset = start + size + 1;
   }
   return files;

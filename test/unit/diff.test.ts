@@ -218,8 +218,8 @@ describe('answers', () => {
 
   it('OPTIONS and error bodies: by route and field', async () => {
     const files = new Map(before.files);
-    files.set('_options/company.json', '{"name":"Companies","description":"","renders":[],"parses":[]}');
-    files.set('_errors/405/POST.json', '{"detail":"No."}');
+    files.set('_options/company.json', Buffer.from('{"name":"Companies","description":"","renders":[],"parses":[]}'));
+    files.set('_errors/405/POST.json', Buffer.from('{"detail":"No."}'));
     const report = compareSides(before, { label: 'edited', files });
     expect(report.answers.bodies.map((body) => body.answer)).toEqual(['405 POST', 'OPTIONS /company/']);
     const text = formatText(report, false);
