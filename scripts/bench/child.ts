@@ -220,7 +220,7 @@ async function runBaseline(job: Extract<Job, { kind: 'baseline' }>): Promise<Chi
 
 async function runDiff(job: Extract<Job, { kind: 'diff' }>): Promise<ChildResult> {
   const { readSide } = await import('../review/side.ts');
-  const { compareSides } = await import('../review/report.ts');
+  const { compareSides } = await import('../review/compare.ts');
   const stages: Stage[] = [];
   const step = stageTimer(stages);
   const taken = startClocks();

@@ -9,11 +9,11 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { DataErrors, formatDataError } from '../build/errors.ts';
-import { formatJson } from '../review/json.ts';
-import { formatMarkdown } from '../review/markdown.ts';
-import { compareSides } from '../review/report.ts';
+import { compareSides } from '../review/compare.ts';
+import { formatJson } from '../review/format-json.ts';
+import { formatMarkdown } from '../review/format-markdown.ts';
+import { formatText } from '../review/format-text.ts';
 import { readSide, type Side, SideError } from '../review/side.ts';
-import { formatText } from '../review/text.ts';
 import { build } from './run-build.ts';
 import { DEFAULTS, UsageError } from './settings.ts';
 

@@ -54,6 +54,21 @@ export function fileFor(path: string, query: Readonly<Record<string, string>>): 
   return segments.length === 0 ? `${dir}/index.json` : `${dir}/${segments.join('/')}.json`;
 }
 
+/**
+ * The canonical request of a list file, read back from its name as fileFor() writes it:
+ * `event/ordering=-id.json` is `/event/?ordering=-id`; undefined for any other file.
+ */
+export function requestOf(file: string): string | undefined {
+  if (!file.endsWith('.json')) return undefined;
+  const [dir, ...segments] = file.slice(0, -'.json'.length).split('/');
+  const path = `/${dir}/`;
+  if (!RESOURCES.some((resource) => resource.path === path)) return undefined;
+  if (segments.length === 1 && segments[0] === 'index') return path;
+  return segments.length > 0 && segments.every((segment) => segment.includes('='))
+    ? `${path}?${segments.join('&')}`
+    : undefined;
+}
+
 function route(resource: ResourceName, query: Record<string, string> = {}): Route {
   const path = `/${resource}/`;
   return { resource, path, query, file: fileFor(path, query) };

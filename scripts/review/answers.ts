@@ -4,8 +4,8 @@
 
 import { parseHeadersFile } from '../contract/headers.ts';
 import type { PlainJson } from '../contract/json.ts';
+import { answerOf, isFixedBody } from './answer-names.ts';
 import { type Files, type Page, parsed, sameBytes, TEXTURES } from './records.ts';
-import { answerOf, isFixedBody } from './routes.ts';
 import { diffValues, type FieldChange, idOf } from './values.ts';
 
 /** A record that moved in a list: its 1-based positions before and after. */

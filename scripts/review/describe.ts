@@ -3,8 +3,8 @@
 
 import type { PlainJson } from '../contract/json.ts';
 import type { Shift } from './answers.ts';
+import type { Report } from './compare.ts';
 import type { Added } from './records.ts';
-import type { Report } from './report.ts';
 import type { FieldChange } from './values.ts';
 
 export type LineKind = 'added' | 'removed' | 'changed' | 'note';

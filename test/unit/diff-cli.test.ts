@@ -9,7 +9,7 @@ import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type DiffIo, runDiff } from '../../scripts/cli/diff-command.ts';
 import { build } from '../../scripts/cli/run-build.ts';
-import type { Report } from '../../scripts/review/report.ts';
+import type { Report } from '../../scripts/review/compare.ts';
 
 const run = promisify(execFile);
 const FIXTURES = path.resolve('test/fixtures/diff');

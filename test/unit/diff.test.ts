@@ -7,10 +7,10 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { build } from '../../scripts/cli/run-build.ts';
 import { movesBetween } from '../../scripts/review/answers.ts';
-import { formatMarkdown } from '../../scripts/review/markdown.ts';
-import { compareSides, type Report } from '../../scripts/review/report.ts';
+import { compareSides, type Report } from '../../scripts/review/compare.ts';
+import { formatMarkdown } from '../../scripts/review/format-markdown.ts';
+import { formatText } from '../../scripts/review/format-text.ts';
 import { readSide, type Side } from '../../scripts/review/side.ts';
-import { formatText } from '../../scripts/review/text.ts';
 
 const FIXTURES = path.resolve('test/fixtures/diff');
 const scratch = await mkdtemp(path.join(os.tmpdir(), 'diff-test-'));

@@ -3,7 +3,7 @@
 // (APPEND_SLASH, 404), `format`, the method, then ordering and pagination.
 
 import { describe, expect, it } from 'vitest';
-import { type Answer, fileFor, planRoutes, resolve } from '../../scripts/contract/routes.ts';
+import { type Answer, fileFor, planRoutes, requestOf, resolve } from '../../scripts/contract/routes.ts';
 
 describe('fileFor', () => {
   it.each<[string, Record<string, string>, string]>([
@@ -37,6 +37,27 @@ const COMMON = [
   'event/ordering=logo_bg_color.json',
   'event/ordering=-logo_bg_color.json',
 ];
+
+describe('requestOf', () => {
+  it("reads every route's file back to the route's request, keys in the file's (sorted) order", () => {
+    for (const route of planRoutes(4)) {
+      const keys = Object.keys(route.query).sort();
+      const search = keys.map((key) => `${key}=${route.query[key]}`).join('&');
+      expect(requestOf(route.file)).toBe(search ? `${route.path}?${search}` : route.path);
+    }
+  });
+
+  it.each([
+    '_headers',
+    '_redirects',
+    '_errors/not-found.json',
+    '_options/company.json',
+    'nope/index.json',
+    'event/x.json',
+  ])('is undefined for %s, which is no list file', (file) => {
+    expect(requestOf(file)).toBeUndefined();
+  });
+});
 
 describe('planRoutes', () => {
   it('plans the files of a one-page texture list', () => {

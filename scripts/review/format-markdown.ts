@@ -2,8 +2,8 @@
 // per resource and one for the answers, cut to stay under GitHub's comment limit (65,536
 // characters) with a last line saying how much was left out.
 
+import type { Report } from './compare.ts';
 import { describeReport, type LineKind, noChange } from './describe.ts';
-import type { Report } from './report.ts';
 
 /** The most characters the comment may have; GitHub refuses a comment over 65,536. */
 export const MARKDOWN_LIMIT = 65_000;

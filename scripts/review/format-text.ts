@@ -1,8 +1,8 @@
 // `--format text`: the sections for a terminal, coloured when asked (the command asks on a
 // terminal without NO_COLOR).
 
+import type { Report } from './compare.ts';
 import { describeReport, type LineKind, noChange } from './describe.ts';
-import type { Report } from './report.ts';
 
 const MARKS: Record<LineKind, string> = { added: '+', removed: '-', changed: '~', note: '·' };
 const COLOURS: Record<LineKind, string> = { added: '32', removed: '31', changed: '33', note: '36' };
