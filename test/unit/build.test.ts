@@ -15,6 +15,7 @@ import { DataErrors, formatDataError } from '../../scripts/build/errors.ts';
 import { render } from '../../scripts/build/render.ts';
 import { type BuildOptions, build } from '../../scripts/cli/run-build.ts';
 import { DEFAULTS } from '../../scripts/cli/settings.ts';
+import { cleanEnv } from './helpers/cli.ts';
 import { readTree, readTreeText, tempDirs } from './helpers/tree.ts';
 
 const ROOT = process.cwd();
@@ -194,8 +195,7 @@ describe('(c) bad input', () => {
 
 /** Runs the CLI without the settings' environment variables; stderr as lines. */
 function cli(args: string[], cwd = ROOT) {
-  const { BASE_URL: _base, PAGE_SIZE: _size, ...env } = process.env;
-  const result = spawnSync(TSX, ['scripts/cli/build-command.ts', ...args], { cwd, encoding: 'utf8', env });
+  const result = spawnSync(TSX, ['scripts/cli/build-command.ts', ...args], { cwd, encoding: 'utf8', env: cleanEnv() });
   return {
     status: result.status,
     stdout: result.stdout,

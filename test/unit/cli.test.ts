@@ -14,6 +14,7 @@ import {
   UsageError,
   usage,
 } from '../../scripts/cli/settings.ts';
+import { cleanEnv } from './helpers/cli.ts';
 
 const TSX = path.join(process.cwd(), 'node_modules/.bin/tsx');
 const SCRIPTS: Record<CommandName, string[]> = {
@@ -24,7 +25,7 @@ const SCRIPTS: Record<CommandName, string[]> = {
 };
 
 /** The environment without the commands' variables: vitest sets BASE_URL (to "/") for Vite's sake. */
-const { BASE_URL, PAGE_SIZE, HOST, PORT, ...ENV } = process.env;
+const ENV = cleanEnv();
 
 function run(command: CommandName, args: string[]) {
   const result = spawnSync(TSX, [...SCRIPTS[command], ...args], { encoding: 'utf8', timeout: 20_000, env: ENV });

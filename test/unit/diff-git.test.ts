@@ -9,6 +9,7 @@ import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { prettyJson } from '../../scripts/review/pretty.ts';
+import { cleanEnv } from './helpers/cli.ts';
 
 const run = promisify(execFile);
 const scratch = await mkdtemp(path.join(os.tmpdir(), 'diff-git-'));
@@ -16,9 +17,8 @@ afterAll(() => rm(scratch, { recursive: true, force: true }));
 /** A HOME of its own, so that a global git configuration written by mistake shows. */
 const HOME = path.join(scratch, 'home');
 await mkdir(HOME);
-// Without BASE_URL, which vitest sets to "/": the builds use the defaults, as in the workflow.
-const { BASE_URL: _vite, ...inherited } = process.env;
-const ENV = { ...inherited, HOME, XDG_CONFIG_HOME: HOME, GIT_CONFIG_NOSYSTEM: '1' };
+// Without the settings' variables (vitest sets BASE_URL to "/"): the builds use the defaults, as in the workflow.
+const ENV = cleanEnv({ HOME, XDG_CONFIG_HOME: HOME, GIT_CONFIG_NOSYSTEM: '1' });
 
 async function git(repo: string, ...args: string[]): Promise<string> {
   const identity = ['-c', 'user.name=t', '-c', 'user.email=t@example.com'];

@@ -18,6 +18,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { DataErrors, formatDataError } from '../../scripts/build/errors.ts';
 import { type BuildOptions, build } from '../../scripts/cli/run-build.ts';
 import { DEFAULTS } from '../../scripts/cli/settings.ts';
+import { cleanEnv, outputArgs } from './helpers/cli.ts';
 import { readTree, tempDirs } from './helpers/tree.ts';
 
 const ROOT = process.cwd();
@@ -262,7 +263,7 @@ const options = (dataDir: string, parent: string): BuildOptions => ({
   baseUrl: DEFAULTS.baseUrl,
   pageSize: 100,
   outDir: path.join(parent, 'public'),
-  targetsDir: path.join(parent, 'hosts'),
+  targetsDir: path.join(parent, 'targets'),
   targets: ['nginx'],
 });
 
@@ -328,7 +329,7 @@ function timeout(ms: number, label: string): Promise<never> {
   });
 }
 
-/** A temp folder holding a good build in `public/` and `hosts/`: the previous output. */
+/** A temp folder holding a good build in `public/` and `targets/`: the previous output. */
 async function goodParent(): Promise<string> {
   const parent = await tempDir();
   await build(options(GOOD, parent));
@@ -390,22 +391,13 @@ describe('fuzz: mutated source files', () => {
   it(`the CLI, ${CLI_RUNS} cases: exit 0, or 1 with a line naming a file; no stack trace, no hang`, async () => {
     const parent = await goodParent();
     const cases = fc.sample(fuzzCase, { numRuns: CLI_RUNS, seed: SEED ?? 14 });
-    const { BASE_URL: _base, PAGE_SIZE: _size, ...env } = process.env;
+    const env = cleanEnv();
     for (const edits of cases) {
       const label = describeCase(edits);
       const files = mutatedFiles(edits);
       const data = await writeData(files);
       const before = await readTree(parent);
-      const args = [
-        '--data',
-        data,
-        '--out',
-        path.join(parent, 'public'),
-        '--targets-dir',
-        path.join(parent, 'hosts'),
-        '--schemas-dir',
-        path.join(parent, 'schemas'),
-      ];
+      const args = ['--data', data, ...outputArgs(parent)];
       const result = spawnSync(
         TSX,
         ['scripts/cli/build-command.ts', ...args, '--target', 'nginx', '--page-size', '100'],

@@ -14,6 +14,7 @@ import { readCatalogue } from '../../scripts/build/catalogue.ts';
 import { DataErrors, formatDataError } from '../../scripts/build/errors.ts';
 import { type BuildOptions, build } from '../../scripts/cli/run-build.ts';
 import { DEFAULTS } from '../../scripts/cli/settings.ts';
+import { cleanEnv, outputArgs } from './helpers/cli.ts';
 import { readTree, tempDirs } from './helpers/tree.ts';
 
 const ROOT = process.cwd();
@@ -27,7 +28,7 @@ const options = (dataDir: string, parent: string): BuildOptions => ({
   baseUrl: DEFAULTS.baseUrl,
   pageSize: 1,
   outDir: path.join(parent, 'public'),
-  targetsDir: path.join(parent, 'hosts'),
+  targetsDir: path.join(parent, 'targets'),
   targets: ['nginx'],
 });
 
@@ -52,7 +53,7 @@ async function failingBuild(data: string, parent: string): Promise<string[]> {
   const after = await readTree(parent);
   expect([...after.keys()]).toEqual([...before.keys()]);
   for (const [file, bytes] of before) expect(after.get(file)?.equals(bytes), file).toBe(true);
-  expect((await readdir(parent)).sort()).toEqual(['hosts', 'public']);
+  expect((await readdir(parent)).sort()).toEqual(['public', 'targets']);
   return (error as DataErrors).errors.map(formatDataError).map((line) => line.replaceAll(data, 'data'));
 }
 
@@ -181,26 +182,13 @@ describe('the data folder read strictly', () => {
 
 /** The CLI on `data`, bounded in time: it must neither hang nor print a stack trace. */
 function cli(data: string, parent: string) {
-  const { BASE_URL: _base, PAGE_SIZE: _size, ...env } = process.env;
-  const args = ['scripts/cli/build-command.ts', '--data', data, '--out', path.join(parent, 'public')];
-  const result = spawnSync(
-    TSX,
-    [
-      ...args,
-      '--targets-dir',
-      path.join(parent, 'hosts'),
-      '--schemas-dir',
-      path.join(parent, 'schemas'),
-      '--target',
-      'nginx',
-    ],
-    {
-      cwd: ROOT,
-      encoding: 'utf8',
-      env,
-      timeout: 20_000,
-    },
-  );
+  const args = ['scripts/cli/build-command.ts', '--data', data, ...outputArgs(parent), '--target', 'nginx'];
+  const result = spawnSync(TSX, args, {
+    cwd: ROOT,
+    encoding: 'utf8',
+    env: cleanEnv(),
+    timeout: 20_000,
+  });
   expect(result.signal, 'the build hung and was killed').toBeNull();
   expect(result.stderr).not.toMatch(/^\s+at /m);
   return { status: result.status, lines: result.stderr.split('\n').map((line) => line.replaceAll(data, 'data')) };
