@@ -57,6 +57,11 @@ export async function listLeftovers(output: string): Promise<Leftover[]> {
   return found.sort((a, b) => b.time - a.time || b.count - a.count);
 }
 
+/** The newest complete output among `leftovers` (newest first): a `.new-` folder, else an `.old-` one. */
+export function newestComplete(leftovers: readonly Leftover[]): Leftover | undefined {
+  return leftovers.find((leftover) => leftover.kind === 'new') ?? leftovers.find((leftover) => leftover.kind === 'old');
+}
+
 /** Whether another running process made this leftover: its swap is still under way, leave it. */
 function ownedByLiveProcess(leftover: Leftover): boolean {
   if (leftover.pid === process.pid) return false;
@@ -84,8 +89,7 @@ export async function recoverOutput(output: string): Promise<string | undefined>
   const leftovers = (await listLeftovers(output)).filter((leftover) => !ownedByLiveProcess(leftover));
   let restored: string | undefined;
   if (!(await exists(output))) {
-    const complete =
-      leftovers.find((leftover) => leftover.kind === 'new') ?? leftovers.find((leftover) => leftover.kind === 'old');
+    const complete = newestComplete(leftovers);
     if (complete) {
       await rename(complete.path, output);
       restored = complete.path;

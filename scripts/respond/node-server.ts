@@ -4,11 +4,12 @@
 
 import { createHash } from 'node:crypto';
 import { createReadStream, readFileSync, type Stats, statSync } from 'node:fs';
-import { type FileHandle, open, readdir, readFile, stat } from 'node:fs/promises';
+import { type FileHandle, open, readFile, stat } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import serveHandler from 'serve-handler';
+import { listLeftovers, newestComplete } from '../build/swap.ts';
 import { type HeaderRule, parseHeadersFile } from '../contract/headers.ts';
 import { createHandler, type FileStore, type Handler, logFailure, type Reply } from './handler.ts';
 
@@ -63,30 +64,13 @@ async function folderId(dir: string): Promise<number | undefined> {
  * beside it. When neither is there either, it waits briefly for the swap to end.
  */
 async function currentRoot(publicDir: string): Promise<{ dir: string; id: number | undefined }> {
-  const parent = path.dirname(publicDir);
-  const base = path.basename(publicDir);
-  /** The newest `<out>.<kind>-<pid>-<time>-<count>` folder name, by time then count. */
-  const sibling = (names: string[], kind: string) => {
-    let newest: { name: string; time: number; count: number } | undefined;
-    for (const name of names) {
-      const match = /^\d+-(\d+)(?:-(\d+))?$/.exec(name.slice(base.length + kind.length + 2));
-      if (!name.startsWith(`${base}.${kind}-`) || !match) continue;
-      const time = Number(match[1]);
-      const count = Number(match[2] ?? 0);
-      if (!newest || time > newest.time || (time === newest.time && count > newest.count))
-        newest = { name, time, count };
-    }
-    return newest?.name;
-  };
   for (let attempt = 0; attempt < 40; attempt += 1) {
     const id = await folderId(publicDir);
     if (id !== undefined) return { dir: publicDir, id };
-    const names = await readdir(parent).catch(() => [] as string[]);
-    const found = sibling(names, 'new') ?? sibling(names, 'old');
-    if (found) {
-      const dir = path.join(parent, found);
-      const siblingId = await folderId(dir);
-      if (siblingId !== undefined) return { dir, id: siblingId };
+    const complete = newestComplete(await listLeftovers(publicDir));
+    if (complete) {
+      const siblingId = await folderId(complete.path);
+      if (siblingId !== undefined) return { dir: complete.path, id: siblingId };
     }
     await sleep(25);
   }
