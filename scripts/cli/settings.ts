@@ -1,8 +1,10 @@
 // The commands' settings: each flag wins over its environment variable, which wins over the
-// default. One table of options drives the parsing, the checks and each command's --help.
+// settings file (static-api.config.json), which wins over the default. One table of options
+// drives the parsing, the checks and each command's --help.
 
 import { parseArgs } from 'node:util';
 import { REFUSED_TARGETS, TARGET_NAMES } from '../targets/names.ts';
+import { readSettingsFile, SettingsFileError } from './settings-file.ts';
 
 export const DEFAULTS = {
   dataDir: 'data',
@@ -10,6 +12,9 @@ export const DEFAULTS = {
   headersPath: '_headers',
   targetsDir: 'targets',
   schemasDir: 'schemas',
+  configPath: 'static-api.config.json',
+  /** Where `npm start` and `npm run dev` build: git ignores it, so a preview never changes committed files. */
+  previewDir: '.preview',
   host: '127.0.0.1',
   port: 3000,
   /** The origin `npm start` serves on by default, so the committed public/ matches it. */
@@ -24,15 +29,23 @@ export interface Settings {
   headersPath: string;
   targetsDir: string;
   schemasDir: string;
+  /** The project settings file (settings-file.ts). */
+  configPath: string;
   /** The deploy targets to write; every target when absent. */
   targets: string[] | undefined;
   baseUrl: string;
-  /** Whether a flag or the environment set the base URL (`npm start` otherwise uses the served origin). */
+  /** Whether a flag or the environment set the base URL (`npm start` and `dev` otherwise use the served origin). */
   baseUrlGiven: boolean;
   pageSize: number;
   host: string;
   port: number;
   check: boolean;
+  /** `npm run import`: the running DRF service's base URL. */
+  from: string | undefined;
+  /** `npm run verify`: the running DRF service's base URL. */
+  against: string | undefined;
+  /** `npm run import`: replace a data folder that holds files. */
+  force: boolean;
 }
 
 /** A setting given wrongly, or a flag the command does not take: the message, then exit status 2. */
@@ -43,6 +56,8 @@ interface Option {
   /** The value's placeholder in the help; none for a switch. */
   value?: string;
   variable?: string;
+  /** Its key in the settings file, when the file may hold it. */
+  fileKey?: string;
   description: string;
   default: string;
 }
@@ -69,10 +84,17 @@ export const OPTIONS = {
     description: 'deploy targets to write, comma-separated',
     default: 'all',
   },
+  config: {
+    flag: '--config',
+    value: '<file>',
+    description: 'the project settings file (baseUrl, pageSize); optional',
+    default: DEFAULTS.configPath,
+  },
   'base-url': {
     flag: '--base-url',
     value: '<url>',
     variable: 'BASE_URL',
+    fileKey: 'baseUrl',
     description: 'public origin of the API, for the absolute page links',
     default: DEFAULTS.baseUrl,
   },
@@ -80,6 +102,7 @@ export const OPTIONS = {
     flag: '--page-size',
     value: '<n>',
     variable: 'PAGE_SIZE',
+    fileKey: 'pageSize',
     description: 'textures per page',
     default: String(DEFAULTS.pageSize),
   },
@@ -98,6 +121,19 @@ export const OPTIONS = {
     default: String(DEFAULTS.port),
   },
   check: { flag: '--check', description: 'validate only, write nothing', default: 'off' },
+  from: {
+    flag: '--from',
+    value: '<url>',
+    description: "the running DRF service's base URL, such as https://example.com/api/",
+    default: 'none, required',
+  },
+  against: {
+    flag: '--against',
+    value: '<url>',
+    description: "the running DRF service's base URL, such as https://example.com/api/",
+    default: 'none, required',
+  },
+  force: { flag: '--force', description: 'replace a data folder that already holds files', default: 'off' },
 } as const satisfies Record<string, Option>;
 
 type OptionName = keyof typeof OPTIONS;
@@ -117,9 +153,12 @@ const BUILD_OPTIONS: readonly OptionName[] = [
   'targets-dir',
   'schemas-dir',
   'target',
+  'config',
   'base-url',
   'page-size',
 ];
+
+const PREVIEW_OPTIONS: readonly OptionName[] = ['data', 'headers', 'config', 'base-url', 'page-size', 'host', 'port'];
 
 export const COMMANDS = {
   build: {
@@ -131,7 +170,7 @@ export const COMMANDS = {
   check: {
     name: 'npm run check',
     summary: 'Validates the source data and the headers file; writes nothing.',
-    options: ['data', 'headers', 'base-url', 'page-size'],
+    options: ['data', 'headers', 'config', 'base-url', 'page-size'],
     example: 'npm run check -- --data test/fixtures/good/data',
   },
   serve: {
@@ -142,9 +181,29 @@ export const COMMANDS = {
   },
   start: {
     name: 'npm start',
-    summary: 'Builds the source data with links on the served origin, then serves the output folder.',
-    options: [...BUILD_OPTIONS, 'host', 'port'],
+    summary: `Builds the source data into ${DEFAULTS.previewDir}/ (which git ignores) with links on the served origin, then serves it.`,
+    options: PREVIEW_OPTIONS,
     example: 'npm start -- --port 8080',
+  },
+  dev: {
+    name: 'npm run dev',
+    summary: `A live preview: builds like npm start, then rebuilds into ${DEFAULTS.previewDir}/ on every change of the data, the headers file or the settings file, and keeps serving the last good build when a change has problems.`,
+    options: PREVIEW_OPTIONS,
+    example: 'npm run dev -- --port 8080',
+  },
+  import: {
+    name: 'npm run import',
+    summary:
+      'Reads every list of a running DRF service and writes the data folder and the settings file, so that npm run build answers as the service does.',
+    options: ['from', 'data', 'config', 'force'],
+    example: 'npm run import -- --from https://example.com/api/',
+  },
+  verify: {
+    name: 'npm run verify',
+    summary:
+      'Asks a running DRF service and this build every request the route table knows, and prints each difference; exits 1 when anything differs.',
+    options: ['against', 'data', 'headers', 'config', 'base-url', 'page-size'],
+    example: 'npm run verify -- --against https://example.com/api/',
   },
 } as const satisfies Record<string, Command>;
 
@@ -164,7 +223,7 @@ export function usage(commandName: CommandName): string {
     '',
     command.summary,
     '',
-    'Options (a flag wins over its variable, which wins over the default):',
+    'Options (a flag wins over its variable, which wins over the settings file, which wins over the default):',
     ...rows,
     '  -h, --help            show this help',
     '',
@@ -212,14 +271,48 @@ function targetList(raw: string): string[] | undefined {
   return names;
 }
 
+/** A service's base URL: absolute http(s), kept with its trailing slash (DRF's paths end in one). */
+function serviceUrl(raw: string, source: string): string {
+  const valid = URL.canParse(raw) && ['http:', 'https:'].includes(new URL(raw).protocol);
+  if (!valid || new URL(raw).search || new URL(raw).hash) {
+    throw new UsageError(
+      `${source} must be an absolute http(s) URL without query or fragment, such as https://example.com/api/, got ${JSON.stringify(raw)}`,
+    );
+  }
+  return raw.endsWith('/') ? raw : `${raw}/`;
+}
+
+function required(
+  raw: string | undefined,
+  source: string,
+  needed: boolean,
+  check: (raw: string, source: string) => string,
+): string | undefined {
+  if (raw === undefined) {
+    if (needed) throw new UsageError(`${source} is required`);
+    return undefined;
+  }
+  return check(raw, source);
+}
+
+function fileSettings(file: string): Record<string, unknown> {
+  try {
+    return readSettingsFile(file);
+  } catch (error) {
+    if (error instanceof SettingsFileError) throw new UsageError(error.message);
+    throw error;
+  }
+}
+
 function nonEmpty(raw: string, source: string): string {
   if (raw === '') throw new UsageError(`${source} must not be empty`);
   return raw;
 }
 
 /**
- * The settings of `commandName` from its arguments and the environment. Throws UsageError for a
- * wrong value or a flag the command does not take; `help` is true for -h/--help.
+ * The settings of `commandName` from its arguments, the environment and the settings file.
+ * Throws UsageError for a wrong value or a flag the command does not take; `help` is true for
+ * -h/--help.
  */
 export function readSettings(
   argv: readonly string[],
@@ -252,13 +345,19 @@ export function readSettings(
     }
   }
   const text = (name: OptionName) => values[name] as string | undefined;
-  /** The flag's value, else its variable's, with the name of where it came from for messages. */
+  const configPath = nonEmpty(text('config') ?? DEFAULTS.configPath, '--config');
+  // Read only by the commands that take it: `npm run serve` has nothing in it to use.
+  const file = command.options.includes('config') && !help ? fileSettings(configPath) : {};
+  /** The flag's value, else its variable's, else the settings file's, with where it came from for messages. */
   const given = (name: OptionName): [string, string] | undefined => {
     const option: Option = OPTIONS[name];
     const flag = text(name);
     if (flag !== undefined) return [flag, option.flag];
     const variable = option.variable ? env[option.variable] : undefined;
-    return variable === undefined ? undefined : [variable, option.variable as string];
+    if (variable !== undefined) return [variable, option.variable as string];
+    const stored = option.fileKey === undefined ? undefined : file[option.fileKey];
+    if (stored === undefined) return undefined;
+    return [typeof stored === 'string' ? stored : JSON.stringify(stored), `${option.fileKey} in ${configPath}`];
   };
   const baseUrl = given('base-url');
   const pageSize = given('page-size');
@@ -270,13 +369,17 @@ export function readSettings(
     headersPath: nonEmpty(text('headers') ?? DEFAULTS.headersPath, '--headers'),
     targetsDir: nonEmpty(text('targets-dir') ?? DEFAULTS.targetsDir, '--targets-dir'),
     schemasDir: nonEmpty(text('schemas-dir') ?? DEFAULTS.schemasDir, '--schemas-dir'),
+    configPath,
     targets: text('target') === undefined ? undefined : targetList(text('target') as string),
     baseUrl: baseUrl ? absoluteUrl(...baseUrl) : DEFAULTS.baseUrl,
-    baseUrlGiven: baseUrl !== undefined,
+    baseUrlGiven: text('base-url') !== undefined || env[OPTIONS['base-url'].variable] !== undefined,
     pageSize: pageSize ? wholeNumber(...pageSize, 1, Number.MAX_SAFE_INTEGER) : DEFAULTS.pageSize,
     host: host ? nonEmpty(...host) : DEFAULTS.host,
     port: port ? wholeNumber(...port, 0, 65_535) : DEFAULTS.port,
     check: commandName === 'check' || values.check === true,
+    from: required(text('from'), '--from', commandName === 'import' && !help, serviceUrl),
+    against: required(text('against'), '--against', commandName === 'verify' && !help, serviceUrl),
+    force: values.force === true,
     help,
   };
 }

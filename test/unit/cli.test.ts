@@ -2,7 +2,8 @@
 // values in plain words with exit status 2, and flags a command does not take refused.
 
 import { spawn, spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
@@ -22,6 +23,9 @@ const SCRIPTS: Record<CommandName, string[]> = {
   check: ['scripts/cli/build-command.ts', '--check'],
   serve: ['scripts/cli/serve-command.ts'],
   start: ['scripts/cli/start-command.ts'],
+  dev: ['scripts/cli/dev-command.ts'],
+  import: ['scripts/cli/import-command.ts'],
+  verify: ['scripts/cli/verify-command.ts'],
 };
 
 /** The environment without the commands' variables: vitest sets BASE_URL (to "/") for Vite's sake. */
@@ -61,6 +65,46 @@ describe('readSettings', () => {
       pageSize: 3,
       baseUrl: 'http://x.example:81/api',
     });
+  });
+
+  it('takes the settings file under the environment and the flags', () => {
+    const config = path.join(mkdtempSync(path.join(os.tmpdir(), 'settings-')), 'static-api.config.json');
+    writeFileSync(config, JSON.stringify({ baseUrl: 'https://service.example.com/api', pageSize: 25 }));
+    expect(readSettings(['--config', config], {})).toMatchObject({
+      configPath: config,
+      baseUrl: 'https://service.example.com/api',
+      baseUrlGiven: false,
+      pageSize: 25,
+    });
+    expect(readSettings(['--config', config], { PAGE_SIZE: '7' }).pageSize).toBe(7);
+    expect(readSettings(['--config', config, '--page-size', '3'], { PAGE_SIZE: '7' }).pageSize).toBe(3);
+    // npm start and dev link to the origin they serve unless a flag or variable says otherwise.
+    expect(readSettings(['--config', config], {}, 'start').baseUrlGiven).toBe(false);
+    expect(readSettings(['--config', path.join(path.dirname(config), 'absent.json')], {}).pageSize).toBe(10);
+  });
+
+  it.each([
+    [{ pageSize: 'ten' }, 'pageSize in CONFIG must be a whole number of at least 1, got "ten"'],
+    [{ pageSize: 0 }, 'pageSize in CONFIG must be a whole number of at least 1, got "0"'],
+    [{ baseUrl: 'example.com' }, 'baseUrl in CONFIG must be an absolute http(s) URL'],
+    [{ page_size: 5 }, 'CONFIG: unexpected setting "page_size" (expected baseUrl or pageSize)'],
+    [[1], 'CONFIG: expected an object'],
+  ])('refuses the settings file %j', (contents, message) => {
+    const config = path.join(mkdtempSync(path.join(os.tmpdir(), 'settings-')), 'static-api.config.json');
+    writeFileSync(config, JSON.stringify(contents));
+    expect(() => readSettings(['--config', config], {})).toThrow(message.replace('CONFIG', config));
+  });
+
+  it('needs --from for import and --against for verify, as absolute URLs', () => {
+    expect(() => readSettings([], {}, 'import')).toThrow('--from is required');
+    expect(() => readSettings([], {}, 'verify')).toThrow('--against is required');
+    expect(readSettings(['--from', 'http://127.0.0.1:8000/api'], {}, 'import').from).toBe('http://127.0.0.1:8000/api/');
+    expect(() => readSettings(['--against', 'example.com'], {}, 'verify')).toThrow(
+      '--against must be an absolute http(s) URL',
+    );
+    expect(() => readSettings(['--from', 'http://x.example/'], {}, 'build')).toThrow(
+      '--from does not apply to npm run build',
+    );
   });
 
   it('reads --target as a comma-separated list, "all" as every target', () => {

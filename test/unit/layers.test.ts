@@ -1,4 +1,4 @@
-// scripts/ is layered (issue 13, part 3): contract < build < respond < targets < review < cli, each importing
+// scripts/ is layered (issue 13, part 3): contract < build < respond < targets < review < migrate < cli, each importing
 // only its own layer and those below; bench/ apart (it may import any layer, none may import it);
 // nothing under scripts/ imports test/. And `npm run serve` must not load esbuild.
 // The rules themselves are in ./helpers/layers.ts.
@@ -96,7 +96,7 @@ describe('the layer checker itself', () => {
       'scripts/cli/other.ts:1 → ../../test/unit/helpers/tree.ts (scripts/ must not import test/)',
       'scripts/cli/settings.ts:1 → ../bench/report.ts (the product must not import bench/)',
       'scripts/contract/routes.ts:1 → ../build/load.ts (contract may not import build, a layer above it)',
-      'scripts/loose.ts → (itself: not in a layer folder; expected scripts/{contract,build,respond,targets,review,cli,bench}/)',
+      'scripts/loose.ts → (itself: not in a layer folder; expected scripts/{contract,build,respond,targets,review,migrate,cli,bench}/)',
       'scripts/respond/handler.ts:1 → ../cli/settings.ts (respond may not import cli, a layer above it)',
       'scripts/targets/index.ts:1 → ../cli/run.ts (targets may not import cli, a layer above it)',
     ]);

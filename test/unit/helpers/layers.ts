@@ -1,14 +1,14 @@
 // The import rules of scripts/ (issue 13, part 3), as pure functions over source text so that
 // test/unit/layers.test.ts can run them on the real tree and on synthetic violations alike.
 //
-// scripts/ holds one folder per layer, lowest first: contract < build < respond < targets < review < cli.
+// scripts/ holds one folder per layer, lowest first: contract < build < respond < targets < review < migrate < cli.
 // A module may import its own layer and the layers below it. bench/ sits apart from the product:
 // it may import any layer, and no layer may import it. Nothing under scripts/ imports test/.
 
 import path from 'node:path';
 import ts from 'typescript';
 
-const LAYERS = ['contract', 'build', 'respond', 'targets', 'review', 'cli'] as const;
+const LAYERS = ['contract', 'build', 'respond', 'targets', 'review', 'migrate', 'cli'] as const;
 const APART = 'bench';
 
 type ImportKind = 'import' | 'export-from' | 'dynamic-import' | 'url';
