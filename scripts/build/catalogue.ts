@@ -6,8 +6,11 @@ import type { HeaderRule } from '../contract/headers.ts';
 import { compareStrings } from '../contract/ordering.ts';
 import type { Route } from '../contract/routes.ts';
 import { type DataError, DataErrors, formatDataError } from './errors.ts';
+import { withPositions } from './json-positions.ts';
 import { load } from './load.ts';
+import { mapLimited } from './map-limited.ts';
 import { routesOf } from './render.ts';
+import { decodeUtf8 } from './strict-json.ts';
 import { type Catalogue, validate, validateHeadersFile } from './validate.ts';
 
 export interface CatalogueOptions {
@@ -34,6 +37,31 @@ function byLocation(a: DataError, b: DataError): number {
   return compareStrings(a.file, b.file) || record(a) - record(b);
 }
 
+const READ_CONCURRENCY = 64;
+
+/**
+ * The problems, each with its line and column, from a second read of the files they name: load
+ * keeps no text, and reading again only when there are problems keeps a valid build as fast.
+ */
+async function locate(problems: readonly DataError[]): Promise<DataError[]> {
+  const byFile = new Map<string, DataError[]>();
+  for (const problem of problems) {
+    const inFile = byFile.get(problem.file);
+    if (inFile) inFile.push(problem);
+    else byFile.set(problem.file, [problem]);
+  }
+  const located = await mapLimited([...byFile], READ_CONCURRENCY, async ([file, inFile]) => {
+    try {
+      const decoded = decodeUtf8(await readFile(file));
+      return decoded.ok ? withPositions(decoded.text, inFile) : inFile;
+    } catch {
+      // The file went, or is no longer JSON, since it was loaded: its problems keep their pointers.
+      return inFile;
+    }
+  });
+  return located.flat();
+}
+
 /**
  * Loads and validates; throws DataErrors holding every problem found. The parsed input is
  * garbage once this returns: only zod's output of each record is kept. `warn` gets one line per
@@ -51,7 +79,8 @@ export async function readCatalogue(
   step(`load: ${loaded.records.length} records from ${loaded.files} files, ${loaded.bytes} bytes`);
 
   const { catalogue, errors } = validate(loaded.records, !loaded.incomplete.has('event'));
-  const problems = [...headers.errors, ...loaded.errors, ...errors];
+  // The other problems come with their place: the headers' line, the syntax error's line and column.
+  const problems = [...headers.errors, ...loaded.errors, ...(errors.length > 0 ? await locate(errors) : [])];
   if (problems.length > 0) throw new DataErrors(problems.sort(byLocation));
   step('validate: no problems');
   return {

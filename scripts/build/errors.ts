@@ -1,6 +1,12 @@
 // A problem in the source data, located well enough to fix it without searching:
 // the file, the record, the field as a JSON pointer into the file, and what was expected.
 
+/** A place in a text file: both from 1, the column in code points (see LineIndex in strict-json.ts). */
+export interface TextPosition {
+  line: number;
+  column: number;
+}
+
 export interface DataError {
   file: string;
   /** RFC 6901 pointer into the file's JSON (`/3/end_date`); "" for the whole file. */
@@ -8,6 +14,14 @@ export interface DataError {
   /** Which record: `record 3 (id 117)`; absent when the problem is not in one record. */
   record?: string;
   message: string;
+  /**
+   * Where the pointer is in the file: its value, or its key when `subject` is "key", or for a
+   * field that is missing the object that lacks it. Found only once the build has failed
+   * (catalogue.ts), so that valid data is read once.
+   */
+  position?: TextPosition;
+  /** "key" when the problem is the field's name (an unknown field), not its value. */
+  subject?: 'key';
 }
 
 /** Thrown by the build when the data has problems; holds every one of them. */
@@ -21,8 +35,14 @@ export function pointerOf(segments: ReadonlyArray<PropertyKey>): string {
   return segments.map((s) => `/${String(s).replaceAll('~', '~0').replaceAll('/', '~1')}`).join('');
 }
 
+/**
+ * `file:line:column #pointer (record): message` when the place is known: terminals and editors
+ * open the file at `file:line:column` when it is clicked. Else `file#pointer (record): message`.
+ */
 export function formatDataError(error: DataError): string {
   const where = error.record ? ` (${error.record})` : '';
   const pointer = error.pointer === '' ? '' : `#${error.pointer}`;
-  return `${error.file}${pointer}${where}: ${error.message}`;
+  if (!error.position) return `${error.file}${pointer}${where}: ${error.message}`;
+  const { line, column } = error.position;
+  return `${error.file}:${line}:${column}${pointer === '' ? '' : ` ${pointer}`}${where}: ${error.message}`;
 }

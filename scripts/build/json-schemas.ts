@@ -12,7 +12,42 @@ export type JsonSchema = { [key: string]: unknown };
 /** The JSON Schema of one record of `resource`, without `$schema` (for use inside another document). */
 export function recordSchema(resource: ResourceName): JsonSchema {
   const { $schema: _, ...schema } = z.toJSONSchema(SCHEMAS[resource], { io: 'input', target: 'draft-2020-12' });
-  return schema as JsonSchema;
+  return withIntegerOrObjectMerged(schema) as JsonSchema;
+}
+
+// The keywords that apply to values of one type only, and so to no value of another type.
+const KEYWORDS_OF_TYPE: Record<string, ReadonlySet<string>> = {
+  integer: new Set(['type', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf']),
+  object: new Set(['type', 'properties', 'required', 'additionalProperties']),
+};
+
+function isIntegerOrObject(options: unknown): options is [JsonSchema, JsonSchema] {
+  if (!Array.isArray(options) || options.length !== 2) return false;
+  const types = options.map((option: JsonSchema) => option.type);
+  if (!types.includes('integer') || !types.includes('object')) return false;
+  return options.every((option: JsonSchema) => {
+    const own = KEYWORDS_OF_TYPE[String(option.type)];
+    return Object.keys(option).every((keyword) => own?.has(keyword));
+  });
+}
+
+/**
+ * zod writes a union of an integer and an object (a fair's event: an id, or an object with one)
+ * as `anyOf`; it is written here as one schema of both types, with both options' keywords, which
+ * means the same, since each of them applies to values of its own type only. A validator (ajv, an
+ * editor) then reports a problem of such an object at its field, as the build does, instead of
+ * once for each option at the item.
+ */
+function withIntegerOrObjectMerged(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withIntegerOrObjectMerged);
+  if (value === null || typeof value !== 'object') return value;
+  const schema = Object.fromEntries(
+    Object.entries(value).map(([key, item]) => [key, withIntegerOrObjectMerged(item)]),
+  ) as JsonSchema;
+  if (!isIntegerOrObject(schema.anyOf)) return schema;
+  const { anyOf: options, ...rest } = schema;
+  const [integer, object] = options[0].type === 'integer' ? options : [options[1], options[0]];
+  return { ...integer, ...object, type: ['integer', 'object'], ...rest };
 }
 
 /** The JSON Schema of a file `data/<resource>/**\/*.json`: one record, or an array of records. */

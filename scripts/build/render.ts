@@ -30,7 +30,7 @@ import {
   type Route,
   UNSUPPORTED_ORDERING_FILE,
 } from '../contract/routes.ts';
-import type { Event, Fair } from './schemas.ts';
+import type { Event, Fair, FairEvent } from './schemas.ts';
 import type { Catalogue } from './validate.ts';
 
 export interface RenderSettings {
@@ -61,6 +61,24 @@ const fairEventJson = (event: Event): Json => ({
   event_logo: event.logo,
 });
 
+/**
+ * A fair event given as an object: its fields, and the event record's where it gives none. validate()
+ * has checked that an object whose id no event record has gives every field.
+ */
+function givenFairEventJson(given: Exclude<FairEvent, number>, event: Event | undefined): Json {
+  // short_code may be given as null, so a field is given when it is not undefined (not ??).
+  const orRecord = <K extends keyof Event>(value: Event[K] | undefined, field: K): Event[K] =>
+    value !== undefined ? value : (event as Event)[field];
+  return {
+    id: given.id,
+    slug: orRecord(given.slug, 'slug'),
+    name: orRecord(given.name, 'name'),
+    short_code: orRecord(given.short_code, 'short_code'),
+    start_date: orRecord(given.start_date, 'start_date'),
+    event_logo: orRecord(given.event_logo, 'logo'),
+  };
+}
+
 function fairJson(fair: Fair, events: ReadonlyMap<number, Event>): Json {
   return {
     id: fair.id,
@@ -69,7 +87,11 @@ function fairJson(fair: Fair, events: ReadonlyMap<number, Event>): Json {
     link: fair.link,
     logo: fair.logo,
     has_catalog: fair.has_catalog,
-    events: fair.events.map((id) => fairEventJson(events.get(id) as Event)),
+    events: fair.events.map((item) =>
+      typeof item === 'number'
+        ? fairEventJson(events.get(item) as Event)
+        : givenFairEventJson(item, events.get(item.id)),
+    ),
     url: fair.url,
     tiles: {
       tile_pattern: fair.tiles.tile_pattern,

@@ -91,6 +91,8 @@ const tilePattern = () =>
 
 const LONE_SURROGATE = 'expected well-formed Unicode text (no lone surrogates)';
 
+const isPlainObject = (value: unknown) => value !== null && typeof value === 'object' && !Array.isArray(value);
+
 /** Reports each string in `value`, the part of a record at `path`, that holds a lone surrogate. */
 function reportIllFormed(value: unknown, path: PropertyKey[], ctx: z.RefinementCtx): void {
   if (typeof value === 'string') {
@@ -108,7 +110,6 @@ function reportIllFormed(value: unknown, path: PropertyKey[], ctx: z.RefinementC
  * one of them failed, so that one run reports every problem.
  */
 function wellFormedText<T extends z.ZodType<object>>(schema: T): T {
-  const isRecord = (value: unknown) => value !== null && typeof value === 'object' && !Array.isArray(value);
   return schema.superRefine(
     (record, ctx) => {
       for (const key in record) {
@@ -122,7 +123,7 @@ function wellFormedText<T extends z.ZodType<object>>(schema: T): T {
         }
       }
     },
-    { when: (payload) => isRecord(payload.value) },
+    { when: (payload) => isPlainObject(payload.value) },
   );
 }
 
@@ -194,6 +195,50 @@ const zoomSchema = z
     }
   });
 
+// What a fair shows of one event instead of the event record's values, with the event record's
+// rules (eventSchema); `event_logo` is the record's `logo`, which a fair cannot show as null.
+// The build fills in each field not given from the event record with that id: an object holding
+// only `id` is the same as the id alone. When no event record has the id, every field must be
+// given (checked across records, in validate.ts).
+const fairEventSchema = z.strictObject({
+  id: id(),
+  slug: nonEmpty().optional(),
+  name: nonEmpty().optional(),
+  short_code: text().nullable().optional(),
+  start_date: isoDate().optional(),
+  event_logo: mediaPath().optional(),
+});
+
+/**
+ * An event id, or an object that starts from one (fairEventSchema). An object is checked on its
+ * own first, so that each of its problems is reported at its field: z.union() alone reports one
+ * "invalid input" at the item when an object breaks a rule of a field's type (a missing id, a
+ * name that is not a string), since the id option fails too. Only a valid object reaches the union.
+ */
+const fairEventItem = z.preprocess(
+  (value, ctx) => {
+    if (!isPlainObject(value)) return value;
+    // With reportInput, every issue holds its input, as an issue raised here must.
+    const result = fairEventSchema.safeParse(value, { reportInput: true });
+    if (!result.success) ctx.issues.push(...(result.error.issues as z.core.$ZodRawIssue[]));
+    return value;
+  },
+  z
+    .union([id(), fairEventSchema], {
+      error: 'expected an event id, or an object with the id and the fields this fair shows instead',
+    })
+    .meta({
+      description:
+        "An event id, or an object with the id and what this fair shows instead of the event record's slug, name, short_code, start_date or logo (as event_logo); a field not given is the event record's.",
+    }),
+);
+
+function eachEventOnce(items: ReadonlyArray<number | { id: number }>): boolean {
+  const ids = new Set<number>();
+  for (const item of items) ids.add(typeof item === 'number' ? item : item.id);
+  return ids.size === items.length;
+}
+
 const fairSchema = z.strictObject({
   id: id(),
   slug: text().regex(/^[-a-zA-Z0-9_]+$/, 'expected a slug of letters, digits, hyphens and underscores'),
@@ -201,12 +246,15 @@ const fairSchema = z.strictObject({
   link: absoluteUrl(),
   logo: absoluteUrl(),
   has_catalog: z.boolean(),
-  // Ids of event records; the build copies each event's fields in, so nothing is typed twice.
   events: z
-    .array(id())
+    .array(fairEventItem)
     .min(1, 'expected at least one event id')
-    .refine((ids) => new Set(ids).size === ids.length, 'expected each event id once')
-    .meta({ uniqueItems: true, description: 'Ids of event records (each must exist: checked by the build).' }),
+    .refine(eachEventOnce, 'expected each event id once')
+    .meta({
+      uniqueItems: true,
+      description:
+        "The fair's events, in the order it lists them, each event id once (the build checks this also when an id is given in an object; uniqueItems only sees identical items).",
+    }),
   url: absoluteUrl(),
   tiles: z.strictObject({
     tile_pattern: tilePattern(),
@@ -242,6 +290,8 @@ const textureSchema = z.strictObject({
 export type Company = z.infer<typeof companySchema>;
 export type Event = z.infer<typeof eventSchema>;
 export type Fair = z.infer<typeof fairSchema>;
+/** An item of a fair's `events`: an event id, or an object with the id and the fields the fair shows instead. */
+export type FairEvent = Fair['events'][number];
 export type Texture = z.infer<typeof textureSchema>;
 
 // What the JSON Schemas (scripts/build/json-schemas.ts) cannot say, said in their descriptions;
@@ -256,7 +306,9 @@ const BUILD_ONLY = {
     'zoom: min <= default <= max',
     URL_PARSES,
     UNIQUE_IDS,
-    'each event id names an event that exists and has a logo',
+    'each event id once in a fair, whether given alone or in an object',
+    "a fair event's id names an event of the event data, or the fair event is an object that gives slug, name, short_code, start_date and event_logo",
+    'the event a fair shows has a logo, or the fair event gives event_logo',
   ],
   'virtualbooth-texture': [URL_PARSES, UNIQUE_IDS],
 } as const;

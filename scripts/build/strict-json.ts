@@ -13,7 +13,7 @@
 
 import { isAscii, isUtf8 } from 'node:buffer';
 import { type ParseError, parse as parseTolerant, printParseErrorCode } from 'jsonc-parser';
-import { pointerOf } from './errors.ts';
+import { pointerOf, type TextPosition } from './errors.ts';
 
 /** Deeper than any record of the API (a record in a file's array is at depth 2). */
 export const MAX_DEPTH = 64;
@@ -26,22 +26,43 @@ export interface JsonProblem {
 
 export type StrictResult = { ok: true; value: unknown } | { ok: false; problems: JsonProblem[] };
 
-/** Offsets of line starts, so that many problems in one file cost one pass over it. */
-class Lines {
+/**
+ * Line and column of offsets into a text; many problems in one file cost one pass over it. A
+ * column counts code points from 1, as editors show it: a character beyond U+FFFF (an emoji),
+ * two UTF-16 units in the text, is one column. The text has no byte order mark (decodeUtf8
+ * drops it), and a CR of a CRLF line end ends its line, so neither moves a column.
+ */
+export class LineIndex {
   private readonly starts: number[] = [0];
+  /** Offsets of the second unit of each surrogate pair, which shares its character's column. */
+  private readonly trailingSurrogates: number[] = [];
   constructor(text: string) {
     for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) this.starts.push(i + 1);
+    // Text decoded from UTF-8 has no lone surrogate, so every trailing one is half of a pair.
+    for (const match of text.matchAll(/[\uDC00-\uDFFF]/g)) this.trailingSurrogates.push(match.index);
+  }
+  position(offset: number): TextPosition {
+    const line = lastAtOrBefore(this.starts, offset);
+    const start = this.starts[line] as number;
+    const pairsBefore = (at: number) => lastAtOrBefore(this.trailingSurrogates, at - 1) + 1;
+    return { line: line + 1, column: offset - start + 1 - (pairsBefore(offset) - pairsBefore(start)) };
   }
   at(offset: number): string {
-    let low = 0;
-    let high = this.starts.length - 1;
-    while (low < high) {
-      const middle = (low + high + 1) >> 1;
-      if ((this.starts[middle] as number) <= offset) low = middle;
-      else high = middle - 1;
-    }
-    return `line ${low + 1}, column ${offset - (this.starts[low] as number) + 1}`;
+    const { line, column } = this.position(offset);
+    return `line ${line}, column ${column}`;
   }
+}
+
+/** The index of the last of the ascending `offsets` that is at most `offset`; -1 if none is. */
+function lastAtOrBefore(offsets: readonly number[], offset: number): number {
+  let low = -1;
+  let high = offsets.length - 1;
+  while (low < high) {
+    const middle = (low + high + 1) >> 1;
+    if ((offsets[middle] as number) <= offset) low = middle;
+    else high = middle - 1;
+  }
+  return low;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -97,7 +118,7 @@ function firstInvalidByte(bytes: Uint8Array): number {
 }
 
 /** The text of a source file, or why it cannot be read as UTF-8. A UTF-8 BOM is dropped. */
-function decodeUtf8(bytes: Buffer): { ok: true; text: string } | { ok: false; message: string } {
+export function decodeUtf8(bytes: Buffer): { ok: true; text: string } | { ok: false; message: string } {
   const wide = wideEncoding(bytes);
   if (wide) return { ok: false, message: `the file is encoded as ${wide}: save it as UTF-8` };
   const bom = bytes[0] === UTF8_BOM[0] && bytes[1] === UTF8_BOM[1] && bytes[2] === UTF8_BOM[2];
@@ -141,7 +162,7 @@ function tooDeepAt(text: string): number {
   return -1;
 }
 
-function tooDeep(lines: Lines, offset: number): JsonProblem {
+function tooDeep(lines: LineIndex, offset: number): JsonProblem {
   return {
     pointer: '',
     message: `nesting deeper than ${MAX_DEPTH} levels at ${lines.at(offset)}: the records are only a few levels deep; remove the extra brackets`,
@@ -162,7 +183,7 @@ function describeSyntaxError(text: string, fallback: string): string {
   const reason = printParseErrorCode(first.error)
     .replace(/([a-z])([A-Z])/g, '$1 $2')
     .toLowerCase();
-  return `malformed JSON at ${new Lines(text).at(first.offset)}: ${reason}`;
+  return `malformed JSON at ${new LineIndex(text).at(first.offset)}: ${reason}`;
 }
 
 /**
@@ -207,16 +228,18 @@ function certainlyFine(value: unknown, text: string): boolean {
   return colons === keys + colonsInStrings;
 }
 
-interface Frame {
-  object: boolean;
-  /** The key (objects) or index (arrays) of the value being read: the last pointer segment. */
-  segment: string | number;
-  expectKey: boolean;
-  /** Each key of the object and the offset of its first occurrence. */
-  keys: Map<string, number> | null;
+/** Where a value is: the key or index of each value around it, outermost first (a pointer's segments). */
+export type JsonPath = readonly (string | number)[];
+
+export interface JsonVisitor {
+  /** At the first character of each value, containers before their contents; false ends the walk. */
+  value(path: JsonPath, offset: number): boolean;
+  /** At the opening quote of each key of an object; `path` ends with the key. */
+  key?(path: JsonPath, offset: number): void;
 }
 
-const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
+// Whitespace, `,`, `]` and `}`: what ends a number, true, false or null.
+const endsLiteral = (c: number) => c <= 0x20 || c === 0x2c || c === 0x5d || c === 0x7d;
 
 /** The end (exclusive) of the string literal starting at `start`. */
 function stringEnd(text: string, start: number): number {
@@ -228,65 +251,103 @@ function stringEnd(text: string, start: number): number {
   return text.length;
 }
 
-/** Scans text that JSON.parse accepted for the problems certainlyFine() could not rule out. */
-function scan(text: string): JsonProblem[] {
-  const lines = new Lines(text);
-  const problems: JsonProblem[] = [];
-  const frames: Frame[] = [];
-  const pointer = () => pointerOf(frames.map((frame) => frame.segment));
+/**
+ * Walks text that JSON.parse accepted, in text order: the one tokenizer of the source files, for
+ * the problems scan() looks for and for the places of the build's problems (json-positions.ts).
+ * `path` is the walker's own array, changed as it goes on: copy it to keep it.
+ */
+export function walkJson(text: string, visitor: JsonVisitor): void {
+  const path: (string | number)[] = [];
+  const inObject: boolean[] = [];
+  let expectKey = false;
   let i = 0;
   while (i < text.length) {
     const c = text.charCodeAt(i);
-    const top = frames[frames.length - 1];
-    if (c === 0x7b || c === 0x5b) {
-      if (frames.length >= MAX_DEPTH) return [...problems, tooDeep(lines, i)];
-      const object = c === 0x7b;
-      frames.push({ object, segment: object ? '' : 0, expectKey: object, keys: object ? new Map() : null });
+    if (c === 0x22) {
+      const end = stringEnd(text, i);
+      if (expectKey) {
+        path[path.length - 1] = JSON.parse(text.slice(i, end)) as string;
+        expectKey = false;
+        visitor.key?.(path, i);
+      } else if (!visitor.value(path, i)) return;
+      i = end;
+    } else if (c === 0x7b || c === 0x5b) {
+      if (!visitor.value(path, i)) return;
+      expectKey = c === 0x7b;
+      inObject.push(expectKey);
+      path.push(expectKey ? '' : 0);
       i++;
     } else if (c === 0x7d || c === 0x5d) {
-      frames.pop();
+      inObject.pop();
+      path.pop();
       i++;
     } else if (c === 0x2c) {
-      if (top?.object) top.expectKey = true;
-      else if (top) top.segment = (top.segment as number) + 1;
+      const last = path.length - 1;
+      if (inObject[last]) expectKey = true;
+      else path[last] = (path[last] as number) + 1;
       i++;
-    } else if (c === 0x22) {
-      const end = stringEnd(text, i);
-      if (top?.object && top.expectKey && top.keys) {
-        const key = JSON.parse(text.slice(i, end)) as string;
-        top.segment = key;
-        top.expectKey = false;
-        const first = top.keys.get(key);
-        if (first === undefined) top.keys.set(key, i);
-        else {
-          problems.push({
-            pointer: pointer(),
-            message:
-              `duplicate key ${JSON.stringify(key)} at ${lines.at(i)}, first at ${lines.at(first)}: ` +
-              'JSON keeps only one of them; remove the other',
-          });
-        }
-      }
-      i = end;
-    } else if (c === 0x2d || (c >= 0x30 && c <= 0x39)) {
-      NUMBER.lastIndex = i;
-      const literal = NUMBER.exec(text)?.[0] ?? text[i];
-      const number = Number(literal);
-      if (!Number.isFinite(number)) {
-        problems.push({
-          pointer: pointer(),
-          message: `the number ${literal} at ${lines.at(i)} is outside the range of a double (about ±1.8e308): write a smaller number`,
-        });
-      } else if (!Number.isSafeInteger(number) && /^-?\d+$/.test(literal ?? '')) {
-        // Written as an integer (a large number written with a fraction or exponent is a double).
-        problems.push({
-          pointer: pointer(),
-          message: `the integer ${literal} at ${lines.at(i)} is beyond 2^53 - 1 and would be rounded: write an integer between -9007199254740991 and 9007199254740991`,
-        });
-      }
-      i += literal?.length ?? 1;
-    } else i++;
+    } else if (c <= 0x20 || c === 0x3a) i++;
+    else {
+      if (!visitor.value(path, i)) return;
+      i++;
+      while (i < text.length && !endsLiteral(text.charCodeAt(i))) i++;
+    }
   }
+}
+
+const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
+
+/** What is wrong with the number at `offset`, if a double cannot hold it as written. */
+function numberProblem(text: string, offset: number, lines: LineIndex): string | undefined {
+  NUMBER.lastIndex = offset;
+  const literal = NUMBER.exec(text)?.[0] ?? '';
+  const number = Number(literal);
+  if (!Number.isFinite(number)) {
+    return `the number ${literal} at ${lines.at(offset)} is outside the range of a double (about ±1.8e308): write a smaller number`;
+  }
+  // Written as an integer (a large number written with a fraction or exponent is a double).
+  if (!Number.isSafeInteger(number) && /^-?\d+$/.test(literal)) {
+    return `the integer ${literal} at ${lines.at(offset)} is beyond 2^53 - 1 and would be rounded: write an integer between -9007199254740991 and 9007199254740991`;
+  }
+  return undefined;
+}
+
+/** Scans text that JSON.parse accepted for the problems certainlyFine() could not rule out. */
+function scan(text: string): JsonProblem[] {
+  const lines = new LineIndex(text);
+  const problems: JsonProblem[] = [];
+  // The keys read so far of the object open at each depth, each with the offset where it first is.
+  const keysAtDepth: Map<string, number>[] = [];
+  walkJson(text, {
+    value(path, offset) {
+      const c = text.charCodeAt(offset);
+      if (c === 0x7b || c === 0x5b) {
+        if (path.length >= MAX_DEPTH) {
+          problems.push(tooDeep(lines, offset));
+          return false;
+        }
+        if (c === 0x7b) keysAtDepth[path.length] = new Map();
+      } else if (c === 0x2d || (c >= 0x30 && c <= 0x39)) {
+        const message = numberProblem(text, offset, lines);
+        if (message) problems.push({ pointer: pointerOf(path), message });
+      }
+      return true;
+    },
+    key(path, offset) {
+      const key = path[path.length - 1] as string;
+      const keys = keysAtDepth[path.length - 1] as Map<string, number>;
+      const first = keys.get(key);
+      if (first === undefined) keys.set(key, offset);
+      else {
+        problems.push({
+          pointer: pointerOf(path),
+          message:
+            `duplicate key ${JSON.stringify(key)} at ${lines.at(offset)}, first at ${lines.at(first)}: ` +
+            'JSON keeps only one of them; remove the other',
+        });
+      }
+    },
+  });
   return problems;
 }
 
@@ -300,7 +361,7 @@ export function parseStrict(bytes: Buffer): StrictResult {
     value = JSON.parse(text);
   } catch (error) {
     const deep = tooDeepAt(text);
-    if (deep !== -1) return { ok: false, problems: [tooDeep(new Lines(text), deep)] };
+    if (deep !== -1) return { ok: false, problems: [tooDeep(new LineIndex(text), deep)] };
     return { ok: false, problems: [{ pointer: '', message: describeSyntaxError(text, (error as Error).message) }] };
   }
   if (certainlyFine(value, text)) return { ok: true, value };

@@ -7,6 +7,7 @@ import { type HeaderRule, headersFor, parseHeadersFile } from '../contract/heade
 import { RESOURCES, type ResourceName } from '../contract/routes.ts';
 import { type DataError, pointerOf } from './errors.ts';
 import type { SourceRecord } from './load.ts';
+import { likelyMisspellings } from './misspellings.ts';
 import { type Company, type Event, type Fair, SCHEMAS, type Texture } from './schemas.ts';
 
 export interface Catalogue {
@@ -48,19 +49,35 @@ const TYPE_NAMES: Record<string, string> = {
   object: 'an object',
 };
 
-function describeIssue(record: SourceRecord, issue: z.core.$ZodIssue): DataError[] {
-  if (issue.code === 'unrecognized_keys') {
-    return issue.keys.map((key) =>
-      at(record, [...issue.path, key], `unexpected field "${key}" (expected only the documented fields)`),
-    );
-  }
-  if (issue.code === 'invalid_type') {
-    const expected = TYPE_NAMES[issue.expected] ?? issue.expected;
-    if (issue.input === undefined) return [at(record, issue.path, `missing field (expected ${expected})`)];
-    return [at(record, issue.path, `expected ${expected}, got ${snippet(issue.input)}`)];
-  }
-  const message = issue.message.replace(/^Invalid input: /, '');
-  return [at(record, issue.path, `${message}, got ${snippet(issue.input)}`)];
+/**
+ * A record's issues as problems. An unknown field that likely misspells a missing one is
+ * reported once, with the field it should be, and the missing field is not reported.
+ */
+function describeIssues(record: SourceRecord, issues: readonly z.core.$ZodIssue[]): DataError[] {
+  const { meant, misspelt } = likelyMisspellings(issues);
+  return issues.flatMap((issue) => {
+    if (issue.code === 'unrecognized_keys') {
+      return issue.keys.map((key): DataError => {
+        const path = [...issue.path, key];
+        const field = meant.get(pointerOf(path));
+        const message =
+          field === undefined
+            ? `unexpected field "${key}" (expected only the documented fields)`
+            : `unknown field "${key}": did you mean "${field}"?`;
+        return { ...at(record, path, message), subject: 'key' };
+      });
+    }
+    if (issue.code === 'invalid_type') {
+      const expected = TYPE_NAMES[issue.expected] ?? issue.expected;
+      if (issue.input === undefined) {
+        if (misspelt.has(pointerOf(issue.path))) return [];
+        return [at(record, issue.path, `missing field (expected ${expected})`)];
+      }
+      return [at(record, issue.path, `expected ${expected}, got ${snippet(issue.input)}`)];
+    }
+    const message = issue.message.replace(/^Invalid input: /, '');
+    return [at(record, issue.path, `${message}, got ${snippet(issue.input)}`)];
+  });
 }
 
 /** Checks a record against its resource's schema: zod's output when valid, else every problem. */
@@ -71,7 +88,7 @@ function checkRecord(source: SourceRecord, errors: DataError[]): unknown {
   // Parsed again for the messages only: reportInput (the bad value in each issue) makes zod
   // take its slow path, and a catalogue is almost always valid.
   const reported = schema.safeParse(source.value, { reportInput: true });
-  errors.push(...(reported.error?.issues ?? []).flatMap((issue) => describeIssue(source, issue)));
+  errors.push(...describeIssues(source, reported.error?.issues ?? []));
   return undefined;
 }
 
@@ -91,10 +108,19 @@ function checkUniqueIds(records: readonly SourceRecord[], errors: DataError[]): 
   }
 }
 
+// What a fair event given as an object must hold itself when no event record has its id.
+const FAIR_EVENT_FIELDS = ['slug', 'name', 'short_code', 'start_date', 'event_logo'] as const;
+const EVERY_FAIR_EVENT_FIELD = 'slug, name, short_code, start_date and event_logo';
+
+const isEventId = (value: unknown): value is number =>
+  typeof value === 'number' && Number.isSafeInteger(value) && value >= 1;
+
 /**
- * Checks the event ids of every fair, also of fairs that break another rule, so that one run
- * reports all. When an event file could not be read, unknown ids are not reported: they would
- * only repeat that problem.
+ * Checks the events of every fair against the event records, also of fairs that break another
+ * rule, so that one run reports all: each event id, alone or in an object, names an event
+ * record whose logo the fair shows, unless the object gives event_logo; an object whose id no
+ * event record has gives every field itself. When an event file could not be read, unknown ids
+ * are not reported: they would only repeat that problem.
  */
 function checkFairEvents(
   fairRecords: readonly SourceRecord[],
@@ -106,17 +132,35 @@ function checkFairEvents(
   const known = new Set(eventRecords.map((record) => idOf(record.value)));
   const byId = new Map(events.map((event) => [event.id, event]));
   for (const source of fairRecords) {
-    const ids = (source.value as { events?: unknown } | null)?.events;
-    if (!Array.isArray(ids)) continue;
-    ids.forEach((eventId: unknown, i) => {
-      if (typeof eventId !== 'number' || !Number.isSafeInteger(eventId) || eventId < 1) return;
+    const items = (source.value as { events?: unknown } | null)?.events;
+    if (!Array.isArray(items)) continue;
+    const seen = new Set<number>();
+    items.forEach((item: unknown, i) => {
+      const given = item !== null && typeof item === 'object' && !Array.isArray(item) ? item : null;
+      const eventId = given ? idOf(given) : item;
+      // Anything else is not an event id, and a repeated one is reported once: the schema reports both.
+      if (!isEventId(eventId) || seen.has(eventId)) return;
+      seen.add(eventId);
+      const gives = (field: string) => given !== null && Object.hasOwn(given, field);
       if (known.has(eventId)) {
-        if (byId.get(eventId)?.logo === null) {
+        if (byId.get(eventId)?.logo === null && !gives('event_logo')) {
+          const hint = given ? ', and this fair event gives no event_logo' : '';
           errors.push(
             at(
               source,
               ['events', i],
-              `expected an event with a logo (a fair shows event_logo), but event ${eventId} has logo null`,
+              `expected an event with a logo (a fair shows event_logo), but event ${eventId} has logo null${hint}`,
+            ),
+          );
+        }
+      } else if (eventsComplete && given) {
+        // At the missing field's place, as the schema reports a missing field.
+        for (const field of FAIR_EVENT_FIELDS.filter((name) => !gives(name))) {
+          errors.push(
+            at(
+              source,
+              ['events', i, field],
+              `expected "${field}" here: event ${eventId} is not in the event data, so this fair event must give ${EVERY_FAIR_EVENT_FIELD}`,
             ),
           );
         }

@@ -121,6 +121,7 @@ const CASES = [
   'fair-event-without-logo',
   'malformed-json',
   'missing-field',
+  'misspelt-field',
   'several-errors-in-several-files',
   'stray-file',
   'unknown-fair-event',
@@ -241,6 +242,38 @@ describe('(d) the CLI', () => {
     ]);
     expectSameTree(await readTree(parent), before, 'the CLI changed the previous output');
     expect((await readdir(parent)).sort()).toEqual(['hosts', 'public']);
+  });
+
+  it('prints a misspelt field once, with the field it likely means, at its file:line:column', () => {
+    const caseDir = path.join(BROKEN, 'misspelt-field');
+    const { status, stderr } = cli(['--check', '--data', path.join(caseDir, 'data')]);
+    expect(status).toBe(1);
+    expect(stderr.slice(1).map((line) => line.replaceAll(`${caseDir}/`, ''))).toEqual([
+      'data/company/companies.json:27:5 #/1/email (record 1, id 7): unknown field "email": did you mean "e_mail"?',
+      'data/virtualfair/fairs.json:17:7 #/0/tiles/tile-size (record 0, id 3): unknown field "tile-size": did you mean "tile_size"?',
+      '',
+      '2 problems in the source data; nothing was written.',
+    ]);
+  });
+
+  it('places a problem by code points, in a file with a BOM, CRLF line ends and an emoji', async () => {
+    const data = path.join(await tempDir(), 'data');
+    cpSync(GOOD, data, { recursive: true });
+    const cork = [
+      '{',
+      '  "id": "6a1351f2-4afd-4a5d-96cc-b91631d3a389",',
+      '  "name": "Kork 😀", "texture": "https://media.example.com/textures/cork.gif",',
+      '  "categories": ["0c33de5e-721a-4c87-8ab3-6763ab932548"]',
+      '}',
+    ].join('\r\n');
+    await writeFile(path.join(data, 'virtualbooth-texture/cork.json'), `\uFEFF${cork}`);
+    const { status, stderr } = cli(['--check', '--data', data]);
+    expect(status).toBe(1);
+    // Column 32 counts 😀 as one: in UTF-16 units it would be 33, in bytes 35.
+    expect(stderr[1]).toBe(
+      `${data}/virtualbooth-texture/cork.json:3:32 #/texture (record id "6a1351f2-4afd-4a5d-96cc-b91631d3a389"): ` +
+        'expected the URL of a jpg or png image, got "https://media.example.com/textures/cork.gif"',
+    );
   });
 
   it('--check on good data exits 0 and writes nothing', async () => {

@@ -1,10 +1,10 @@
 // The JSON Schemas of the source files (scripts/build/json-schemas.ts, committed in schemas/):
 // (a) the committed files are what schemaFiles() makes (stale otherwise), and .vscode/settings.json
 // maps every resource's files to its schema; (b) a differential test: ajv (draft 2020-12) and zod
-// reach the same verdict on every record of the sample, of every broken fixture and of thousands
-// of records with one value changed, except for the rules JSON Schema cannot express, which are
-// listed here and named in the schemas' descriptions; (c) the comparison itself fails when the
-// two disagree.
+// reach the same verdict on every record of the sample, of every broken fixture, of fairs whose
+// events are objects and of thousands of records with one value changed, except for the rules
+// JSON Schema cannot express, which are listed here and named in the schemas' descriptions;
+// (c) the comparison itself fails when the two disagree.
 
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -56,6 +56,12 @@ const BUILD_ONLY: ReadonlyArray<{ message: string; resources: readonly ResourceN
     resources: ['virtualbooth-texture'],
     described: 'parses as a URL (WHATWG URL)',
   },
+  // uniqueItems sees [5, 5] but not [5, {"id": 5}].
+  {
+    message: 'expected each event id once',
+    resources: ['virtualfair'],
+    described: 'each event id once in a fair, whether given alone or in an object',
+  },
 ];
 
 const isBuildOnly = (message: string) => BUILD_ONLY.some((rule) => message.startsWith(rule.message));
@@ -77,11 +83,15 @@ function zodVerdict(resource: ResourceName, record: Raw): { all: Set<string>; ex
   return { all, expressible };
 }
 
-/** The values ajv rejects, as JSON pointers (a missing or unknown field at the field's own pointer). */
-function ajvVerdict(validate: ValidateFunction, record: Raw): Set<string> {
-  if (validate(record)) return new Set();
-  return new Set(
-    (validate.errors as ErrorObject[]).map((error) => {
+/**
+ * The values ajv rejects, as JSON pointers (a missing or unknown field at the field's own pointer),
+ * and the arrays it rejects by uniqueItems alone.
+ */
+function ajvVerdict(validate: ValidateFunction, record: Raw): { all: Set<string>; uniqueItemsOnly: Set<string> } {
+  if (validate(record)) return { all: new Set(), uniqueItemsOnly: new Set() };
+  const errors = validate.errors as ErrorObject[];
+  const all = new Set(
+    errors.map((error) => {
       const { params } = error;
       if (error.keyword === 'required') return `${error.instancePath}${pointer([params.missingProperty])}`;
       if (error.keyword === 'additionalProperties')
@@ -89,18 +99,30 @@ function ajvVerdict(validate: ValidateFunction, record: Raw): Set<string> {
       return error.instancePath;
     }),
   );
+  const uniqueItemsOnly = new Set(
+    errors
+      .filter((error) => error.keyword === 'uniqueItems')
+      .map((error) => error.instancePath)
+      .filter((at) => errors.every((error) => error.instancePath !== at || error.keyword === 'uniqueItems')),
+  );
+  return { all, uniqueItemsOnly };
 }
 
 /**
  * Where ajv and zod disagree on `record`: ajv must reject every value zod rejects by a rule JSON
  * Schema expresses, and nothing zod accepts. (Where a build-only rule fails, ajv may reject the
- * value or not: its pattern checks the form.)
+ * value or not: its pattern checks the form.) uniqueItems compares every item of an array, zod
+ * only items that passed their own checks: ajv rejecting an array by uniqueItems alone agrees with
+ * zod rejecting one of its items.
  */
 function disagreement(resource: ResourceName, validate: ValidateFunction, record: Raw): string | null {
   const zod = zodVerdict(resource, record);
   const ajv = ajvVerdict(validate, record);
-  const missed = [...zod.expressible].filter((at) => !ajv.has(at));
-  const extra = [...ajv].filter((at) => !zod.all.has(at));
+  const itemRejectedByZod = (array: string) => [...zod.all].some((at) => at.startsWith(`${array}/`));
+  const missed = [...zod.expressible].filter((at) => !ajv.all.has(at));
+  const extra = [...ajv.all].filter(
+    (at) => !zod.all.has(at) && !(ajv.uniqueItemsOnly.has(at) && itemRejectedByZod(at)),
+  );
   if (missed.length === 0 && extra.length === 0) return null;
   return `${resource} ${JSON.stringify(record)}: ajv accepts ${JSON.stringify(missed)}, rejects ${JSON.stringify(extra)} (zod: ${JSON.stringify([...zod.all])})`;
 }
@@ -135,6 +157,50 @@ function sourceRecords(): Map<ResourceName, Raw[]> {
 }
 
 const SOURCE = sourceRecords();
+
+// A fair's events given as objects (scripts/build/schemas.ts, fairEventSchema): right and wrong.
+const [SAMPLE_FAIR] = SOURCE.get('virtualfair') as Raw[];
+const EVENT_ID = SAMPLE_FAIR.events[0] as number;
+const FAIR_EVENT = {
+  id: 412,
+  slug: 'expo-2033',
+  name: 'Expo',
+  short_code: 'EX33',
+  start_date: '2033-10-18',
+  event_logo: '/media/events/expo.png',
+};
+const withEvents = (...events: Raw[]): Raw => ({ ...SAMPLE_FAIR, events });
+const FAIRS_WITH_OBJECTS = {
+  valid: [
+    withEvents({ id: EVENT_ID }),
+    withEvents(EVENT_ID, FAIR_EVENT),
+    withEvents({ id: EVENT_ID, short_code: null }, { id: 7, event_logo: '/media/x.svg' }),
+    withEvents({ id: EVENT_ID, name: 'Expo (virtual)', slug: 'expo-virtual', start_date: '2024-02-29' }),
+  ],
+  invalid: [
+    withEvents({ ...FAIR_EVENT, id: 0 }),
+    withEvents({ ...FAIR_EVENT, id: '412' }),
+    withEvents({ slug: 'expo' }),
+    withEvents({}),
+    withEvents({ id: EVENT_ID, name: '' }),
+    withEvents({ id: EVENT_ID, slug: 5 }),
+    withEvents({ id: EVENT_ID, short_code: 5 }),
+    withEvents({ id: EVENT_ID, start_date: '2023-02-29' }),
+    withEvents({ id: EVENT_ID, start_date: '2023-2-28' }),
+    withEvents({ id: EVENT_ID, event_logo: null }),
+    withEvents({ id: EVENT_ID, event_logo: 'https://example.com/x.png' }),
+    withEvents({ id: EVENT_ID, logo: '/media/x.png' }),
+    withEvents({ id: EVENT_ID, end_date: '2024-05-02', logo_bg_color: null }),
+    withEvents({ id: EVENT_ID, name: 5, slug: '', event_logo: 'x', extra: 1 }),
+    withEvents([EVENT_ID]),
+    withEvents(String(EVENT_ID)),
+    withEvents(null),
+    withEvents(1.5),
+    withEvents(EVENT_ID, { id: EVENT_ID }),
+    withEvents({ id: EVENT_ID }, { id: EVENT_ID, name: 'Expo' }),
+    withEvents(FAIR_EVENT, FAIR_EVENT),
+  ],
+};
 
 // Values to put in each field of a valid record, right and wrong for one rule or another.
 const UUID = '6a1351f2-4afd-4a5d-96cc-b91631d3a389';
@@ -338,6 +404,25 @@ describe('ajv and zod agree on each record, but for the build-only rules', () =>
     expect(verdicts.filter((verdict) => verdict.expressible.size > 0).length).toBeGreaterThan(records.length / 3);
   });
 
+  it("on fairs whose events are objects, valid and invalid in each field's way", () => {
+    const { valid, invalid } = FAIRS_WITH_OBJECTS;
+    expect(disagreements('virtualfair', [...valid, ...invalid])).toEqual([]);
+    for (const fair of valid) expect(SCHEMAS.virtualfair.safeParse(fair).success, JSON.stringify(fair)).toBe(true);
+    for (const fair of invalid)
+      expect(zodVerdict('virtualfair', fair).all.size, JSON.stringify(fair)).toBeGreaterThan(0);
+  });
+
+  it('on a fair whose events are objects, with one value changed, removed or added', () => {
+    const fair = withEvents(EVENT_ID, { id: EVENT_ID + 1, name: 'Expo', short_code: null }, FAIR_EVENT);
+    expect(SCHEMAS.virtualfair.safeParse(fair).success).toBe(true);
+    const records = mutants(fair);
+    expect(disagreements('virtualfair', records)).toEqual([]);
+    const rejectedInEvents = records.filter((record) =>
+      [...zodVerdict('virtualfair', record).expressible].some((at) => /^\/events\/\d+\/./.test(at)),
+    );
+    expect(rejectedInEvents.length).toBeGreaterThan(100);
+  });
+
   it('the build-only rules are reached, and ajv accepts records that break only them', () => {
     const [event] = SOURCE.get('event') as Raw[];
     const [fair] = SOURCE.get('virtualfair') as Raw[];
@@ -346,6 +431,8 @@ describe('ajv and zod agree on each record, but for the build-only rules', () =>
       ['event', { ...event, start_date: '2024-05-02', end_date: '2024-05-01' }],
       ['virtualfair', { ...fair, zoom: { ...fair.zoom, min: 5, max: 4, default: 4 } }],
       ['virtualfair', { ...fair, zoom: { ...fair.zoom, min: 1, max: 4, default: 0 } }],
+      ['virtualfair', { ...fair, events: [fair.events[0], { id: fair.events[0], name: 'Expo' }] }],
+      ['virtualfair', { ...fair, events: [{ id: fair.events[0], name: 'lone \ud800' }] }],
       ['company', { ...company, name: 'lone \udc00' }],
       ['company', { ...company, logo: 'http://a:99999/' }],
       [
@@ -366,8 +453,11 @@ describe('ajv and zod agree on each record, but for the build-only rules', () =>
       fc.string(),
       fc.string({ unit: fc.constantFrom(...pieces, 'http://', 'https://', '/media/', '.png', '.jpg', '2024-', '02-') }),
     );
-    for (const resource of RESOURCE_NAMES) {
-      const [valid] = SOURCE.get(resource) as Raw[];
+    const records: Array<[ResourceName, Raw]> = [
+      ...RESOURCE_NAMES.map((resource): [ResourceName, Raw] => [resource, (SOURCE.get(resource) as Raw[])[0]]),
+      ['virtualfair', withEvents({ id: EVENT_ID, short_code: 'X' }, FAIR_EVENT)],
+    ];
+    for (const [resource, valid] of records) {
       const textPaths = valuePaths(valid).filter((at) => {
         let value = valid;
         for (const key of at) value = value[key];

@@ -11,7 +11,10 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import { Ajv2020 } from 'ajv2020/dist/2020.js';
 import fg from 'fast-glob';
 import { describe, expect, it } from 'vitest';
+import type { SourceRecord } from '../../scripts/build/load.ts';
 import { schemaFiles } from '../../scripts/build/openapi.ts';
+import { render, routesOf } from '../../scripts/build/render.ts';
+import { validate } from '../../scripts/build/validate.ts';
 import { DEFAULTS } from '../../scripts/cli/settings.ts';
 import { headersFor, parseHeadersFile } from '../../scripts/contract/headers.ts';
 import { pageCount } from '../../scripts/contract/pagination.ts';
@@ -170,6 +173,41 @@ describe('every answer in public/ validates against its response schema (ajv)', 
     expect(validatorFor(bodyPointer('/company/', 'get', '200'))(read('event/index.json'))).toBe(false);
     expect(validatorFor(bodyPointer('/event/', 'get', '200'))(read('company/index.json'))).toBe(false);
     expect(validatorFor(bodyPointer('/event/', 'get', '200'))(read('virtualfair/index.json'))).toBe(false);
+  });
+
+  // The fair event's schema is the event's (FairEvent, picked from it), whichever form the data gives.
+  it('and so does a /virtualfair/ answer whose fair events are given as objects', () => {
+    const fixture = (file: string): unknown[] =>
+      JSON.parse(readFileSync(path.join(ROOT, 'test/fixtures/good/data', file), 'utf8'));
+    const [fair] = fixture('virtualfair/fairs.json') as Array<Record<string, unknown>>;
+    const events = [
+      9,
+      { id: 5, name: 'Expo (virtual)', short_code: null },
+      { id: 11, event_logo: '/media/events/future-days.png' },
+      {
+        id: 412,
+        slug: 'expo-online-2033',
+        name: 'Expo Online',
+        short_code: 'EXO',
+        start_date: '2033-10-18',
+        event_logo: '/media/events/expo-online.png',
+      },
+    ];
+    const records: SourceRecord[] = [
+      { resource: 'virtualfair', file: 'fairs.json', index: 0, value: { ...fair, events } },
+      ...fixture('event/events.json').map(
+        (value, index): SourceRecord => ({ resource: 'event', file: 'events.json', index, value }),
+      ),
+    ];
+    const { catalogue, errors } = validate(records);
+    expect(errors).toEqual([]);
+    const files = render(catalogue, routesOf(catalogue, SETTINGS.pageSize), HEADERS_FILE, SETTINGS);
+    const body = JSON.parse(files.get('virtualfair/index.json') as string);
+    expect(body[0].events).toHaveLength(events.length);
+    const validateFairs = validatorFor(bodyPointer('/virtualfair/', 'get', '200'));
+    expect(validateFairs(body), JSON.stringify(validateFairs.errors)).toBe(true);
+    body[0].events[3].event_logo = 5;
+    expect(validateFairs(body)).toBe(false);
   });
 
   it('covers every JSON file of public/', () => {

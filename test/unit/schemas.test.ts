@@ -456,9 +456,16 @@ describe('virtual fair rules', () => {
       [`${F}/events/0 (record 0, id 3): expected a positive integer id, got 0`],
     ],
     [
-      'events written out as objects',
-      (r) => (r.events = [{ id: 5 }]),
-      [`${F}/events/0 (record 0, id 3): expected a number, got {"id":5}`],
+      'an event id twice, once in an object',
+      (r) => (r.events = [5, { id: 5, name: 'Expo' }]),
+      [`${F}/events (record 0, id 3): expected each event id once, got [5,{"id":5,"name":"Expo"}]`],
+    ],
+    [
+      'an event id as text',
+      (r) => (r.events = ['5']),
+      [
+        `${F}/events/0 (record 0, id 3): expected an event id, or an object with the id and the fields this fair shows instead, got "5"`,
+      ],
     ],
     [
       'tile pattern missing {y}',

@@ -115,6 +115,15 @@ describe('strict JSON: one meaning only', () => {
     expect(problems(Buffer.from(text))).toEqual([`${start}: JSON keeps only one of them; remove the other`]);
   });
 
+  it('counts columns in code points, after a BOM and with CRLF line ends, as the build places its problems', () => {
+    // 😀 is two UTF-16 units but one column, as editors show it; the BOM and each CR take none.
+    const text = '{"note": "😀 Köln",\r\n "id": 1, "id": 2}';
+    expect(problems(bytes([0xef, 0xbb, 0xbf], text))).toEqual([
+      '#/id: duplicate key "id" at line 2, column 11, first at line 2, column 2: JSON keeps only one of them; remove the other',
+    ]);
+    expect(problems(bytes('["😀😀", 1e400]'))[0]).toMatch(/^#\/1: the number 1e400 at line 1, column 8 /);
+  });
+
   it('reports every duplicate of a file', () => {
     expect(problems(Buffer.from('{"a": 1, "a": 2, "a": 3}'))).toHaveLength(2);
   });

@@ -102,3 +102,101 @@ describe('validate: the rules across records', () => {
     expect(lines.some((line) => line.includes('event data'))).toBe(false);
   });
 });
+
+describe('validate: a misspelt field', () => {
+  const { e_mail: _, ...withoutEmail } = COMPANY;
+  const lines = (value: object) => validate([company(value, 0)]).errors.map(formatDataError);
+
+  it('is reported once, at the unknown field, with the missing field it likely means', () => {
+    const [problem, ...others] = validate([company({ ...withoutEmail, email: null }, 0)]).errors;
+    expect(others).toEqual([]);
+    expect(problem).toEqual({
+      file: 'data/company/c.json',
+      pointer: '/0/email',
+      record: 'record 0, id 3',
+      message: 'unknown field "email": did you mean "e_mail"?',
+      subject: 'key',
+    });
+  });
+
+  it.each([
+    ['E-Mail', 'e_mail'],
+    ['EMAIL', 'e_mail'],
+    ['e_mial', 'e_mail'],
+    ['webiste', 'website'],
+    ['nmae', 'name'],
+  ])('takes %s for %s: case, _ and - aside, or a few edits away', (written, field) => {
+    const { [field]: _, ...rest } = COMPANY as Record<string, unknown>;
+    expect(lines({ ...rest, [written]: 'x' })).toEqual([
+      `data/company/c.json#/0/${written} (record 0, id 3): unknown field "${written}": did you mean "${field}"?`,
+    ]);
+  });
+
+  it('keeps both lines when the unknown field is not close to the missing one', () => {
+    expect(lines({ ...withoutEmail, contact: null })).toEqual([
+      'data/company/c.json#/0/e_mail (record 0, id 3): missing field (expected a string)',
+      'data/company/c.json#/0/contact (record 0, id 3): unexpected field "contact" (expected only the documented fields)',
+    ]);
+    // Two edits turn "no" into "id", but in so short a name that is a different word.
+    const { id: _, ...withoutId } = COMPANY;
+    expect(lines({ ...withoutId, no: 3 })).toEqual([
+      'data/company/c.json#/0/id (record 0): missing field (expected a number)',
+      'data/company/c.json#/0/no (record 0): unexpected field "no" (expected only the documented fields)',
+    ]);
+  });
+
+  it('suggests each missing field once, for the closest unknown field', () => {
+    expect(lines({ ...withoutEmail, emial: null, E_Mail: null })).toEqual([
+      'data/company/c.json#/0/emial (record 0, id 3): unexpected field "emial" (expected only the documented fields)',
+      'data/company/c.json#/0/E_Mail (record 0, id 3): unknown field "E_Mail": did you mean "e_mail"?',
+    ]);
+  });
+
+  const FAIR = {
+    id: 3,
+    slug: 'expo',
+    name: 'Expo',
+    link: 'https://e.com/',
+    logo: 'https://e.com/l.png',
+    has_catalog: true,
+    events: [5],
+    url: 'https://e.com/m/',
+    tiles: { tile_pattern: '{z}/{x}/{y}', tile_extension: 'png', tile_size: 256 },
+    size: { width: 1, height: 1 },
+    zoom: {
+      min: 1,
+      max: 8,
+      default: 3,
+      booth_zoom_level: 6,
+      reverse: false,
+      booth_section_start: 5,
+      booth_detail_start: 6,
+      translation_factor_7: null,
+      xs_width_max: null,
+    },
+    show: true,
+  };
+  const EVENT: SourceRecord = {
+    resource: 'event',
+    file: 'data/event/e.json',
+    index: null,
+    value: { id: 5, name: 'E', slug: 'e', short_code: null, start_date: '2024-01-01', end_date: '2024-01-01' },
+  };
+  const fairLines = (value: object) =>
+    validate([{ resource: 'virtualfair', file: 'data/virtualfair/f.json', index: null, value }, EVENT])
+      .errors.filter((error) => error.file.includes('virtualfair'))
+      .map(formatDataError);
+
+  it('in a nested object, only among the fields that object lacks', () => {
+    expect(
+      fairLines({ ...FAIR, tiles: { tile_pattern: '{z}/{x}/{y}', tile_extension: 'png', tileSize: 256 } }),
+    ).toEqual([
+      'data/virtualfair/f.json#/tiles/tileSize (record id 3): unknown field "tileSize": did you mean "tile_size"?',
+    ]);
+    // `size` lacks height, and `tiles` has an unknown "heigth": a different object, so no suggestion.
+    expect(fairLines({ ...FAIR, tiles: { ...FAIR.tiles, heigth: 1 }, size: { width: 1 } })).toEqual([
+      'data/virtualfair/f.json#/tiles/heigth (record id 3): unexpected field "heigth" (expected only the documented fields)',
+      'data/virtualfair/f.json#/size/height (record id 3): missing field (expected a number)',
+    ]);
+  });
+});
