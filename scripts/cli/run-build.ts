@@ -1,4 +1,4 @@
-// `npm run build`, `check` and `start`: the build, then the deploy targets' files, then the
+// `npm run build`, `check`, `start` and `dev`: the build, then the deploy targets' files, then the
 // writes; progress and every data problem on stderr.
 
 import { stat } from 'node:fs/promises';
@@ -21,7 +21,7 @@ export interface BuildOptions {
   pageSize: number;
   /** Where the deploy targets' files go, one folder per target (targets/<name>/). */
   targetsDir: string;
-  /** Deploy targets to write files for; all of them when absent. */
+  /** Deploy targets to write files for; all of them when absent, none when empty (a preview). */
   targets?: readonly string[];
   /** Where the source files' JSON Schemas and the API's OpenAPI document go; not written when absent. */
   schemasDir?: string;
@@ -69,9 +69,10 @@ async function withPath(error: unknown, headersPath: string): Promise<never> {
 /** Builds and writes the output and the selected targets' files; throws DataErrors on bad input. */
 export async function build(options: BuildOptions): Promise<BuildResult> {
   const step = stageLogger(options.log ?? (() => {}));
-  // First repair what a killed build left, even if this one stops on bad data.
+  const selected = TARGETS.filter((target) => !options.targets || options.targets.includes(target.name));
+  // First repair what a killed build left where this one writes, even if it stops on bad data.
   if (!options.check) {
-    const outputs = [options.outDir, ...TARGETS.map((target) => path.join(options.targetsDir, target.name))];
+    const outputs = [options.outDir, ...selected.map((target) => path.join(options.targetsDir, target.name))];
     if (options.schemasDir !== undefined) outputs.push(options.schemasDir);
     await Promise.all(outputs.map((dir) => recoverOutput(path.resolve(dir))));
   }
@@ -81,7 +82,6 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     options.log,
   ).catch((error: unknown) => withPath(error, options.headersPath));
   const context = { routes, headerRules };
-  const selected = TARGETS.filter((target) => !options.targets || options.targets.includes(target.name));
   // Asked first: esbuild bundles in a process of its own while this one renders.
   const targetFiles = Promise.all(selected.map((target) => target.files(context)));
   // Awaited below; when rendering fails, that is the error to report.
@@ -92,14 +92,16 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
   step(`render: ${routes.length} routes, ${files.size} files`);
   const made = await targetFiles;
   const targetFileCount = made.reduce((sum, filesOfTarget) => sum + filesOfTarget.size, 0);
-  step(`targets: ${targetFileCount} files for ${selected.map((target) => target.name).join(', ')}`);
+  if (selected.length > 0) {
+    step(`targets: ${targetFileCount} files for ${selected.map((target) => target.name).join(', ')}`);
+  }
   const result = { routes, ...source, outputFiles: files.size };
   if (options.check) return result;
   await writeOutput(options.outDir, files);
   for (const [index, target] of selected.entries()) {
     await writeOutput(path.join(options.targetsDir, target.name), made[index] as Map<string, string>);
   }
-  const folders = [`${options.outDir}/`, `${options.targetsDir}/`];
+  const folders = [`${options.outDir}/`, ...(selected.length > 0 ? [`${options.targetsDir}/`] : [])];
   let written = files.size + targetFileCount;
   if (options.schemasDir !== undefined) {
     // Keyed by their place in the project (`schemas/openapi.json`): written into schemasDir.
@@ -122,14 +124,22 @@ export async function runBuild(settings: BuildOptions): Promise<boolean> {
     );
     return true;
   } catch (error) {
-    if (error instanceof OutputError) {
-      console.error(`${error.message}; ${error.output}/ was left as it was.`);
-      return false;
-    }
-    if (!(error instanceof DataErrors)) throw error;
-    for (const problem of error.errors) console.error(formatDataError(problem));
-    const outcome = settings.check ? 'nothing was written' : `${settings.outDir}/ was left as it was`;
-    console.error(`\n${error.message}; ${outcome}.`);
+    printBuildFailure(error, settings.outDir, settings.check ? 'nothing was written' : undefined);
     return false;
   }
+}
+
+/**
+ * Prints why a build stopped: each data problem in one line, or the write the file system refused,
+ * then `outcome`, by default that the folder being written was left as it was. Rethrows any other
+ * error, which is not the build's to explain.
+ */
+export function printBuildFailure(error: unknown, outDir: string, outcome?: string): void {
+  if (error instanceof OutputError) {
+    console.error(`${error.message}; ${outcome ?? `${error.output}/ was left as it was`}.`);
+    return;
+  }
+  if (!(error instanceof DataErrors)) throw error;
+  for (const problem of error.errors) console.error(formatDataError(problem));
+  console.error(`\n${error.message}; ${outcome ?? `${outDir}/ was left as it was`}.`);
 }

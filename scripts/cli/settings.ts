@@ -13,7 +13,7 @@ export const DEFAULTS = {
   targetsDir: 'targets',
   schemasDir: 'schemas',
   configPath: 'static-api.config.json',
-  /** Where `npm start` and `npm run dev` build: git ignores it, so a preview never changes committed files. */
+  /** Where `npm start` and `npm run dev` build, a folder per port: git ignores it, so a preview never changes committed files. */
   previewDir: '.preview',
   host: '127.0.0.1',
   port: 3000,
@@ -181,13 +181,13 @@ export const COMMANDS = {
   },
   start: {
     name: 'npm start',
-    summary: `Builds the source data into ${DEFAULTS.previewDir}/ (which git ignores) with links on the served origin, then serves it.`,
+    summary: `Builds the source data into ${DEFAULTS.previewDir}/<port>/ (which git ignores) with links on the served origin, then serves it; never writes the committed folders.`,
     options: PREVIEW_OPTIONS,
     example: 'npm start -- --port 8080',
   },
   dev: {
     name: 'npm run dev',
-    summary: `A live preview: builds like npm start, then rebuilds into ${DEFAULTS.previewDir}/ on every change of the data, the headers file or the settings file, and keeps serving the last good build when a change has problems.`,
+    summary: `A live preview: builds like npm start, then rebuilds into ${DEFAULTS.previewDir}/<port>/ on every change of the data, the headers file or the settings file, and keeps serving the last good build when a change has problems.`,
     options: PREVIEW_OPTIONS,
     example: 'npm run dev -- --port 8080',
   },

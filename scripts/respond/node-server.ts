@@ -1,4 +1,4 @@
-// The local server (`npm run serve`, `npm start`): the request handler on node:http, answering
+// The local server (`npm run serve`, `npm start`, `npm run dev`): the request handler on node:http, answering
 // from a built output folder. serve-handler (the engine of `serve`) sends the list files, and the
 // output's own `_headers` supplies the headers, so what is tested here is what is deployed.
 
@@ -181,6 +181,11 @@ function readRules(root: string, publicDir: string): HeaderRule[] {
 }
 
 export function createApiServer(root: string): http.Server {
+  return http.createServer(apiRequestListener(root));
+}
+
+/** Answers every request from the build output in `root`; throws ServeError when `root` is not one. */
+export function apiRequestListener(root: string): http.RequestListener {
   const publicDir = path.resolve(root);
   const handlerNow = headersWatcher(publicDir, readRules(root, publicDir));
   const store = folderStore(publicDir, new EtagCache());
@@ -221,7 +226,7 @@ export function createApiServer(root: string): http.Server {
     res.end(reply.body);
   }
 
-  return http.createServer((req, res) => {
+  return (req, res) => {
     const target = originForm(req.url ?? '/');
     let handler: Handler | undefined;
     handlerNow()
@@ -238,7 +243,7 @@ export function createApiServer(root: string): http.Server {
         if (res.headersSent || !handler) res.destroy();
         else write(req, res, handler.failure(target)).catch(() => res.destroy());
       });
-  });
+  };
 }
 
 /** Starts listening; resolves with the URL of the address it really listens on (`http://127.0.0.1:3000`). */
@@ -251,15 +256,24 @@ export async function listen(server: http.Server, host: string, port: number): P
   return `http://${family === 'IPv6' ? `[${address}]` : address}:${actualPort}`;
 }
 
-/** Serves `root` until SIGINT or SIGTERM, as `npm start` and `npm run serve` do. */
+/** The address of a listening server as the banner names it (`listen()`'s URL). */
+export function addressForPeople(url: string): string {
+  // A wildcard address is not one to type: say so, and name the loopback one that works here.
+  const wildcard = /^http:\/\/(0\.0\.0\.0|\[::\]):/.exec(url);
+  if (!wildcard) return url;
+  const port = new URL(url).port;
+  return `every ${wildcard[1] === '0.0.0.0' ? 'IPv4 ' : ''}address, port ${port} (e.g. http://127.0.0.1:${port})`;
+}
+
+/** Ends the process once the server has closed, on SIGINT or SIGTERM. */
+export function closeOnSignals(server: http.Server): void {
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => server.close(() => process.exit(0)));
+}
+
+/** Serves `root` until SIGINT or SIGTERM, as `npm run serve` does. */
 export async function serveUntilStopped(root: string, host: string, port: number): Promise<void> {
   const server = createApiServer(root);
   const url = await listen(server, host, port);
-  // A wildcard address is not one to type: say so, and name the loopback one that works here.
-  const wildcard = /^http:\/\/(0\.0\.0\.0|\[::\]):/.exec(url);
-  const where = wildcard
-    ? `every ${wildcard[1] === '0.0.0.0' ? 'IPv4 ' : ''}address, port ${new URL(url).port} (e.g. http://127.0.0.1:${new URL(url).port})`
-    : url;
-  console.error(`Serving ${root}/ at ${where}`);
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => server.close(() => process.exit(0)));
+  console.error(`Serving ${root}/ at ${addressForPeople(url)}`);
+  closeOnSignals(server);
 }

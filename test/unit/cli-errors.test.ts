@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { userMessage } from '../../scripts/cli/fail.ts';
-import { cleanEnv, GOOD_DATA, hasStackTrace, outputArgs, ROOT, runCommand } from './helpers/cli.ts';
+import { cleanEnv, GOOD_DATA, hasStackTrace, ROOT, runCommand } from './helpers/cli.ts';
 import { tempDirs } from './helpers/tree.ts';
 
 const tempDir = tempDirs('cli-errors-');
@@ -114,17 +114,8 @@ describe('npm run serve and npm start', () => {
     );
   });
 
-  it('start: builds, then the port is in use', async () => {
-    const dir = await tempDir();
-    const result = await runCommand('start', [
-      '--data',
-      GOOD_DATA,
-      ...outputArgs(dir),
-      '--target',
-      'nginx',
-      '--port',
-      String(busyPort),
-    ]);
+  it('start: the port is in use, said before any build', async () => {
+    const result = await runCommand('start', ['--data', GOOD_DATA, '--port', String(busyPort)]);
     expect(oneLine(result)).toMatch(/^cannot listen on 127\.0\.0\.1 port \d+: it is in use/);
   });
 

@@ -1,0 +1,63 @@
+// `npm start` and `npm run dev`: a server, and a build for the origin it serves in a folder of
+// .preview/, which git ignores. Only the output is built (no deploy targets, no schemas), so a
+// preview never writes a committed file, whatever its port.
+
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { addressForPeople, apiRequestListener, closeOnSignals, listen } from '../respond/node-server.ts';
+import type { BuildOptions } from './run-build.ts';
+import { DEFAULTS, type Settings } from './settings.ts';
+
+export interface Preview {
+  /** `.preview/<port>/`: a folder per port, so that two previews never write the same one. */
+  outDir: string;
+  /** `Serving .preview/3000/ at http://127.0.0.1:3000`. */
+  banner: string;
+  /** What to build from `settings` (read again by `npm run dev` on each change) for the origin served. */
+  buildOptions(settings: Settings): BuildOptions;
+  /** Answers from `outDir` from now on; it must hold a build. Until then every request gets a 503. */
+  serve(): void;
+}
+
+/** The host name of the page links: `localhost` for a loopback or wildcard address, as the committed public/ has. */
+function linkHost(host: string): string {
+  if (['127.0.0.1', '0.0.0.0', '::', '::1', 'localhost'].includes(host)) return 'localhost';
+  return host.includes(':') ? `[${host}]` : host;
+}
+
+const notBuiltYet: http.RequestListener = (_request, response) => {
+  const body = JSON.stringify({ detail: 'Nothing is built yet: the source data has problems (see the terminal).' });
+  response.writeHead(503, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) });
+  response.end(body);
+};
+
+/**
+ * Listens first, and only then builds: with `--port 0` only the bound socket knows the port that
+ * the page links must name, and a port in use is said before any work.
+ */
+export async function openPreview(settings: Settings): Promise<Preview> {
+  let answer = notBuiltYet;
+  const server = http.createServer((request, response) => answer(request, response));
+  const url = await listen(server, settings.host, settings.port);
+  closeOnSignals(server);
+  const { port } = server.address() as AddressInfo;
+  const outDir = path.join(DEFAULTS.previewDir, String(port));
+  return {
+    outDir,
+    banner: `Serving ${outDir}/ at ${addressForPeople(url)}`,
+    buildOptions: (current) => ({
+      dataDir: current.dataDir,
+      headersPath: current.headersPath,
+      pageSize: current.pageSize,
+      // Absolute links must name the origin clients reach, which only the host and port tell here.
+      baseUrl: current.baseUrlGiven ? current.baseUrl : `http://${linkHost(current.host)}:${port}`,
+      outDir,
+      targets: [],
+      targetsDir: current.targetsDir,
+    }),
+    serve: () => {
+      if (answer === notBuiltYet) answer = apiRequestListener(outDir);
+    },
+  };
+}

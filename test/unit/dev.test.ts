@@ -1,0 +1,267 @@
+// `npm run dev` and `npm start` as users run them, over real HTTP, each in a project of its own (a
+// temporary folder holding data/ and _headers, its working directory): dev serves each saved change,
+// keeps serving the last good build when a change has problems (and prints them as the build does),
+// never answers 5xx meanwhile, and serves the fix; start builds for the origin it serves. Neither
+// writes anything but .preview/<port>/, so the project's public/, targets/ and schemas/ stay as
+// they are.
+
+import { type ChildProcess, spawn } from 'node:child_process';
+import { cp, mkdtemp, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import { readCatalogue } from '../../scripts/build/catalogue.ts';
+import { DataErrors, formatDataError } from '../../scripts/build/errors.ts';
+import { cleanEnv, GOOD_DATA, ROOT } from './helpers/cli.ts';
+
+// The loader by its path: `--import tsx` would be looked up from the project folder, which has no node_modules.
+const TSX_LOADER = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
+const COMPANIES = 'data/company/companies.json';
+const WAIT_MS = 20_000;
+
+interface Company {
+  id: number;
+  name: string;
+}
+
+interface Running {
+  /** The origin it listens on, from its banner. */
+  url: string;
+  /** Everything it printed on stderr so far. */
+  stderr: () => string;
+  /** Resolves once stderr, past its first `from` characters, matches `pattern`. */
+  printed: (pattern: RegExp, from?: number) => Promise<void>;
+}
+
+const stops: Array<() => Promise<void>> = [];
+
+afterEach(async () => {
+  for (const stop of stops.splice(0)) await stop();
+});
+
+/** A project folder with the good fixture's data and the repository's _headers. */
+async function project(): Promise<string> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'preview-'));
+  await cp(GOOD_DATA, path.join(dir, 'data'), { recursive: true });
+  await cp(path.join(ROOT, '_headers'), path.join(dir, '_headers'));
+  stops.push(() => rm(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+/** Starts the command in `dir` on a free port; resolves once it prints its banner. */
+async function start(command: 'dev' | 'start', dir: string, args: readonly string[] = []): Promise<Running> {
+  const child: ChildProcess = spawn(
+    process.execPath,
+    ['--import', TSX_LOADER, path.join(ROOT, `scripts/cli/${command}-command.ts`), '--port', '0', ...args],
+    { cwd: dir, env: cleanEnv(), stdio: ['ignore', 'ignore', 'pipe'] },
+  );
+  let stderr = '';
+  const listeners = new Set<() => void>();
+  child.stderr?.setEncoding('utf8').on('data', (text: string) => {
+    stderr += text;
+    for (const listener of listeners) listener();
+  });
+  const exited = new Promise<void>((done) => child.once('exit', () => done()));
+  // Stopped before its folder is removed.
+  stops.unshift(async () => {
+    child.kill('SIGTERM');
+    const killer = setTimeout(() => child.kill('SIGKILL'), 5000);
+    await exited;
+    clearTimeout(killer);
+  });
+  const printed = (pattern: RegExp, from = 0) =>
+    new Promise<void>((resolve, reject) => {
+      const check = () => {
+        if (!pattern.test(stderr.slice(from))) return;
+        clearTimeout(timer);
+        listeners.delete(check);
+        resolve();
+      };
+      const timer = setTimeout(() => {
+        listeners.delete(check);
+        reject(new Error(`no ${pattern} within ${WAIT_MS / 1000} s; stderr:\n${stderr}`));
+      }, WAIT_MS);
+      listeners.add(check);
+      exited.then(() => {
+        clearTimeout(timer);
+        reject(new Error(`exited before printing ${pattern}; stderr:\n${stderr}`));
+      });
+      check();
+    });
+  await printed(/^Serving \S+ at http:\/\/\S+$/m);
+  const url = /^Serving \S+ at (http:\/\/\S+)$/m.exec(stderr)?.[1] as string;
+  return { url, stderr: () => stderr, printed };
+}
+
+/** Polls until the company list answers 200 and `test` holds for it; returns it. */
+async function companiesUntil(url: string, test: (list: Company[]) => boolean): Promise<Company[]> {
+  const deadline = Date.now() + WAIT_MS;
+  for (;;) {
+    const answer = await fetch(`${url}/company/`);
+    const text = await answer.text();
+    if (answer.status === 200 && test(JSON.parse(text) as Company[])) return JSON.parse(text) as Company[];
+    if (Date.now() > deadline) throw new Error(`still ${answer.status} ${text.slice(0, 100)}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/** Requests `paths` in turn until stopped (before the server); resolves with every status, 0 for no answer. */
+function hammer(url: string, paths: readonly string[]): { stop: () => Promise<number[]> } {
+  const statuses: number[] = [];
+  let running = true;
+  const loop = (async () => {
+    for (let i = 0; running; i++) {
+      try {
+        const answer = await fetch(`${url}${paths[i % paths.length]}`);
+        await answer.arrayBuffer();
+        statuses.push(answer.status);
+      } catch {
+        statuses.push(0);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+  })();
+  const stop = async () => {
+    running = false;
+    await loop;
+    return statuses;
+  };
+  stops.unshift(async () => void (await stop()));
+  return { stop };
+}
+
+/** Saves the fixture's companies into the data folder `dataDir` with the first one named `name`. */
+async function saveCompanies(dataDir: string, name: string): Promise<void> {
+  const file = 'company/companies.json';
+  const list = JSON.parse(await readFile(path.join(GOOD_DATA, file), 'utf8')) as Company[];
+  await writeFile(path.join(dataDir, file), JSON.stringify([{ ...list[0], name }, ...list.slice(1)], null, 2));
+}
+
+/** The lines the build prints for the problems of the project in `dir`, as run from `dir`. */
+async function problemLines(dir: string): Promise<string[]> {
+  const options = { dataDir: path.join(dir, 'data'), headersPath: path.join(dir, '_headers'), pageSize: 10 };
+  const problems = await readCatalogue(options, () => {}).then(
+    () => [],
+    (error: unknown) => (error instanceof DataErrors ? error.errors : Promise.reject(error)),
+  );
+  return problems.map((problem) => formatDataError(problem).replaceAll(`${dir}${path.sep}`, ''));
+}
+
+/** Every file of the repository's committed build folders, with its size and modification time. */
+async function committedFolders(): Promise<string[]> {
+  const found: string[] = [];
+  for (const folder of ['public', 'targets', 'schemas']) {
+    for (const file of await readdir(path.join(ROOT, folder), { recursive: true })) {
+      const stats = await stat(path.join(ROOT, folder, file));
+      if (stats.isFile()) found.push(`${folder}/${file} ${stats.size} ${stats.mtimeMs}`);
+    }
+  }
+  return found.sort();
+}
+
+describe('npm run dev', () => {
+  it('serves each saved change; on a change with problems prints them and serves the last good build; then the fix', async () => {
+    const dir = await project();
+    const dev = await start('dev', dir, ['--page-size', '1']);
+    const port = new URL(dev.url).port;
+    expect(dev.stderr()).toContain(`Serving .preview/${port}/ at ${dev.url}`);
+    const traffic = hammer(dev.url, ['/company/', '/virtualbooth-texture/?page=2', '/event/?ordering=-name']);
+
+    let mark = dev.stderr().length;
+    await saveCompanies(path.join(dir, 'data'), 'Aardvark Tools');
+    await companiesUntil(dev.url, (list) => list.some((company) => company.name === 'Aardvark Tools'));
+    await dev.printed(new RegExp(`^rebuilt in \\d+ ms: ${COMPANIES} changed$`, 'm'), mark);
+    const good = await (await fetch(`${dev.url}/company/`)).text();
+
+    mark = dev.stderr().length;
+    await writeFile(path.join(dir, COMPANIES), '[{"id": 12,');
+    await dev.printed(/^1 problem in the source data; the last good build is still served\.$/m, mark);
+    const problems = await problemLines(dir);
+    expect(problems).toHaveLength(1);
+    expect(dev.stderr().slice(mark).split('\n')).toContain(problems[0]);
+    expect(await (await fetch(`${dev.url}/company/`)).text()).toBe(good);
+
+    mark = dev.stderr().length;
+    await saveCompanies(path.join(dir, 'data'), 'Zebra Works');
+    const fixed = await companiesUntil(dev.url, (list) => list.some((company) => company.name === 'Zebra Works'));
+    expect(fixed.map((company) => company.name)).not.toContain('Aardvark Tools');
+    await dev.printed(/^rebuilt in \d+ ms: /m, mark);
+
+    const statuses = await traffic.stop();
+    expect(statuses.length).toBeGreaterThan(0);
+    expect(statuses.filter((status) => status !== 200)).toEqual([]);
+    // The page links name the origin it serves.
+    const page = (await (await fetch(`${dev.url}/virtualbooth-texture/`)).json()) as { next: string };
+    expect(page.next).toBe(`http://localhost:${port}/virtualbooth-texture/?page=2`);
+    expect((await readdir(dir)).sort()).toEqual(['.preview', '_headers', 'data']);
+    expect(await readdir(path.join(dir, '.preview'))).toEqual([port]);
+  });
+
+  it('starts on data with problems: prints them, answers 503, and serves once they are fixed', async () => {
+    const dir = await project();
+    const good = await readFile(path.join(dir, COMPANIES), 'utf8');
+    await writeFile(path.join(dir, COMPANIES), '{');
+    const dev = await start('dev', dir);
+    expect(dev.stderr()).toContain('1 problem in the source data; .preview/');
+    const problems = await problemLines(dir);
+    expect(problems).toHaveLength(1);
+    expect(dev.stderr().split('\n')).toContain(problems[0]);
+    const waiting = await fetch(`${dev.url}/company/`);
+    expect(waiting.status).toBe(503);
+    expect(waiting.headers.get('content-type')).toBe('application/json');
+
+    await writeFile(path.join(dir, COMPANIES), good);
+    await companiesUntil(dev.url, (list) => list.length === 2);
+  });
+
+  it('rebuilds on a change of the headers file and of the settings file', async () => {
+    const dir = await project();
+    const dev = await start('dev', dir);
+    const headers = await readFile(path.join(dir, '_headers'), 'utf8');
+    await writeFile(path.join(dir, '_headers'), headers.replace(/^\/\*\n/m, '/*\n  X-Preview: yes\n'));
+    const deadline = Date.now() + WAIT_MS;
+    while ((await fetch(`${dev.url}/company/`)).headers.get('x-preview') !== 'yes') {
+      expect(Date.now(), dev.stderr()).toBeLessThan(deadline);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+
+    // A settings file made while it runs: the texture pages follow its page size.
+    await writeFile(path.join(dir, 'static-api.config.json'), JSON.stringify({ pageSize: 1 }));
+    for (;;) {
+      const page = (await (await fetch(`${dev.url}/virtualbooth-texture/`)).json()) as { results: unknown[] };
+      if (page.results.length === 1) break;
+      expect(Date.now(), dev.stderr()).toBeLessThan(deadline);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  });
+
+  it('follows a data folder replaced whole, as npm run import swaps it in, and the changes after', async () => {
+    const dir = await project();
+    const dev = await start('dev', dir);
+    await cp(path.join(dir, 'data'), path.join(dir, 'data.new'), { recursive: true });
+    await saveCompanies(path.join(dir, 'data.new'), 'Aardvark Tools');
+    await rename(path.join(dir, 'data'), path.join(dir, 'data.old'));
+    await rename(path.join(dir, 'data.new'), path.join(dir, 'data'));
+    await rm(path.join(dir, 'data.old'), { recursive: true });
+    await companiesUntil(dev.url, (list) => list.some((company) => company.name === 'Aardvark Tools'));
+    await saveCompanies(path.join(dir, 'data'), 'Zebra Works');
+    await companiesUntil(dev.url, (list) => list.some((company) => company.name === 'Zebra Works'));
+  });
+});
+
+describe('npm start', () => {
+  it('builds for the origin it serves into .preview/<port>/ and writes nothing else', async () => {
+    const before = await committedFolders();
+    const dir = await project();
+    const server = await start('start', dir, ['--page-size', '1']);
+    const port = new URL(server.url).port;
+    expect(server.stderr()).toContain(`wrote .preview/${port}/ with `);
+    const page = (await (await fetch(`${server.url}/virtualbooth-texture/`)).json()) as { next: string };
+    expect(page.next).toBe(`http://localhost:${port}/virtualbooth-texture/?page=2`);
+    expect((await readdir(dir)).sort()).toEqual(['.preview', '_headers', 'data']);
+    expect(await readdir(path.join(dir, '.preview'))).toEqual([port]);
+    expect(await committedFolders()).toEqual(before);
+  });
+});
