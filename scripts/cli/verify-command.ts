@@ -1,0 +1,62 @@
+// `npm run verify -- --against <url>`: builds the data into a temporary folder, serves it on the
+// loopback with the local server, asks it and the running DRF service the same requests, and
+// prints each difference; exit status 1 when anything differs or the service cannot be asked.
+
+import { rmSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import type http from 'node:http';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { DataErrors, formatDataError } from '../build/errors.ts';
+import { OutputError } from '../build/write.ts';
+import { ServiceError, serviceClient } from '../migrate/client.ts';
+import { summaryLine, verifyAgainst } from '../migrate/verify.ts';
+import { verifyRequests } from '../migrate/verify-requests.ts';
+import { createApiServer, listen } from '../respond/node-server.ts';
+import { runCommand } from './fail.ts';
+import { build } from './run-build.ts';
+import { settingsOrExit } from './settings.ts';
+
+await runCommand(async () => {
+  const settings = settingsOrExit('verify');
+  const service = settings.against as string;
+  const folder = await mkdtemp(path.join(tmpdir(), 'static-api-verify-'));
+  // A run against a slow service may well be stopped with Ctrl-C: the build goes with it.
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(signal, () => {
+      rmSync(folder, { recursive: true, force: true });
+      process.exit(1);
+    });
+  }
+  let server: http.Server | undefined;
+  try {
+    const outDir = path.join(folder, 'public');
+    const { dataDir, headersPath, baseUrl, pageSize } = settings;
+    // Output only: no deploy target's files, and no schemas.
+    const targetsDir = path.join(folder, 'targets');
+    const { routes } = await build({ dataDir, headersPath, baseUrl, pageSize, outDir, targetsDir, targets: [] });
+    server = createApiServer(outDir);
+    const local = `${await listen(server, '127.0.0.1', 0)}/`;
+    const requests = verifyRequests(routes);
+    console.error(`verify: asking ${service} and this build of ${settings.dataDir}/ ${requests.length} requests each`);
+    const report = await verifyAgainst(
+      { client: serviceClient(service), base: service },
+      { client: serviceClient(local), base: local },
+      requests,
+    );
+    if (report.lines.length > 0) console.log('Each difference reads: as the service answers → as this build answers.');
+    for (const line of [...report.lines, ...report.notes, summaryLine(report)]) console.log(line);
+    process.exitCode = report.differ > 0 ? 1 : 0;
+  } catch (error) {
+    if (error instanceof DataErrors) {
+      for (const problem of error.errors) console.error(formatDataError(problem));
+      console.error(`\n${error.message}; nothing was verified.`);
+    } else if (error instanceof ServiceError || error instanceof OutputError) console.error(error.message);
+    else throw error;
+    process.exitCode = 1;
+  } finally {
+    server?.closeAllConnections();
+    server?.close();
+    await rm(folder, { recursive: true, force: true });
+  }
+});

@@ -1,0 +1,84 @@
+// `npm run verify`: asks the running service and this build the same requests, compares each
+// pair of answers, and sums up. The build is served by the caller (cli/verify-command.ts).
+
+import { mapLimited } from '../build/map-limited.ts';
+import type { serviceClient } from './client.ts';
+import { compareAnswers } from './verify-compare.ts';
+import type { VerifyRequest } from './verify-requests.ts';
+
+type Client = ReturnType<typeof serviceClient>;
+
+/** A side to ask: its client, and the base URL the client was made with. */
+export interface Side {
+  client: Client;
+  base: string;
+}
+
+export interface VerifyReport {
+  requests: number;
+  same: number;
+  /** Requests whose answers differ only where the contract departs from Django on purpose. */
+  departed: number;
+  differ: number;
+  /** One line per difference, `GET company/: ...`, in the order of the requests. */
+  lines: string[];
+  /** One line per request of `departed`, saying what the contract decided there. */
+  notes: string[];
+}
+
+/** `http://127.0.0.1:8000 → http://localhost:3000`: the page links' bases, with how many answers have them. */
+function linkBaseLines(bases: ReadonlyMap<string, number>): string[] {
+  return [...bases].map(
+    ([pair, answers]) =>
+      `page links: base URL ${pair} in ${answers} answers (this build's comes from --base-url or baseUrl in the settings file)`,
+  );
+}
+
+/** Requests in flight on each side: the service is often a production one. */
+const CONCURRENCY = 4;
+
+/** Asks both sides every request; a service that cannot be asked ends it with the ServiceError. */
+export async function verifyAgainst(
+  service: Side,
+  build: Side,
+  requests: readonly VerifyRequest[],
+): Promise<VerifyReport> {
+  const outcomes = await mapLimited(requests, CONCURRENCY, async (request) => {
+    const init = { method: request.method };
+    const [fromService, fromBuild] = await Promise.all([
+      service.client.request(request.target, init),
+      build.client.request(request.target, init),
+    ]);
+    return compareAnswers(
+      request,
+      { base: service.base, answer: fromService },
+      { base: build.base, answer: fromBuild },
+    );
+  });
+  const report: VerifyReport = { requests: requests.length, same: 0, departed: 0, differ: 0, lines: [], notes: [] };
+  const linkBases = new Map<string, number>();
+  for (const [index, { differences, departed, linkBase }] of outcomes.entries()) {
+    const { method, target, departure } = requests[index] as VerifyRequest;
+    if (linkBase) {
+      const pair = linkBase.map((base) => JSON.stringify(base)).join(' → ');
+      linkBases.set(pair, (linkBases.get(pair) ?? 0) + 1);
+    }
+    if (differences.length > 0 || linkBase) report.differ += 1;
+    else if (departed) {
+      report.departed += 1;
+      report.notes.push(`${method} ${target}: differs only as the contract decides: ${departure}`);
+    } else report.same += 1;
+    report.lines.push(...differences.map((line) => `${method} ${target}: ${line}`));
+  }
+  report.lines.push(...linkBaseLines(linkBases));
+  return report;
+}
+
+/** `verify: 64 requests, 62 the same, 2 differ`. */
+export function summaryLine(report: VerifyReport): string {
+  const departed =
+    report.departed === 0
+      ? ''
+      : `, ${report.departed} differ only where the contract departs from Django (docs/contract.md, section 8)`;
+  return `verify: ${report.requests} requests, ${report.same} the same${departed}, ${report.differ} differ`;
+}
