@@ -1,0 +1,133 @@
+// `npm run import`: read the service (read-service.ts), convert its records to the source data
+// (convert.ts), prove that the build answers as the service did (self-check.ts), then swap the
+// new data/ in whole and record the settings the build needs. Nothing is written before the
+// proof, so a failed import leaves the project as it was.
+
+import { readdir, rename, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { DataError } from '../build/errors.ts';
+import { withPositions } from '../build/json-positions.ts';
+import { recoverOutput } from '../build/swap.ts';
+import { writeOutput } from '../build/write.ts';
+import { compareStrings } from '../contract/ordering.ts';
+import type { ClientOptions } from './client.ts';
+import { convert } from './convert.ts';
+import { ImportError, type ReadProgress, readService } from './read-service.ts';
+import { selfCheck } from './self-check.ts';
+
+export interface ImportOptions {
+  /** The service's base URL, with a trailing slash. */
+  from: string;
+  dataDir: string;
+  configPath: string;
+  /** Replace a data folder that holds files. */
+  force: boolean;
+  /** The text of the settings file for these settings (cli/settings-file.ts: the build reads it). */
+  settingsText: (settings: { baseUrl: string; pageSize: number }) => string;
+  client?: ClientOptions;
+  onProgress?: (progress: ReadProgress) => void;
+  /** One line per finished step. */
+  log?: (line: string) => void;
+}
+
+export interface ImportResult {
+  baseUrl: string;
+  pageSize: number;
+  files: number;
+  /** Records that break a rule of the build: data/ holds them as the service shows them. */
+  problems: DataError[];
+}
+
+/** A data folder that holds files, and no --force. */
+export class DataFolderInUse extends ImportError {}
+
+async function entriesOf(folder: string): Promise<string[]> {
+  try {
+    return await readdir(folder);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return [];
+    // A file where the folder should be: the write names it in the build's words.
+    if (code === 'ENOTDIR') return [];
+    throw error;
+  }
+}
+
+/**
+ * The problems as `npm run build` will print them: with their line and column in the file
+ * written, file by file and record by record.
+ */
+function asTheBuildReports(problems: readonly DataError[], files: ReadonlyMap<string, string>, dataDir: string) {
+  if (problems.length === 0) return [];
+  const textOf = new Map([...files].map(([file, text]) => [path.join(dataDir, file), text]));
+  const byFile = new Map<string, DataError[]>();
+  for (const problem of problems) {
+    const inFile = byFile.get(problem.file);
+    if (inFile) inFile.push(problem);
+    else byFile.set(problem.file, [problem]);
+  }
+  const located = [...byFile].flatMap(([file, inFile]) => withPositions(textOf.get(file) ?? '', inFile));
+  const record = (problem: DataError) => Number(/^\/(\d+)/.exec(problem.pointer)?.[1] ?? -1);
+  return located.sort((a, b) => compareStrings(a.file, b.file) || record(a) - record(b));
+}
+
+const plural = (n: number, word: string, words = `${word}s`) =>
+  `${n.toLocaleString('en-US')} ${n === 1 ? word : words}`;
+
+/**
+ * Reads the service, converts its records and proves the conversion: everything but the writes.
+ * Only what the writes need is returned, so that the answers' bytes, the parsed pages and the
+ * build's checked records are garbage before the files' texts are made.
+ */
+async function readAndProve(options: ImportOptions, log: (line: string) => void) {
+  const service = await readService(options.from, { client: options.client, onProgress: options.onProgress });
+  const textures = service.pages.flatMap((page) => page.results);
+  log(
+    `import: read ${plural(service.companies.records.length, 'company', 'companies')}, ${plural(service.fairs.records.length, 'fair')}, ` +
+      `${plural(service.events.records.length, 'event')}, ${plural(textures.length, 'texture')} ` +
+      `(${plural(service.pages.length, 'page')}) from ${options.from}`,
+  );
+  if (service.onePage && service.textureCount > 0) {
+    log(
+      `import: every texture fits on page 1, so the service's page size is at least ${service.textureCount}; ` +
+        `pageSize ${service.pageSize} is recorded, which gives the same page`,
+    );
+  }
+  const baseUrl = options.from.replace(/\/+$/, '');
+  const data = convert(
+    { companies: service.companies.records, events: service.events.records, fairs: service.fairs.records, textures },
+    options.dataDir,
+  );
+  const check = selfCheck(data, service, baseUrl);
+  const skipped =
+    check.unchecked.length > 0 ? ` (not compared, for the problems below: ${check.unchecked.join(', ')})` : '';
+  log(`import: npm run build answers ${plural(check.compared, 'request')} with the service's bytes${skipped}`);
+  return { texts: data.texts, settings: { baseUrl, pageSize: service.pageSize }, problems: check.problems };
+}
+
+export async function importService(options: ImportOptions): Promise<ImportResult> {
+  const log = options.log ?? (() => {});
+  const dataDir = path.resolve(options.dataDir);
+  // A data/ that a killed import or build left mid-swap is put back first, so that it is judged whole.
+  await recoverOutput(dataDir);
+  const entries = await entriesOf(dataDir);
+  if (entries.length > 0 && !options.force) {
+    throw new DataFolderInUse(
+      `${options.dataDir}/ already holds ${plural(entries.length, 'entry', 'entries')} (${entries.slice(0, 3).join(', ')}${entries.length > 3 ? ', ...' : ''}): ` +
+        'pass --force to replace it with the import, or --data to import into another folder',
+    );
+  }
+
+  const { texts, settings, problems } = await readAndProve(options, log);
+  const files = texts();
+  await writeOutput(dataDir, files);
+  // Beside the file, then renamed over it: a reader never sees half a settings file.
+  const staging = `${options.configPath}.tmp-${process.pid}`;
+  await writeFile(staging, options.settingsText(settings));
+  await rename(staging, options.configPath);
+  log(
+    `import: wrote ${options.dataDir}/ (${plural(files.size, 'file')}) and ${options.configPath} ` +
+      `(baseUrl ${settings.baseUrl}, pageSize ${settings.pageSize})`,
+  );
+  return { ...settings, files: files.size, problems: asTheBuildReports(problems, files, options.dataDir) };
+}

@@ -1,0 +1,307 @@
+// Reads the service's four lists: company/, virtualfair/, event/ and every page of
+// virtualbooth-texture/. Each answer is kept as bytes (the self-check compares the build's
+// answers with them) and parsed; anything that is not a DRF list, or pages that do not add up
+// to their count, ends the import with one line naming the URL.
+
+import { type ClientOptions, type ServiceAnswer, ServiceError, serviceClient } from './client.ts';
+
+/** Why the import stops, in one line naming the URL. Nothing has been written when it is thrown. */
+export class ImportError extends Error {}
+
+export interface FetchedList {
+  url: string;
+  body: Buffer;
+  records: unknown[];
+}
+
+export interface FetchedPage {
+  url: string;
+  page: number;
+  body: Buffer;
+  results: unknown[];
+}
+
+export interface ServiceAnswers {
+  companies: FetchedList;
+  fairs: FetchedList;
+  events: FetchedList;
+  /** In page order, from page 1. */
+  pages: FetchedPage[];
+  textureCount: number;
+  /** The page size the build needs to write the same pages. */
+  pageSize: number;
+  /** True when every texture fits on page 1: the service's own page size is then only known to be at least that. */
+  onePage: boolean;
+}
+
+export interface ReadProgress {
+  lists: number;
+  pages: number;
+  /** Known once page 1 is read. */
+  pagesTotal: number | undefined;
+  bytes: number;
+}
+
+interface ReadOptions {
+  client?: ClientOptions;
+  onProgress?: (progress: ReadProgress) => void;
+}
+
+const LIST_TARGETS = { companies: 'company/', fairs: 'virtualfair/', events: 'event/' } as const;
+const TEXTURES = 'virtualbooth-texture/';
+/** The build's default page size; kept when every texture fits on one page of it, so that the setting stays the default. */
+const DEFAULT_PAGE_SIZE = 10;
+/** As many as the client lets through at once, so that pages never wait behind a queue of their own. */
+const PAGE_CONCURRENCY = 4;
+
+const pageTarget = (page: number) => (page === 1 ? TEXTURES : `${TEXTURES}?page=${page}`);
+
+function shortly(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'object') return 'an object';
+  const text = JSON.stringify(value) ?? String(value);
+  return text.length > 40 ? `${text.slice(0, 37)}...` : text;
+}
+
+/** The answer's JSON: a 200 of type application/json that parses, else the reason in one line. */
+function jsonOf(answer: ServiceAnswer): unknown {
+  if (answer.status !== 200) {
+    let detail = '';
+    try {
+      const body = JSON.parse(answer.body.toString('utf8')) as { detail?: unknown };
+      if (typeof body?.detail === 'string') detail = ` ${JSON.stringify(body.detail)}`;
+    } catch {
+      // Not DRF's error body: the status says enough.
+    }
+    const location = answer.headers.location;
+    const hint =
+      answer.status === 404
+        ? ': is --from the base URL of the API (where /company/ is)?'
+        : answer.status === 401 || answer.status === 403
+          ? ': the import sends no credentials, as the API has none'
+          : answer.status >= 300 && answer.status < 400 && location !== undefined
+            ? `, a redirect to ${String(location)}, which the import does not follow: give --from the URL it leads to`
+            : '';
+    throw new ImportError(`${answer.url}: the service answered ${answer.status}${detail}${hint}`);
+  }
+  const type = answer.headers['content-type'];
+  const mediaType = String(Array.isArray(type) ? type[0] : (type ?? ''))
+    .split(';')[0]
+    ?.trim()
+    .toLowerCase();
+  if (mediaType !== 'application/json') {
+    throw new ImportError(
+      `${answer.url}: expected a JSON answer (Content-Type application/json), got ${type === undefined ? 'no Content-Type' : JSON.stringify(type)}`,
+    );
+  }
+  try {
+    return JSON.parse(answer.body.toString('utf8'));
+  } catch (error) {
+    throw new ImportError(`${answer.url}: the answer is not valid JSON (${(error as Error).message})`);
+  }
+}
+
+/**
+ * Where a `next` link may lead: the base URL's origin (the import asks no other host), under its
+ * path, in the form the build writes (DRF's PageNumberPagination: `?page=N`).
+ */
+function checkNextLink(from: URL, page: FetchedPage, link: string, expected: string): void {
+  const url = URL.canParse(link) ? new URL(link) : undefined;
+  const where = `${page.url}: its next link ${JSON.stringify(link)}`;
+  if (!url) throw new ImportError(`${where} is not an absolute URL`);
+  if (url.origin !== from.origin) {
+    throw new ImportError(
+      `${where} leads to ${url.origin}, another origin than ${from.origin}; the import follows no link off --from. ` +
+        'If that is the service under another name, import from it; if not, the service builds its links from a wrong ' +
+        'host (Django: ALLOWED_HOSTS, USE_X_FORWARDED_HOST, SECURE_PROXY_SSL_HEADER)',
+    );
+  }
+  if (!url.pathname.startsWith(from.pathname)) {
+    throw new ImportError(
+      `${where} is not under ${from.pathname}, the path of --from: behind a proxy that adds a path prefix, ` +
+        'Django needs FORCE_SCRIPT_NAME to write its links with it',
+    );
+  }
+  if (link !== expected) {
+    throw new ImportError(
+      `${where} is not the link to the next page that the build writes (${expected}): only DRF's page-number ` +
+        'links (?page=N) can be reproduced',
+    );
+  }
+}
+
+/** A page's envelope, checked: DRF's `{"count", "next", "previous", "results"}`. */
+function envelopeOf(answer: ServiceAnswer, page: number): FetchedPage & { count: number; next: unknown } {
+  const value = jsonOf(answer) as Record<string, unknown> | null;
+  const fields = value !== null && typeof value === 'object' && !Array.isArray(value) ? value : undefined;
+  const count = fields?.count;
+  if (
+    !fields ||
+    typeof count !== 'number' ||
+    !Number.isSafeInteger(count) ||
+    count < 0 ||
+    !Array.isArray(fields.results) ||
+    !['string', 'object'].includes(typeof fields.next) ||
+    !['string', 'object'].includes(typeof fields.previous)
+  ) {
+    throw new ImportError(
+      `${answer.url}: expected a page of DRF's pagination {"count", "next", "previous", "results"}, got ${shortly(value)}` +
+        (fields ? ` with the fields ${Object.keys(fields).join(', ') || 'none'}` : ''),
+    );
+  }
+  return { url: answer.url, page, body: answer.body, results: fields.results, count, next: fields.next };
+}
+
+/** Reads every list of the service at `from` (its base URL, with a trailing slash). */
+export async function readService(from: string, options: ReadOptions = {}): Promise<ServiceAnswers> {
+  const base = new URL(from);
+  const progress: ReadProgress = { lists: 0, pages: 0, pagesTotal: undefined, bytes: 0 };
+  const client = serviceClient(from, options.client);
+  const report = () => options.onProgress?.({ ...progress });
+  // Once one request fails, no other is started: the import stops with the first reason.
+  let failure: { error: unknown } | undefined;
+  const ask = async (target: string): Promise<ServiceAnswer> => {
+    if (failure) throw failure.error;
+    const answer = await client.request(target, { headers: { Accept: 'application/json' } });
+    progress.bytes += answer.body.length;
+    return answer;
+  };
+  const remember = <T>(work: Promise<T>): Promise<T> =>
+    work.catch((error: unknown) => {
+      failure ??= { error };
+      throw error;
+    });
+
+  const readList = async (target: string): Promise<FetchedList> => {
+    const answer = await ask(target);
+    const value = jsonOf(answer);
+    if (!Array.isArray(value))
+      throw new ImportError(`${answer.url}: expected a JSON array of records, got ${shortly(value)}`);
+    progress.lists += 1;
+    report();
+    return { url: answer.url, body: answer.body, records: value };
+  };
+
+  const readPages = async (): Promise<Omit<ServiceAnswers, 'companies' | 'fairs' | 'events'>> => {
+    const first = envelopeOf(await ask(TEXTURES), 1);
+    const count = first.count;
+    const linkTo = (page: number) => new URL(pageTarget(page), base).href;
+    if (first.next === null) {
+      if (first.results.length !== count) {
+        throw new ImportError(
+          `${first.url}: count is ${count}, but the only page (next is null) holds ${first.results.length} textures`,
+        );
+      }
+      progress.pages = 1;
+      progress.pagesTotal = 1;
+      report();
+      return {
+        pages: [first],
+        textureCount: count,
+        pageSize: Math.max(count, DEFAULT_PAGE_SIZE),
+        onePage: true,
+      };
+    }
+    if (typeof first.next !== 'string')
+      throw new ImportError(`${first.url}: next is ${shortly(first.next)}, not a link`);
+    checkNextLink(base, first, first.next, linkTo(2));
+    const pageSize = first.results.length;
+    if (pageSize === 0 || pageSize >= count) {
+      throw new ImportError(
+        `${first.url}: count is ${count} and page 1 holds ${pageSize} textures, yet it links to a next page`,
+      );
+    }
+    const pagesTotal = Math.ceil(count / pageSize);
+    progress.pages = 1;
+    progress.pagesTotal = pagesTotal;
+    report();
+
+    // The links are known from page 1's (DRF's `?page=N`), so the pages are read several at a
+    // time; each page's own next link is then checked to be the page read after it, which is
+    // what following them one by one would have read.
+    const pages: FetchedPage[] = [first];
+    const readPage = async (page: number) => {
+      const fetched = envelopeOf(await ask(pageTarget(page)), page);
+      const last = page === pagesTotal;
+      const holds = last ? count - pageSize * (pagesTotal - 1) : pageSize;
+      if (fetched.count !== count) {
+        throw new ImportError(
+          `${fetched.url}: count is ${fetched.count}, but page 1 said ${count}: the service's data changed during the import; run it again`,
+        );
+      }
+      if (fetched.next !== null && typeof fetched.next !== 'string') {
+        throw new ImportError(`${fetched.url}: next is ${shortly(fetched.next)}, not a link`);
+      }
+      if (last && fetched.next !== null) {
+        throw new ImportError(
+          `${fetched.url}: count is ${count}, so with ${pageSize} textures a page this is the last page, yet it links to a next one`,
+        );
+      }
+      if (!last) checkNextLink(base, fetched, fetched.next as string, linkTo(page + 1));
+      if (fetched.results.length !== holds) {
+        throw new ImportError(
+          `${fetched.url}: holds ${fetched.results.length} textures, expected ${holds} (count ${count}, ${pageSize} a page)`,
+        );
+      }
+      pages[page - 1] = fetched;
+      progress.pages += 1;
+      report();
+    };
+    let nextPage = 2;
+    const worker = async () => {
+      while (nextPage <= pagesTotal && !failure) await remember(readPage(nextPage++));
+    };
+    // Every worker settles before the first error is thrown, so nothing is asked after the import stops.
+    const settled = await Promise.allSettled(
+      Array.from({ length: Math.min(PAGE_CONCURRENCY, pagesTotal - 1) }, worker),
+    );
+    const rejected = settled.find((result) => result.status === 'rejected');
+    if (rejected) throw (rejected as PromiseRejectedResult).reason;
+    return { pages, textureCount: count, pageSize, onePage: false };
+  };
+
+  const work = [
+    remember(readList(LIST_TARGETS.companies)),
+    remember(readList(LIST_TARGETS.fairs)),
+    remember(readList(LIST_TARGETS.events)),
+    remember(readPages()),
+  ] as const;
+  const settled = await Promise.allSettled(work);
+  if (failure) throw asImportError(failure.error);
+  const [companies, fairs, events, textures] = settled.map(
+    (result) => (result as PromiseFulfilledResult<unknown>).value,
+  );
+  const read = textures as Omit<ServiceAnswers, 'companies' | 'fairs' | 'events'>;
+  checkDistinctTextures(read.pages);
+  return {
+    companies: companies as FetchedList,
+    fairs: fairs as FetchedList,
+    events: events as FetchedList,
+    ...read,
+  };
+}
+
+function asImportError(error: unknown): unknown {
+  return error instanceof ServiceError ? new ImportError(error.message) : error;
+}
+
+/** No texture on two pages: a service whose order is not total, or whose data changed, can show one twice and miss another. */
+function checkDistinctTextures(pages: readonly FetchedPage[]): void {
+  const seen = new Map<string, number>();
+  for (const page of pages) {
+    for (const texture of page.results) {
+      const id = texture !== null && typeof texture === 'object' && 'id' in texture ? texture.id : undefined;
+      if (id === undefined) continue;
+      const key = JSON.stringify(id);
+      const earlier = seen.get(key);
+      if (earlier !== undefined) {
+        throw new ImportError(
+          `${page.url}: texture ${key} is also on page ${earlier}: the pages show a texture twice (and so miss another). ` +
+            "The service's order is not total, or its data changed during the import; run it again",
+        );
+      }
+      seen.set(key, page.page);
+    }
+  }
+}
