@@ -5,6 +5,7 @@
 
 import { readFile as readFileWithCallback, writeFile as writeFileWithCallback } from 'node:fs';
 import { mkdir, readdir, readFile } from 'node:fs/promises';
+import http from 'node:http';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import type { BuildOptions } from '../cli/run-build.ts';
@@ -22,7 +23,11 @@ export type Job =
   /** `npm run diff` between two built output folders: reading both sides and comparing them. */
   | { kind: 'diff'; before: string; after: string }
   /** The diff's baseline: reading and JSON.parse-ing every JSON file of both folders. */
-  | { kind: 'diff-baseline'; before: string; after: string };
+  | { kind: 'diff-baseline'; before: string; after: string }
+  /** `npm run import` from a served build into a fresh data folder. */
+  | { kind: 'import'; from: string; dataDir: string; configPath: string }
+  /** The import's baseline: GET each of `targets` (relative to `from`) as the import asks them, and JSON.parse it. */
+  | { kind: 'import-baseline'; from: string; targets: string[]; concurrency: number };
 
 export interface Stage {
   name: string;
@@ -258,11 +263,69 @@ async function runDiffBaseline(job: Extract<Job, { kind: 'diff-baseline' }>): Pr
   return { ...taken(), stages, sourceFiles: files, sourceBytes: bytes };
 }
 
+async function runImport(job: Extract<Job, { kind: 'import' }>): Promise<ChildResult> {
+  const { importService } = await import('../migrate/import.ts');
+  const { settingsFileText } = await import('../cli/settings-file.ts');
+  const stages: Stage[] = [];
+  const step = stageTimer(stages);
+  // Each of the import's lines ends a stage: reading the lists, then the conversion and the
+  // build's own check of it, then the writes.
+  const STAGES: Array<[RegExp, string]> = [
+    [/^import: read /, 'read'],
+    [/^import: npm run build answers /, 'check'],
+    [/^import: wrote /, 'write'],
+  ];
+  const taken = startClocks();
+  const result = await importService({
+    from: job.from,
+    dataDir: job.dataDir,
+    configPath: job.configPath,
+    force: false,
+    settingsText: settingsFileText,
+    log: (line) => {
+      const stage = STAGES.find(([pattern]) => pattern.test(line));
+      if (stage) step(stage[1], line.replace(/^import: /, ''));
+    },
+  });
+  if (result.problems.length > 0) throw new Error(`the import found ${result.problems.length} problems`);
+  return { ...taken(), stages, sourceFiles: result.files, sourceBytes: 0 };
+}
+
+/** A GET of the whole body, as the import's client asks (node:http, its default keep-alive agent). */
+function fetchBody(url: string): Promise<Buffer> {
+  return new Promise((done, fail) => {
+    const request = http.get(url, { headers: { Accept: 'application/json' } }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.once('end', () => done(Buffer.concat(chunks)));
+      response.once('error', fail);
+    });
+    request.once('error', fail);
+  });
+}
+
+async function runImportBaseline(job: Extract<Job, { kind: 'import-baseline' }>): Promise<ChildResult> {
+  const stages: Stage[] = [];
+  const step = stageTimer(stages);
+  const taken = startClocks();
+  let bytes = 0;
+  const parsed = await mapLimited(job.targets, job.concurrency, async (target) => {
+    const body = await fetchBody(new URL(target, job.from).href);
+    bytes += body.length;
+    return JSON.parse(body.toString('utf8')) as unknown;
+  });
+  step('fetch+parse', `${parsed.length} answers, ${bytes} bytes`);
+  // The parsed values stay alive until here, as the import's records do until it has written them.
+  return { ...taken(), stages, sourceFiles: parsed.length, sourceBytes: bytes };
+}
+
 const RUNS = {
   build: runBuild,
   baseline: runBaseline,
   diff: runDiff,
   'diff-baseline': runDiffBaseline,
+  import: runImport,
+  'import-baseline': runImportBaseline,
 } as const;
 
 async function main(): Promise<void> {

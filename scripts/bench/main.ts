@@ -2,7 +2,10 @@
 // against a baseline that only reads, parses and writes the same bytes, and checks the limits
 // (build at most 2x the baseline, peak RSS under 1 GB). Exit status 1 when one is missed.
 // Options: --rounds <n>, the rounds to judge (default 5: the machine is shared, and the median
-// needs company); rounds the disk spoiled are run again, up to nine rounds in all.
+// needs company); rounds the disk spoiled are run again, up to nine rounds in all. --case dev runs
+// only the dev case (`npm run dev` on the sample data, save → new answer), which needs no catalogue.
+// --case import generates the catalogue and runs only the import case (`npm run import` from the
+// local server, against fetching and parsing the same URLs).
 
 import { cp, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -10,9 +13,11 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { DEFAULTS } from '../cli/settings.ts';
 import type { ChildResult, Job } from './child.ts';
+import { runDevCase } from './dev-case.ts';
 import { COUNTS, generate } from './generate.ts';
+import { runImportCase } from './import-case.ts';
 import { differingFiles, runChild, settleDisk, summariseTree, type TreeSummary } from './measure.ts';
-import { judged, report } from './report.ts';
+import { devReport, importReport, judged, report } from './report.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const BENCH = path.join(ROOT, '.bench');
@@ -41,6 +46,8 @@ function compareTree(label: string, actual: TreeSummary, expected: TreeSummary, 
 }
 
 const DIFF_ROUNDS = 3;
+const DEV_ROUNDS = 5;
+const IMPORT_ROUNDS = 3;
 
 /**
  * The diff case's second catalogue: the first with one company and one event changed, as one
@@ -64,10 +71,18 @@ async function changeCatalogue(dataDir: string, changedDir: string): Promise<voi
 }
 
 async function main(): Promise<boolean> {
-  const { values } = parseArgs({ options: { rounds: { type: 'string', default: '5' } } });
+  const { values } = parseArgs({
+    options: { rounds: { type: 'string', default: '5' }, case: { type: 'string', default: 'all' } },
+  });
   const rounds = Number(values.rounds);
   if (!Number.isInteger(rounds) || rounds < 1 || rounds > MAX_ROUNDS)
     throw new Error(`--rounds expects a whole number from 1 to ${MAX_ROUNDS}`);
+  if (values.case === 'dev') {
+    const dev = devReport(await runDevCase(BENCH, DEV_ROUNDS));
+    console.log(dev.lines.join('\n'));
+    return dev.passed;
+  }
+  if (values.case !== 'all' && values.case !== 'import') throw new Error('--case expects all, dev or import');
 
   await rm(BENCH, { recursive: true, force: true });
   await mkdir(path.join(BENCH, 'out'), { recursive: true });
@@ -84,6 +99,11 @@ async function main(): Promise<boolean> {
     `  ${generated.files.length} files, ${generated.bytes} bytes, sha256 ${generated.digest} (${Math.round(generatedMs)} ms)`,
   );
   for (const line of generated.layout) console.log(`  ${line}`);
+  if (values.case === 'import') {
+    const imported = importReport(await runImportCase(BENCH, dataDir, COUNTS.textures, IMPORT_ROUNDS));
+    console.log(imported.lines.join('\n'));
+    return imported.passed;
+  }
 
   const builds: ChildResult[] = [];
   const baselines: ChildResult[] = [];
@@ -214,6 +234,10 @@ async function main(): Promise<boolean> {
     }
   }
 
+  console.log('dev: npm run dev on the sample data ...');
+  const dev = await runDevCase(BENCH, DEV_ROUNDS);
+  const imports = await runImportCase(BENCH, dataDir, COUNTS.textures, IMPORT_ROUNDS);
+
   const { text, passed } = report({
     generatedMs,
     sourceDigest: generated.digest,
@@ -225,6 +249,8 @@ async function main(): Promise<boolean> {
     baselines,
     diffs,
     diffBaselines,
+    dev,
+    imports,
   });
   console.log(text);
   return passed;

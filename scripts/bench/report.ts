@@ -1,6 +1,8 @@
 // Turns the rounds' results into the printed table, the per-stage breakdown and the verdicts.
 
 import type { ChildResult } from './child.ts';
+import type { DevRound } from './dev-case.ts';
+import type { ImportRounds } from './import-case.ts';
 import type { TreeSummary } from './measure.ts';
 
 export const LIMITS = {
@@ -23,6 +25,12 @@ export const LIMITS = {
   maxBaselineSystemShare: 2,
   /** Rounds that must be judged for a verdict on the time. */
   minJudgedRounds: 3,
+  /** `npm run dev` on the sample data: from a saved file to the first new answer over HTTP, median over the rounds. */
+  maxDevAnswerMs: 1000,
+  /** `npm run import` of the catalogue over its fetching and parsing the same URLs, median over the rounds. */
+  maxImportRatio: 1.5,
+  /** Decimal gigabyte, the import's worst round. */
+  maxImportRssBytes: 1_000_000_000,
 } as const;
 
 /**
@@ -52,6 +60,10 @@ export interface Summary {
   diffs?: ChildResult[];
   /** Reading and parsing both of those output trees, in the same rounds. */
   diffBaselines?: ChildResult[];
+  /** `npm run dev` on the sample data: saves and their first new answers. */
+  dev?: DevRound[];
+  /** `npm run import` of the catalogue from the local server, and its baseline, in the same rounds. */
+  imports?: ImportRounds;
 }
 
 const median = (values: readonly number[]) => {
@@ -63,6 +75,7 @@ const min = (values: readonly number[]) => Math.min(...values);
 const max = (values: readonly number[]) => Math.max(...values);
 
 const int = (n: number) => Math.round(n).toLocaleString('en-US');
+const ms = (n: number) => `${int(n)} ms`;
 const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
 const mb = (bytes: number) => `${(bytes / 1e6).toFixed(1)} MB`;
 const times = (ratio: number) => `${ratio.toFixed(2)}x`;
@@ -195,7 +208,12 @@ export function report(summary: Summary): { text: string; passed: boolean } {
     `${memoryOk ? 'PASS' : 'FAIL'} memory: build peak RSS ${mb(worstRss)} in the worst round (target < ${mb(LIMITS.maxBuildRssBytes)})`,
   ];
   const diff = diffReport(summary.diffs ?? [], summary.diffBaselines ?? []);
-  return { text: [...lines, ...diff.lines].join('\n'), passed: timeOk && memoryOk && diff.passed };
+  const dev = devReport(summary.dev ?? []);
+  const imported = importReport(summary.imports ?? { imports: [], baselines: [] });
+  return {
+    text: [...lines, ...diff.lines, ...dev.lines, ...imported.lines].join('\n'),
+    passed: timeOk && memoryOk && diff.passed && dev.passed && imported.passed,
+  };
 }
 
 /** The diff case: its rounds, and its verdicts; nothing when it did not run. */
@@ -237,6 +255,88 @@ function diffReport(
       '',
       `${timeOk ? 'PASS' : 'FAIL'} diff time: diff/read+parse ${times(ratio)}, median of ${diffs.length} rounds (target <= ${LIMITS.maxDiffRatio}x)`,
       `${memoryOk ? 'PASS' : 'FAIL'} diff memory: peak RSS ${mb(worstRss)} in the worst round (target < ${mb(LIMITS.maxDiffRssBytes)})`,
+    ],
+  };
+}
+
+/** The dev case: its rounds, and its verdict; nothing when it did not run. */
+export function devReport(rounds: readonly DevRound[]): { lines: string[]; passed: boolean } {
+  if (rounds.length === 0) return { lines: [], passed: true };
+  const answer = median(rounds.map((round) => round.answerMs));
+  const passed = answer < LIMITS.maxDevAnswerMs;
+  return {
+    passed,
+    lines: [
+      '',
+      `Dev case over ${rounds.length} rounds: \`npm run dev\` on the sample data (data/), a company renamed and saved,`,
+      'then its list asked for over HTTP until the answer has the new name.',
+      '',
+      `${''.padEnd(22)}${'median'.padStart(11)}${'min'.padStart(11)}${'max'.padStart(11)}   rounds`,
+      row(
+        'save → new answer',
+        rounds.map((round) => round.answerMs),
+        ms,
+      ),
+      row(
+        'rebuilt in (printed)',
+        rounds.map((round) => round.rebuiltMs),
+        ms,
+      ),
+      `${''.padEnd(22)}(as \`npm run dev\` prints it: from the change seen, the quiet time included, to the new build swapped in)`,
+      '',
+      `${passed ? 'PASS' : 'FAIL'} dev time: save → new answer ${ms(answer)}, median of ${rounds.length} rounds (target < ${ms(LIMITS.maxDevAnswerMs)})`,
+    ],
+  };
+}
+
+/** The import case: its rounds, and its verdicts; nothing when it did not run. */
+export function importReport({ imports, baselines }: ImportRounds): { lines: string[]; passed: boolean } {
+  if (imports.length === 0 || imports.length !== baselines.length) return { lines: [], passed: imports.length === 0 };
+  const ratios = imports.map((run, i) => run.ms / (baselines[i] as ChildResult).ms);
+  const ratio = median(ratios);
+  const worstRss = max(imports.map((run) => run.maxRssBytes));
+  const timeOk = ratio <= LIMITS.maxImportRatio;
+  const memoryOk = worstRss < LIMITS.maxImportRssBytes;
+  return {
+    passed: timeOk && memoryOk,
+    lines: [
+      '',
+      `Import case over ${imports.length} rounds: \`npm run import\` of the catalogue from the local server (reading, converting,`,
+      "checking with the build's own stages, writing data/), against asking the same URLs with the same concurrency and",
+      'parsing the answers (each run in a fresh child, alternating; the server in a process of its own).',
+      '',
+      `${''.padEnd(22)}${'median'.padStart(11)}${'min'.padStart(11)}${'max'.padStart(11)}   rounds`,
+      row(
+        'import time',
+        imports.map((run) => run.ms),
+        seconds,
+      ),
+      row(
+        'fetch+parse time',
+        baselines.map((run) => run.ms),
+        seconds,
+      ),
+      row('ratio import/fetch', ratios, times),
+      row(
+        'import CPU time',
+        imports.map((run) => run.cpuMs),
+        seconds,
+      ),
+      row(
+        'import system CPU',
+        imports.map((run) => run.systemMs),
+        seconds,
+      ),
+      row(
+        'import peak RSS',
+        imports.map((run) => run.maxRssBytes),
+        mb,
+      ),
+      ...stageLines('import', imports),
+      ...stageLines('fetch+parse', baselines),
+      '',
+      `${timeOk ? 'PASS' : 'FAIL'} import time: import/fetch+parse ${times(ratio)}, median of ${imports.length} rounds (target <= ${LIMITS.maxImportRatio}x)`,
+      `${memoryOk ? 'PASS' : 'FAIL'} import memory: peak RSS ${mb(worstRss)} in the worst round (target < ${mb(LIMITS.maxImportRssBytes)})`,
     ],
   };
 }

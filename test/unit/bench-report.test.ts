@@ -119,3 +119,31 @@ describe('report', () => {
     expect(result.passed).toBe(false);
   });
 });
+
+describe('the dev case', () => {
+  const rounds = (...answerMs: number[]) => answerMs.map((ms) => ({ answerMs: ms, rebuiltMs: ms - 10 }));
+  const devVerdict = (text: string) => text.split('\n').find((line) => line.includes(' dev time:')) ?? '';
+  /** Three rounds whose build passes, so that the dev case alone decides. */
+  const fastBuilds = () =>
+    summary(
+      [run(1400, 3000, 800), run(1400, 3000, 800), run(1400, 3000, 800)],
+      [run(1000, 1500, 550), run(1000, 1500, 550), run(1000, 1500, 550)],
+    );
+
+  it('passes a median save → answer under 1 s, and fails the whole report on one over it', () => {
+    const fast = report({ ...fastBuilds(), dev: rounds(120, 95, 2000) });
+    expect(devVerdict(fast.text)).toBe(
+      'PASS dev time: save → new answer 120 ms, median of 3 rounds (target < 1,000 ms)',
+    );
+    expect(fast.passed).toBe(true);
+    const slow = report({ ...fastBuilds(), dev: rounds(1000, 90, 1200) });
+    expect(devVerdict(slow.text)).toBe(
+      'FAIL dev time: save → new answer 1,000 ms, median of 3 rounds (target < 1,000 ms)',
+    );
+    expect(slow.passed).toBe(false);
+  });
+
+  it('says nothing of the dev case when it did not run', () => {
+    expect(devVerdict(report(fastBuilds()).text)).toBe('');
+  });
+});
