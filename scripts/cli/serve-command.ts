@@ -1,10 +1,43 @@
 // `npm run serve`: serve an already built output folder (default public/) like the DRF service.
 
-import { serveUntilStopped } from '../respond/node-server.ts';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { addressForPeople, closeOnSignals, createApiServer, listen } from '../respond/node-server.ts';
 import { runCommand } from './fail.ts';
 import { settingsOrExit } from './settings.ts';
 
+const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+/**
+ * The base URL the output's page links name, when it differs from where it is served: serve
+ * sends the files as built (that is what a static host does), so the user should know why a
+ * `next` link leads elsewhere. Read from the first texture page, the one list with links.
+ */
+async function otherLinkBase(root: string, served: string): Promise<string | undefined> {
+  const text = await readFile(path.join(root, 'virtualbooth-texture', 'index.json'), 'utf8').catch(() => undefined);
+  let next: unknown;
+  try {
+    next = text === undefined ? undefined : (JSON.parse(text) as { next?: unknown }).next;
+  } catch {
+    return undefined;
+  }
+  if (typeof next !== 'string' || !URL.canParse(next)) return undefined;
+  const base = next.replace(/\/virtualbooth-texture\/\?.*$/, '');
+  const [linked, here] = [new URL(base), new URL(served)];
+  const sameHost = linked.hostname === here.hostname || (LOOPBACK.has(linked.hostname) && LOOPBACK.has(here.hostname));
+  return sameHost && linked.port === here.port && linked.pathname === '/' ? undefined : base;
+}
+
 await runCommand(async () => {
   const settings = settingsOrExit('serve');
-  await serveUntilStopped(settings.outDir, settings.host, settings.port);
+  const server = createApiServer(settings.outDir);
+  const url = await listen(server, settings.host, settings.port);
+  const base = await otherLinkBase(settings.outDir, url);
+  // One write, so that the banner never arrives without its note.
+  const note =
+    base === undefined
+      ? ''
+      : `\nIts page links name ${base}, the base URL it was built with; npm start builds and serves one for this address.`;
+  console.error(`Serving ${settings.outDir}/ at ${addressForPeople(url)}${note}`);
+  closeOnSignals(server);
 });

@@ -269,11 +269,3 @@ export function addressForPeople(url: string): string {
 export function closeOnSignals(server: http.Server): void {
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => server.close(() => process.exit(0)));
 }
-
-/** Serves `root` until SIGINT or SIGTERM, as `npm run serve` does. */
-export async function serveUntilStopped(root: string, host: string, port: number): Promise<void> {
-  const server = createApiServer(root);
-  const url = await listen(server, host, port);
-  console.error(`Serving ${root}/ at ${addressForPeople(url)}`);
-  closeOnSignals(server);
-}

@@ -3,6 +3,7 @@
 
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -15,7 +16,7 @@ import {
   UsageError,
   usage,
 } from '../../scripts/cli/settings.ts';
-import { cleanEnv } from './helpers/cli.ts';
+import { cleanEnv, outputArgs } from './helpers/cli.ts';
 
 const TSX = path.join(process.cwd(), 'node_modules/.bin/tsx');
 const SCRIPTS: Record<CommandName, string[]> = {
@@ -170,16 +171,13 @@ describe('usage', () => {
 });
 
 describe('the commands', () => {
-  it.each(['build', 'check', 'serve', 'start'] as CommandName[])(
-    '%s: --help and -h print the usage and exit 0',
-    (name) => {
-      for (const flag of ['--help', '-h']) {
-        const { status, stdout } = run(name, [flag]);
-        expect(status).toBe(0);
-        expect(stdout.trim()).toBe(usage(name));
-      }
-    },
-  );
+  it.each(Object.keys(COMMANDS) as CommandName[])('%s: --help and -h print the usage and exit 0', (name) => {
+    for (const flag of ['--help', '-h']) {
+      const { status, stdout } = run(name, [flag]);
+      expect(status).toBe(0);
+      expect(stdout.trim()).toBe(usage(name));
+    }
+  });
 
   it('a wrong value: one plain line and a pointer to --help, exit 2', () => {
     const { status, stderr } = run('build', ['--page-size', 'abc']);
@@ -200,9 +198,20 @@ describe('the commands', () => {
   });
 });
 
+/** A port nothing listens on now (the kernel's pick, released at once). */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer().once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
 describe('npm run serve', () => {
   /** Starts the server on a free port; resolves with its banner once it listens, and a stop function. */
-  function serve(args: string[]): Promise<{ banner: string; stop: () => void }> {
+  function serve(args: string[]): Promise<{ banner: string; stderr: string; stop: () => void }> {
     const child = spawn(TSX, [...SCRIPTS.serve, '--port', '0', ...args], {
       stdio: ['ignore', 'ignore', 'pipe'],
       env: ENV,
@@ -219,7 +228,7 @@ describe('npm run serve', () => {
         const banner = /^Serving .*$/m.exec(stderr)?.[0];
         if (banner) {
           clearTimeout(timer);
-          resolve({ banner, stop });
+          resolve({ banner, stderr, stop });
         }
       });
       child.once('exit', (code) => {
@@ -239,6 +248,27 @@ describe('npm run serve', () => {
     } finally {
       stop();
     }
+  });
+
+  it('says when the page links name another origin than the one it serves', async () => {
+    const { stderr, stop } = await serve([]);
+    stop();
+    expect(stderr).toMatch(
+      /^Serving public\/ at http:\/\/127\.0\.0\.1:\d+\nIts page links name http:\/\/localhost:3000, the base URL it was built with; npm start builds and serves one for this address\.$/m,
+    );
+    // Built for the address it is served at: nothing to say.
+    const port = await freePort();
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'serve-links-'));
+    const build = spawnSync(
+      TSX,
+      [...SCRIPTS.build, ...outputArgs(dir), '--target', 'nginx', '--base-url', `http://127.0.0.1:${port}`],
+      { encoding: 'utf8', env: ENV, timeout: 60_000 },
+    );
+    expect(build.status, build.stderr).toBe(0);
+    const own = await serve(['--out', path.join(dir, 'public'), '--port', String(port)]);
+    own.stop();
+    expect(own.stderr).toContain(`Serving ${path.join(dir, 'public')}/ at http://127.0.0.1:${port}`);
+    expect(own.stderr).not.toContain('Its page links');
   });
 });
 
