@@ -1,6 +1,7 @@
 // `npm run import` as the user runs it, in a process of its own, over real HTTP on 127.0.0.1:
 // the sample built and served by the local server, imported into an empty project and built
-// again gives every output file byte for byte; and a refusal is one line, with nothing written.
+// again gives every output file byte for byte, and `npm run verify` finds no difference until
+// the service changes; and a refusal is one line, with nothing written.
 
 import { spawn } from 'node:child_process';
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
@@ -42,7 +43,17 @@ const TSX = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
  * the project's; killed by its PID after `timeoutMs`.
  */
 function runImport(args: readonly string[], cwd: string, timeoutMs = 30_000): Promise<Finished> {
-  const command = [path.join(ROOT, 'scripts/cli/import-command.ts'), ...args];
+  return runCli('import', args, cwd, timeoutMs);
+}
+
+/** Runs `npm run <name>` with `args` in the project folder `cwd`, as runImport does. */
+function runCli(
+  name: 'import' | 'verify',
+  args: readonly string[],
+  cwd: string,
+  timeoutMs = 30_000,
+): Promise<Finished> {
+  const command = [path.join(ROOT, `scripts/cli/${name}-command.ts`), ...args];
   const child = spawn(process.execPath, ['--import', TSX, ...command], {
     cwd,
     env: cleanEnv(),
@@ -109,6 +120,26 @@ it('round trip: the sample, built and served, imported and built again, gives ev
   expect([...after.keys()].sort()).toEqual([...before.keys()].sort());
   for (const [file, bytes] of before) expect(after.get(file)?.equals(bytes), file).toBe(true);
   expect(before.size).toBeGreaterThan(40);
+
+  // verify, from the project with its settings file, finds no difference with the service...
+  const verifyArgs = ['--against', `${origin}/`, '--headers', path.join(ROOT, '_headers')];
+  const same = await runCli('verify', verifyArgs, project);
+  expect(same.stdout).toMatch(/^verify: \d+ requests, (\d+) the same, 0 differ$/m);
+  expect(same.code).toBe(0);
+
+  // ...until one record of the service changes: then it names the record and the field.
+  const companies = path.join(served, 'public/company/index.json');
+  const list = JSON.parse(await readFile(companies, 'utf8')) as Array<{ id: number; name: string; city: string }>;
+  const [first] = list;
+  if (!first) throw new Error('the sample has no company');
+  const moved = { ...first, city: `${first.city} (moved)` };
+  await writeFile(companies, JSON.stringify([moved, ...list.slice(1)]));
+  const changed = await runCli('verify', verifyArgs, project);
+  expect(changed.stdout).toContain(
+    `GET company/: company ${first.id} ${JSON.stringify(first.name)}: city ${JSON.stringify(moved.city)} → ${JSON.stringify(first.city)}`,
+  );
+  expect(changed.stdout).toMatch(/^verify: \d+ requests, \d+ the same, 1 differ$/m);
+  expect(changed.code).toBe(1);
 });
 
 it('refuses a data folder that holds files without --force: one line, exit 2, nothing asked or written', async () => {
