@@ -2,9 +2,8 @@
 // service, so that `npm run build` answers as it does. Progress and every problem on stderr.
 
 import { formatDataError } from '../build/errors.ts';
-import { ServiceError } from '../migrate/client.ts';
 import { DataFolderInUse, importService } from '../migrate/import.ts';
-import { ImportError, type ReadProgress } from '../migrate/read-service.ts';
+import type { ReadProgress } from '../migrate/read-service.ts';
 import { runCommand } from './fail.ts';
 import { COMMANDS, settingsOrExit } from './settings.ts';
 import { settingsFileText } from './settings-file.ts';
@@ -88,11 +87,6 @@ await runCommand(async () => {
     if (error instanceof DataFolderInUse) {
       console.error(`${error.message}\nSee \`${COMMANDS.import.name} -- --help\`.`);
       process.exitCode = 2;
-      return;
-    }
-    if (error instanceof ImportError || error instanceof ServiceError) {
-      console.error(`import: ${error.message}`);
-      process.exitCode = 1;
       return;
     }
     throw error;

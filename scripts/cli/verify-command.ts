@@ -8,8 +8,7 @@ import type http from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { DataErrors, formatDataError } from '../build/errors.ts';
-import { OutputError } from '../build/write.ts';
-import { ServiceError, serviceClient } from '../migrate/client.ts';
+import { serviceClient } from '../migrate/client.ts';
 import { summaryLine, verifyAgainst } from '../migrate/verify.ts';
 import { verifyRequests } from '../migrate/verify-requests.ts';
 import { createApiServer, listen } from '../respond/node-server.ts';
@@ -38,7 +37,7 @@ await runCommand(async () => {
     server = createApiServer(outDir);
     const local = `${await listen(server, '127.0.0.1', 0)}/`;
     const requests = verifyRequests(routes);
-    console.error(`verify: asking ${service} and this build of ${settings.dataDir}/ ${requests.length} requests each`);
+    console.error(`verify: ${requests.length} requests, each to ${service} and to this build of ${settings.dataDir}/`);
     const report = await verifyAgainst(
       { client: serviceClient(service), base: service },
       { client: serviceClient(local), base: local },
@@ -48,11 +47,9 @@ await runCommand(async () => {
     for (const line of [...report.lines, ...report.notes, summaryLine(report)]) console.log(line);
     process.exitCode = report.differ > 0 ? 1 : 0;
   } catch (error) {
-    if (error instanceof DataErrors) {
-      for (const problem of error.errors) console.error(formatDataError(problem));
-      console.error(`\n${error.message}; nothing was verified.`);
-    } else if (error instanceof ServiceError || error instanceof OutputError) console.error(error.message);
-    else throw error;
+    if (!(error instanceof DataErrors)) throw error;
+    for (const problem of error.errors) console.error(formatDataError(problem));
+    console.error(`\n${error.message}; nothing was verified.`);
     process.exitCode = 1;
   } finally {
     server?.closeAllConnections();

@@ -160,7 +160,7 @@ it('gives up on a service that cannot be reached: one line naming the URL and th
   const finished = await runImport(['--from', 'http://127.0.0.1:9/api/'], dir);
   expect(finished.code).toBe(1);
   expect(finished.stderr).toMatch(
-    /^import: GET http:\/\/127\.0\.0\.1:9\/api\/[a-z-]+\/: [^\n]*refused[^\n]* \(tried 4 times\)\n$/,
+    /^GET http:\/\/127\.0\.0\.1:9\/api\/[a-z-]+\/: [^\n]*refused[^\n]* \(tried 4 times\)\n$/,
   );
   expect(hasStackTrace(finished.stderr)).toBe(false);
   expect(await readdir(dir)).toEqual([]);
