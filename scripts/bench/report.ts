@@ -207,7 +207,7 @@ export function report(summary: Summary): { text: string; passed: boolean } {
     timeVerdict(ratios.length, judgedRatios.length, ratio),
     `${memoryOk ? 'PASS' : 'FAIL'} memory: build peak RSS ${mb(worstRss)} in the worst round (target < ${mb(LIMITS.maxBuildRssBytes)})`,
   ];
-  const diff = diffReport(summary.diffs ?? [], summary.diffBaselines ?? []);
+  const diff = baselineCaseReport(DIFF_CASE, summary.diffs ?? [], summary.diffBaselines ?? []);
   const dev = devReport(summary.dev ?? []);
   const imported = importReport(summary.imports ?? { imports: [], baselines: [] });
   return {
@@ -216,48 +216,103 @@ export function report(summary: Summary): { text: string; passed: boolean } {
   };
 }
 
-/** The diff case: its rounds, and its verdicts; nothing when it did not run. */
-function diffReport(
-  diffs: readonly ChildResult[],
+/** A case timed against a baseline run in the same rounds (diff, import): what it is called and judged by. */
+interface BaselineCase {
+  /** As the verdict lines name it: `diff`, `import`. */
+  name: string;
+  /** The baseline's name in the table: `read+parse`. */
+  baselineName: string;
+  /** What the case runs, and against what, for the header. */
+  about: readonly string[];
+  maxRatio: number;
+  maxRssBytes: number;
+  /** Rows of the case's own, after the ratio. */
+  extraRows?: (runs: readonly ChildResult[]) => string[];
+}
+
+/** A baseline case's table and verdicts; nothing when it did not run. */
+function baselineCaseReport(
+  kase: BaselineCase,
+  runs: readonly ChildResult[],
   baselines: readonly ChildResult[],
 ): { lines: string[]; passed: boolean } {
-  if (diffs.length === 0 || diffs.length !== baselines.length) return { lines: [], passed: diffs.length === 0 };
-  const ratios = diffs.map((diff, i) => diff.ms / (baselines[i] as ChildResult).ms);
+  if (runs.length === 0 || runs.length !== baselines.length) return { lines: [], passed: runs.length === 0 };
+  const ratios = runs.map((run, i) => run.ms / (baselines[i] as ChildResult).ms);
   const ratio = median(ratios);
-  const worstRss = max(diffs.map((diff) => diff.maxRssBytes));
-  const timeOk = ratio <= LIMITS.maxDiffRatio;
-  const memoryOk = worstRss < LIMITS.maxDiffRssBytes;
+  const worstRss = max(runs.map((run) => run.maxRssBytes));
+  const timeOk = ratio <= kase.maxRatio;
+  const memoryOk = worstRss < kase.maxRssBytes;
+  const { name, baselineName } = kase;
   return {
     passed: timeOk && memoryOk,
     lines: [
       '',
-      `Diff case over ${diffs.length} rounds: \`npm run diff\` of the first build against a build with one company and one event changed,`,
-      'against reading and parsing both output trees (each run in a fresh child, alternating).',
+      `${kase.about[0]} over ${runs.length} rounds: ${kase.about[1]}`,
+      ...kase.about.slice(2),
       '',
       `${''.padEnd(22)}${'median'.padStart(11)}${'min'.padStart(11)}${'max'.padStart(11)}   rounds`,
       row(
-        'diff time',
-        diffs.map((diff) => diff.ms),
+        `${name} time`,
+        runs.map((run) => run.ms),
         seconds,
       ),
       row(
-        'read+parse time',
-        baselines.map((baseline) => baseline.ms),
+        `${baselineName} time`,
+        baselines.map((run) => run.ms),
         seconds,
       ),
-      row('ratio diff/read+parse', ratios, times),
+      row(`ratio ${name}/${baselineName}`, ratios, times),
+      ...(kase.extraRows?.(runs) ?? []),
       row(
-        'diff peak RSS',
-        diffs.map((diff) => diff.maxRssBytes),
+        `${name} peak RSS`,
+        runs.map((run) => run.maxRssBytes),
         mb,
       ),
-      ...stageLines('diff', diffs),
+      ...stageLines(name, runs),
+      ...stageLines(baselineName, baselines),
       '',
-      `${timeOk ? 'PASS' : 'FAIL'} diff time: diff/read+parse ${times(ratio)}, median of ${diffs.length} rounds (target <= ${LIMITS.maxDiffRatio}x)`,
-      `${memoryOk ? 'PASS' : 'FAIL'} diff memory: peak RSS ${mb(worstRss)} in the worst round (target < ${mb(LIMITS.maxDiffRssBytes)})`,
+      `${timeOk ? 'PASS' : 'FAIL'} ${name} time: ${name}/${baselineName} ${times(ratio)}, median of ${runs.length} rounds (target <= ${kase.maxRatio}x)`,
+      `${memoryOk ? 'PASS' : 'FAIL'} ${name} memory: peak RSS ${mb(worstRss)} in the worst round (target < ${mb(kase.maxRssBytes)})`,
     ],
   };
 }
+
+const DIFF_CASE: BaselineCase = {
+  name: 'diff',
+  baselineName: 'read+parse',
+  about: [
+    'Diff case',
+    '`npm run diff` of the first build against a build with one company and one event changed,',
+    'against reading and parsing both output trees (each run in a fresh child, alternating).',
+  ],
+  maxRatio: LIMITS.maxDiffRatio,
+  maxRssBytes: LIMITS.maxDiffRssBytes,
+};
+
+const IMPORT_CASE: BaselineCase = {
+  name: 'import',
+  baselineName: 'fetch+parse',
+  about: [
+    'Import case',
+    '`npm run import` of the catalogue from the local server (reading, converting,',
+    "checking with the build's own stages, writing data/), against asking the same URLs with the same concurrency and",
+    'parsing the answers (each run in a fresh child, alternating; the server in a process of its own).',
+  ],
+  maxRatio: LIMITS.maxImportRatio,
+  maxRssBytes: LIMITS.maxImportRssBytes,
+  extraRows: (runs) => [
+    row(
+      'import CPU time',
+      runs.map((run) => run.cpuMs),
+      seconds,
+    ),
+    row(
+      'import system CPU',
+      runs.map((run) => run.systemMs),
+      seconds,
+    ),
+  ],
+};
 
 /** The dev case: its rounds, and its verdict; nothing when it did not run. */
 export function devReport(rounds: readonly DevRound[]): { lines: string[]; passed: boolean } {
@@ -291,52 +346,5 @@ export function devReport(rounds: readonly DevRound[]): { lines: string[]; passe
 
 /** The import case: its rounds, and its verdicts; nothing when it did not run. */
 export function importReport({ imports, baselines }: ImportRounds): { lines: string[]; passed: boolean } {
-  if (imports.length === 0 || imports.length !== baselines.length) return { lines: [], passed: imports.length === 0 };
-  const ratios = imports.map((run, i) => run.ms / (baselines[i] as ChildResult).ms);
-  const ratio = median(ratios);
-  const worstRss = max(imports.map((run) => run.maxRssBytes));
-  const timeOk = ratio <= LIMITS.maxImportRatio;
-  const memoryOk = worstRss < LIMITS.maxImportRssBytes;
-  return {
-    passed: timeOk && memoryOk,
-    lines: [
-      '',
-      `Import case over ${imports.length} rounds: \`npm run import\` of the catalogue from the local server (reading, converting,`,
-      "checking with the build's own stages, writing data/), against asking the same URLs with the same concurrency and",
-      'parsing the answers (each run in a fresh child, alternating; the server in a process of its own).',
-      '',
-      `${''.padEnd(22)}${'median'.padStart(11)}${'min'.padStart(11)}${'max'.padStart(11)}   rounds`,
-      row(
-        'import time',
-        imports.map((run) => run.ms),
-        seconds,
-      ),
-      row(
-        'fetch+parse time',
-        baselines.map((run) => run.ms),
-        seconds,
-      ),
-      row('ratio import/fetch', ratios, times),
-      row(
-        'import CPU time',
-        imports.map((run) => run.cpuMs),
-        seconds,
-      ),
-      row(
-        'import system CPU',
-        imports.map((run) => run.systemMs),
-        seconds,
-      ),
-      row(
-        'import peak RSS',
-        imports.map((run) => run.maxRssBytes),
-        mb,
-      ),
-      ...stageLines('import', imports),
-      ...stageLines('fetch+parse', baselines),
-      '',
-      `${timeOk ? 'PASS' : 'FAIL'} import time: import/fetch+parse ${times(ratio)}, median of ${imports.length} rounds (target <= ${LIMITS.maxImportRatio}x)`,
-      `${memoryOk ? 'PASS' : 'FAIL'} import memory: peak RSS ${mb(worstRss)} in the worst round (target < ${mb(LIMITS.maxImportRssBytes)})`,
-    ],
-  };
+  return baselineCaseReport(IMPORT_CASE, imports, baselines);
 }

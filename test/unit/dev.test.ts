@@ -5,19 +5,14 @@
 // writes anything but .preview/<port>/, so the project's public/, targets/ and schemas/ stay as
 // they are.
 
-import { type ChildProcess, spawn } from 'node:child_process';
 import { cp, mkdtemp, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { readCatalogue } from '../../scripts/build/catalogue.ts';
 import { DataErrors, formatDataError } from '../../scripts/build/errors.ts';
-import { cleanEnv, GOOD_DATA, ROOT } from './helpers/cli.ts';
+import { GOOD_DATA, ROOT, startCommand } from './helpers/cli.ts';
 
-// The loader by its path: `--import tsx` would be looked up from the project folder, which has no node_modules.
-const TSX_LOADER = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
 const COMPANIES = 'data/company/companies.json';
 const WAIT_MS = 20_000;
 
@@ -52,11 +47,9 @@ async function project(): Promise<string> {
 
 /** Starts the command in `dir` on a free port; resolves once it prints its banner. */
 async function start(command: 'dev' | 'start', dir: string, args: readonly string[] = []): Promise<Running> {
-  const child: ChildProcess = spawn(
-    process.execPath,
-    ['--import', TSX_LOADER, path.join(ROOT, `scripts/cli/${command}-command.ts`), '--port', '0', ...args],
-    { cwd: dir, env: cleanEnv(), stdio: ['ignore', 'ignore', 'pipe'] },
-  );
+  const child = startCommand(command, ['--port', '0', ...args], { cwd: dir });
+  // Neither prints anything there: read and dropped all the same, so that the pipe never fills.
+  child.stdout?.resume();
   let stderr = '';
   const listeners = new Set<() => void>();
   child.stderr?.setEncoding('utf8').on('data', (text: string) => {

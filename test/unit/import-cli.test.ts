@@ -3,17 +3,14 @@
 // again gives every output file byte for byte, and `npm run verify` finds no difference until
 // the service changes; and a refusal is one line, with nothing written.
 
-import { spawn } from 'node:child_process';
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import type http from 'node:http';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { build } from '../../scripts/cli/run-build.ts';
 import { createApiServer, listen } from '../../scripts/respond/node-server.ts';
-import { cleanEnv, type Finished, hasStackTrace, ROOT } from './helpers/cli.ts';
+import { type Finished, hasStackTrace, ROOT, runCommand } from './helpers/cli.ts';
 import { type StandInService, startStandInService } from './helpers/stand-in-service.ts';
 
 let dir: string;
@@ -35,46 +32,12 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-// Named by its file: `--import tsx` is resolved from the working directory, here a project without node_modules.
-const TSX = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
-
 /**
- * Runs `npm run import` with `args` in the project folder `cwd`, so that its default paths are
- * the project's; killed by its PID after `timeoutMs`.
+ * Runs `npm run <name>` with `args` in the project folder `cwd`, so that its default paths are
+ * the project's; killed by its PID after 30 s.
  */
-function runImport(args: readonly string[], cwd: string, timeoutMs = 30_000): Promise<Finished> {
-  return runCli('import', args, cwd, timeoutMs);
-}
-
-/** Runs `npm run <name>` with `args` in the project folder `cwd`, as runImport does. */
-function runCli(
-  name: 'import' | 'verify',
-  args: readonly string[],
-  cwd: string,
-  timeoutMs = 30_000,
-): Promise<Finished> {
-  const command = [path.join(ROOT, `scripts/cli/${name}-command.ts`), ...args];
-  const child = spawn(process.execPath, ['--import', TSX, ...command], {
-    cwd,
-    env: cleanEnv(),
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk) => {
-    stdout += chunk;
-  });
-  child.stderr.on('data', (chunk) => {
-    stderr += chunk;
-  });
-  const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
-  return new Promise((done) => {
-    child.once('close', (code) => {
-      clearTimeout(timer);
-      done({ code, stdout, stderr });
-    });
-  });
-}
+const runCli = (name: 'import' | 'verify', args: readonly string[], cwd: string): Promise<Finished> =>
+  runCommand(name, args, { cwd, timeoutMs: 30_000 });
 
 /** Every file under `root`, relative path → bytes. */
 async function tree(root: string): Promise<Map<string, Buffer>> {
@@ -107,7 +70,7 @@ it('round trip: the sample, built and served, imported and built again, gives ev
 
   const project = path.join(dir, 'project');
   await mkdir(project);
-  const imported = await runImport(['--from', `${origin}/`], project);
+  const imported = await runCli('import', ['--from', `${origin}/`], project);
   expect(imported.stderr).toContain('import: 3 of 3 lists, 6 of 6 texture pages, ');
   expect(imported.stderr).toContain("import: npm run build answers 9 requests with the service's bytes");
   expect(imported.stderr).toContain('Next: npm run build');
@@ -146,7 +109,7 @@ it('refuses a data folder that holds files without --force: one line, exit 2, no
   await mkdir(path.join(dir, 'data/company'), { recursive: true });
   await writeFile(path.join(dir, 'data/company/companies.json'), '[]\n');
   // Nothing listens there: the refusal comes before any request.
-  const finished = await runImport(['--from', 'http://127.0.0.1:9/api/'], dir);
+  const finished = await runCli('import', ['--from', 'http://127.0.0.1:9/api/'], dir);
   expect(finished.code).toBe(2);
   expect(finished.stderr).toBe(
     'data/ already holds 1 entry (company): pass --force to replace it with the import, or --data to import into another folder\n' +
@@ -157,7 +120,7 @@ it('refuses a data folder that holds files without --force: one line, exit 2, no
 });
 
 it('gives up on a service that cannot be reached: one line naming the URL and the cause, no stack, nothing written', async () => {
-  const finished = await runImport(['--from', 'http://127.0.0.1:9/api/'], dir);
+  const finished = await runCli('import', ['--from', 'http://127.0.0.1:9/api/'], dir);
   expect(finished.code).toBe(1);
   expect(finished.stderr).toMatch(
     /^GET http:\/\/127\.0\.0\.1:9\/api\/[a-z-]+\/: [^\n]*refused[^\n]* \(tried 4 times\)\n$/,
@@ -184,7 +147,7 @@ it('writes a record that breaks a rule, prints each problem as the build will, a
   );
   const project = path.join(dir, 'project');
   await mkdir(project);
-  const finished = await runImport(['--from', standIn.url], project);
+  const finished = await runCli('import', ['--from', standIn.url], project);
   expect(finished.code).toBe(1);
   expect(finished.stderr).toContain(
     "import: npm run build answers 7 requests with the service's bytes (not compared, for the problems below: virtualfair, event)\n",

@@ -15,6 +15,7 @@ import { fileFor } from '../../scripts/contract/routes.ts';
 import { DataFolderInUse, type ImportOptions, importService } from '../../scripts/migrate/import.ts';
 import { ImportError } from '../../scripts/migrate/read-service.ts';
 import { ROOT } from './helpers/cli.ts';
+import { validCompany, validFair } from './helpers/records.ts';
 import {
   type ServiceLists,
   type StandInOptions,
@@ -27,21 +28,16 @@ import {
 
 const uuid = (n: number) => `${n.toString(16).padStart(8, '0')}-0000-4000-8000-${n.toString(16).padStart(12, '0')}`;
 
+// A company with an address and tags, as most are.
 const company = (id: number, name: string) => ({
+  ...validCompany(),
   id,
   name,
   street: 'Werkstraße 1',
   zip_code: '42853',
   city: 'Remscheid',
-  country_name: 'Germany',
-  phone: null,
-  fax: null,
-  e_mail: '',
-  platform_plus_status: false,
   website: null,
-  logo: null,
   tags: 'Welding,Cutting',
-  vf_plus_status: true,
 });
 
 interface EventShown {
@@ -75,29 +71,14 @@ const fairEvent = (ev: EventShown, shortCode: string | null, shown: Record<strin
   ...shown,
 });
 
+// A refusal below quotes the end of its zoom: the translation factor, then xs_width_max 40.
 const fair = (id: number, slug: string, events: unknown[], translation: number | null) => ({
+  ...validFair(),
   id,
   slug,
   name: slug.replace(/-/g, ' '),
-  link: `https://catalogue.example.org/fairs/${slug}/`,
-  logo: `https://media.example.com/fairs/${slug}.png`,
-  has_catalog: true,
   events,
-  url: `https://maps.example.net/fairs/${slug}/`,
-  tiles: { tile_pattern: '{z}/{x}/{y}', tile_extension: 'png', tile_size: 256 },
-  size: { width: 16384, height: 8192 },
-  zoom: {
-    min: 0,
-    max: 6,
-    default: 2,
-    booth_zoom_level: 4,
-    reverse: false,
-    booth_section_start: 4,
-    booth_detail_start: 5,
-    translation_factor_7: translation,
-    xs_width_max: 40,
-  },
-  show: true,
+  zoom: { ...validFair().zoom, translation_factor_7: translation, xs_width_max: 40 },
 });
 
 const TEXTURE_NAMES = ['Beton', 'Cork', 'Oak Parquet', 'Oak Parquet', 'Slate', 'Terrazzo', 'Zürich Sandstone'];

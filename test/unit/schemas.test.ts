@@ -9,62 +9,23 @@ import type { SourceRecord } from '../../scripts/build/load.ts';
 import { isCalendarDate, SCHEMAS } from '../../scripts/build/schemas.ts';
 import { validate } from '../../scripts/build/validate.ts';
 import type { ResourceName } from '../../scripts/contract/routes.ts';
+import { validCompany, validEvent, validFair } from './helpers/records.ts';
 
 // Records are written loosely on purpose: the tests put every kind of wrong value in them.
 // biome-ignore lint/suspicious/noExplicitAny: see above
 type Raw = Record<string, any>;
 
-const COMPANY: Raw = {
-  id: 1,
-  name: 'Acme GmbH',
-  street: '',
-  zip_code: '-',
-  city: '',
-  country_name: 'Germany',
-  phone: null,
-  fax: null,
-  e_mail: '',
-  platform_plus_status: false,
-  website: '',
-  logo: null,
-  tags: null,
-  vf_plus_status: true,
-};
-
-const EVENT: Raw = {
-  id: 5,
-  name: 'Expo',
-  slug: 'expo-2024',
-  short_code: null,
-  start_date: '2024-05-02',
-  end_date: '2024-05-02',
-  logo: '/media/events/expo.png',
-  logo_bg_color: null,
-};
-
+// The values the lines below name: the ids, a start_date, the fair's event, and the start of a
+// company cut at 60 characters. The fair's map URL is http: (https: in the helper), and its zoom
+// goes from 0 to 6 with xs_width_max null.
+const COMPANY: Raw = { ...validCompany(), id: 1, name: 'Acme GmbH', street: '', zip_code: '-' };
+const EVENT: Raw = { ...validEvent(), id: 5, start_date: '2024-05-02' };
 const FAIR: Raw = {
+  ...validFair(),
   id: 3,
-  slug: 'virtual-expo',
-  name: 'Virtual Expo',
-  link: 'https://catalogue.example.org/fairs/virtual-expo/',
-  logo: 'https://media.example.com/fairs/virtual-expo.png',
-  has_catalog: true,
   events: [5],
   url: 'http://maps.example.net/fairs/virtual-expo/',
-  tiles: { tile_pattern: '{z}/{x}/{y}', tile_extension: 'png', tile_size: 256 },
-  size: { width: 8192, height: 16384 },
-  zoom: {
-    min: 0,
-    max: 6,
-    default: 2,
-    booth_zoom_level: 4,
-    reverse: false,
-    booth_section_start: 4,
-    booth_detail_start: 5,
-    translation_factor_7: 2,
-    xs_width_max: null,
-  },
-  show: true,
+  zoom: { ...validFair().zoom, min: 0, max: 6, xs_width_max: null },
 };
 
 const TEXTURE: Raw = {

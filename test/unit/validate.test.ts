@@ -7,23 +7,10 @@ import { formatDataError } from '../../scripts/build/errors.ts';
 import { load, type SourceRecord } from '../../scripts/build/load.ts';
 import { SCHEMAS } from '../../scripts/build/schemas.ts';
 import { validate } from '../../scripts/build/validate.ts';
+import { validCompany, validEvent, validFair } from './helpers/records.ts';
 
-const COMPANY = {
-  id: 3,
-  name: 'Acme',
-  street: '',
-  zip_code: '',
-  city: '',
-  country_name: 'Germany',
-  phone: null,
-  fax: null,
-  e_mail: null,
-  platform_plus_status: false,
-  website: null,
-  logo: null,
-  tags: null,
-  vf_plus_status: false,
-};
+// The id the lines below name.
+const COMPANY = { ...validCompany(), id: 3 };
 
 const company = (value: object, index: number): SourceRecord => ({
   resource: 'company',
@@ -152,35 +139,13 @@ describe('validate: a misspelt field', () => {
     ]);
   });
 
-  const FAIR = {
-    id: 3,
-    slug: 'expo',
-    name: 'Expo',
-    link: 'https://e.com/',
-    logo: 'https://e.com/l.png',
-    has_catalog: true,
-    events: [5],
-    url: 'https://e.com/m/',
-    tiles: { tile_pattern: '{z}/{x}/{y}', tile_extension: 'png', tile_size: 256 },
-    size: { width: 1, height: 1 },
-    zoom: {
-      min: 1,
-      max: 8,
-      default: 3,
-      booth_zoom_level: 6,
-      reverse: false,
-      booth_section_start: 5,
-      booth_detail_start: 6,
-      translation_factor_7: null,
-      xs_width_max: null,
-    },
-    show: true,
-  };
+  // Fair 3, named by the lines below, shows event 5: the event data has it.
+  const FAIR = { ...validFair(), id: 3, events: [5] };
   const EVENT: SourceRecord = {
     resource: 'event',
     file: 'data/event/e.json',
     index: null,
-    value: { id: 5, name: 'E', slug: 'e', short_code: null, start_date: '2024-01-01', end_date: '2024-01-01' },
+    value: { ...validEvent(), id: 5 },
   };
   const fairLines = (value: object) =>
     validate([{ resource: 'virtualfair', file: 'data/virtualfair/f.json', index: null, value }, EVENT])

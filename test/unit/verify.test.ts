@@ -2,7 +2,6 @@
 // built and served by the real local server behind a small proxy on 127.0.0.1, stands in for the
 // running DRF service; the proxy strips a path prefix or spoils one answer to make it differ.
 
-import { spawn } from 'node:child_process';
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -15,7 +14,7 @@ import { ServiceError, serviceClient } from '../../scripts/migrate/client.ts';
 import { summaryLine, verifyAgainst } from '../../scripts/migrate/verify.ts';
 import { verifyRequests } from '../../scripts/migrate/verify-requests.ts';
 import { createApiServer, listen } from '../../scripts/respond/node-server.ts';
-import { cleanEnv, type Finished, hasStackTrace, ROOT } from './helpers/cli.ts';
+import { type Finished, hasStackTrace, ROOT, runCommand } from './helpers/cli.ts';
 
 interface Answer {
   status: number;
@@ -136,25 +135,10 @@ function verifyInProcess(service: StandIn) {
 /** `npm run verify` in a process of its own, with a temporary folder of its own to check it cleans up. */
 async function runVerify(args: readonly string[]): Promise<Finished & { leftovers: string[] }> {
   const tmp = await mkdtemp(path.join(folder, 'tmp-'));
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', path.join(ROOT, 'scripts/cli/verify-command.ts'), ...args],
-    { cwd: ROOT, env: cleanEnv({ TMPDIR: tmp }), stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk) => {
-    stdout += chunk;
-  });
-  child.stderr.on('data', (chunk) => {
-    stderr += chunk;
-  });
-  const timer = setTimeout(() => child.kill('SIGKILL'), 25_000);
-  const code = await new Promise<number | null>((done) => child.once('close', done));
-  clearTimeout(timer);
+  const finished = await runCommand('verify', args, { env: { TMPDIR: tmp }, timeoutMs: 25_000 });
   // tsx keeps its cache there too.
   const leftovers = (await readdir(tmp)).filter((name) => name.startsWith('static-api-verify-'));
-  return { code, stdout, stderr, leftovers };
+  return { ...finished, leftovers };
 }
 
 /** The flags that make the command build the sample data as the stand-in serves it. */

@@ -2,7 +2,9 @@
 // process of its own (node with tsx as a loader, so that the PID is the command's own).
 
 import { type ChildProcess, spawn } from 'node:child_process';
+import { createRequire } from 'node:module';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 
 export const ROOT = path.resolve(import.meta.dirname, '../../..');
 export const GOOD_DATA = path.join(ROOT, 'test/fixtures/good/data');
@@ -26,13 +28,27 @@ export function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv 
   return { ...env, ...extra };
 }
 
+/** A command of the npm scripts, in scripts/cli/<name>-command.ts. */
+type Command = 'build' | 'serve' | 'start' | 'dev' | 'import' | 'verify';
+
+// The loader by its file: `--import tsx` would be looked up from the working directory, which may
+// be a project folder without node_modules.
+const TSX = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
+
+interface CommandOptions {
+  /** Its working directory, which its default paths are relative to: the repository's root unless given. */
+  cwd?: string;
+  /** Variables set on top of cleanEnv(). */
+  env?: Record<string, string>;
+}
+
 export function startCommand(
-  command: 'build' | 'serve' | 'start',
+  command: Command,
   args: readonly string[],
-  env: Record<string, string> = {},
+  { cwd = ROOT, env = {} }: CommandOptions = {},
 ): ChildProcess {
-  return spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, `scripts/cli/${command}-command.ts`), ...args], {
-    cwd: ROOT,
+  return spawn(process.execPath, ['--import', TSX, path.join(ROOT, `scripts/cli/${command}-command.ts`), ...args], {
+    cwd,
     env: cleanEnv(env),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -46,12 +62,11 @@ export interface Finished {
 
 /** Runs the command to its end (killing it, by its PID, after `timeoutMs`). */
 export function runCommand(
-  command: 'build' | 'serve' | 'start',
+  command: Command,
   args: readonly string[],
-  env: Record<string, string> = {},
-  timeoutMs = 15_000,
+  { timeoutMs = 15_000, ...options }: CommandOptions & { timeoutMs?: number } = {},
 ): Promise<Finished> {
-  const child = startCommand(command, args, env);
+  const child = startCommand(command, args, options);
   let stdout = '';
   let stderr = '';
   child.stdout?.on('data', (chunk) => {
