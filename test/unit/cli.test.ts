@@ -297,3 +297,19 @@ describe("the README's settings table", () => {
     expect(rows).toEqual(expected);
   });
 });
+
+describe("the README's problem report", () => {
+  it('is what the build prints for the fixture it names (test/fixtures/broken/*/expected.txt, checked against the build)', () => {
+    const readme = readFileSync('README.md', 'utf8');
+    const block = readme.slice(
+      readme.indexOf('$ npm run check'),
+      readme.indexOf('```', readme.indexOf('$ npm run check')),
+    );
+    const shown = block.split('\n').filter((line) => line.startsWith('data/'));
+    const expected = readFileSync('test/fixtures/broken/several-errors-in-several-files/expected.txt', 'utf8')
+      .split('\n')
+      .filter((line) => line.startsWith('data/'));
+    expect(shown.length).toBeGreaterThan(3);
+    expect(shown).toEqual(expected);
+  });
+});
