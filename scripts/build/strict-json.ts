@@ -280,6 +280,8 @@ export function walkJson(text: string, visitor: JsonVisitor): void {
     } else if (c === 0x7d || c === 0x5d) {
       inObject.pop();
       path.pop();
+      // An empty object ends still waiting for its first key.
+      expectKey = false;
       i++;
     } else if (c === 0x2c) {
       const last = path.length - 1;

@@ -50,6 +50,10 @@ describe('withPositions', () => {
     ]);
   });
 
+  it('places the values after an empty object or array', () => {
+    expect(positions('[{},"",[],{"a":{},"b":2}]', ['/1', '/2', '/3/b'])).toEqual([at(1, 5), at(1, 8), at(1, 23)]);
+  });
+
   it('places a problem about a field name at its key', () => {
     expect(positions(RECORDS, ['/0/tiles/tile-size', '/0/name'], 'key')).toEqual([at(5, 46), at(4, 5)]);
   });

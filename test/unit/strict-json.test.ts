@@ -151,6 +151,12 @@ describe('strict JSON: one meaning only', () => {
     },
   );
 
+  it('reads on past an empty object: what follows it is a value, not a key', () => {
+    expect(problems(Buffer.from('[{}, "x", {"a": {}, "b": 1e400}]'))).toEqual([
+      '#/2/b: the number 1e400 at line 1, column 26 is outside the range of a double (about ±1.8e308): write a smaller number',
+    ]);
+  });
+
   it('accepts the largest safe integers and large doubles', () => {
     const text = '[9007199254740991, -9007199254740991, 1.5e300, 1e20, 0.1]';
     expect(parseStrict(Buffer.from(text))).toEqual({ ok: true, value: JSON.parse(text) });
