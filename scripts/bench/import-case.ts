@@ -7,6 +7,7 @@ import { mkdir, rm } from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { importTargets } from '../migrate/read-service.ts';
 import type { ChildResult } from './child.ts';
 import { runChild, settleDisk } from './measure.ts';
 
@@ -54,16 +55,7 @@ async function startServer(outDir: string, port: number): Promise<ChildProcess> 
 }
 
 /** What the import asks for: the three lists and every texture page. */
-function targetsOf(textures: number): string[] {
-  const pages = Math.max(1, Math.ceil(textures / PAGE_SIZE));
-  return [
-    'company/',
-    'virtualfair/',
-    'event/',
-    'virtualbooth-texture/',
-    ...Array.from({ length: pages - 1 }, (_, i) => `virtualbooth-texture/?page=${i + 2}`),
-  ];
-}
+const targetsOf = (textures: number): string[] => importTargets(Math.ceil(textures / PAGE_SIZE));
 
 /**
  * Builds the catalogue with its links on the server's origin, serves it, and runs `rounds` of

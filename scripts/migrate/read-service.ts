@@ -56,6 +56,11 @@ const PAGE_CONCURRENCY = 4;
 
 const pageTarget = (page: number) => (page === 1 ? TEXTURES : `${TEXTURES}?page=${page}`);
 
+/** Every request the import makes of a service with `pages` texture pages, relative to its base URL. */
+export function importTargets(pages: number): string[] {
+  return [...Object.values(LIST_TARGETS), ...Array.from({ length: Math.max(1, pages) }, (_, i) => pageTarget(i + 1))];
+}
+
 function shortly(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';

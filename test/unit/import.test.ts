@@ -13,7 +13,7 @@ import { build } from '../../scripts/cli/run-build.ts';
 import { settingsFileText } from '../../scripts/cli/settings-file.ts';
 import { fileFor } from '../../scripts/contract/routes.ts';
 import { DataFolderInUse, type ImportOptions, importService } from '../../scripts/migrate/import.ts';
-import { ImportError } from '../../scripts/migrate/read-service.ts';
+import { ImportError, importTargets } from '../../scripts/migrate/read-service.ts';
 import { ROOT } from './helpers/cli.ts';
 import { validCompany, validFair } from './helpers/records.ts';
 import {
@@ -148,17 +148,6 @@ function runImport(service: StandInService, options: Partial<ImportOptions> = {}
   return { done, lines };
 }
 
-/** The requests that the build answers with one file each, as the service was asked them. */
-function listTargets(pages: number): string[] {
-  return [
-    'company/',
-    'virtualfair/',
-    'event/',
-    'virtualbooth-texture/',
-    ...Array.from({ length: pages - 1 }, (_, i) => `virtualbooth-texture/?page=${i + 2}`),
-  ];
-}
-
 /**
  * Builds what the import wrote, with the settings file it wrote and no flags, and checks each
  * answer against the service's bytes.
@@ -175,7 +164,8 @@ async function expectBuildReproduces(service: StandInService, pages: number): Pr
     headersPath: path.join(ROOT, '_headers'),
     ...settings,
   });
-  for (const target of listTargets(pages)) {
+  // The requests that the build answers with one file each, as the service was asked them.
+  for (const target of importTargets(pages)) {
     const [pathPart, query] = target.split('?');
     const file = fileFor(`/${pathPart}`, Object.fromEntries(new URLSearchParams(query)));
     const built = await readFile(path.join(out, 'public', file));
