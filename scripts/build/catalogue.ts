@@ -3,12 +3,10 @@
 
 import { readFile } from 'node:fs/promises';
 import type { HeaderRule } from '../contract/headers.ts';
-import { compareStrings } from '../contract/ordering.ts';
 import type { Route } from '../contract/routes.ts';
-import { type DataError, DataErrors, formatDataError } from './errors.ts';
-import { withPositions } from './json-positions.ts';
+import { byLocation, type DataError, DataErrors, formatDataError } from './errors.ts';
+import { locateInFiles } from './json-positions.ts';
 import { load } from './load.ts';
-import { mapLimited } from './map-limited.ts';
 import { routesOf } from './render.ts';
 import { decodeUtf8 } from './strict-json.ts';
 import { type Catalogue, validate, validateHeadersFile } from './validate.ts';
@@ -31,35 +29,20 @@ export interface CheckedCatalogue {
   sourceBytes: number;
 }
 
-/** File, then record: the order a reader fixes them in. The sort is stable within a record. */
-function byLocation(a: DataError, b: DataError): number {
-  const record = (error: DataError) => Number(/^\/(\d+)/.exec(error.pointer)?.[1] ?? -1);
-  return compareStrings(a.file, b.file) || record(a) - record(b);
-}
-
-const READ_CONCURRENCY = 64;
-
 /**
  * The problems, each with its line and column, from a second read of the files they name: load
  * keeps no text, and reading again only when there are problems keeps a valid build as fast.
  */
-async function locate(problems: readonly DataError[]): Promise<DataError[]> {
-  const byFile = new Map<string, DataError[]>();
-  for (const problem of problems) {
-    const inFile = byFile.get(problem.file);
-    if (inFile) inFile.push(problem);
-    else byFile.set(problem.file, [problem]);
-  }
-  const located = await mapLimited([...byFile], READ_CONCURRENCY, async ([file, inFile]) => {
+function locate(problems: readonly DataError[]): Promise<DataError[]> {
+  return locateInFiles(problems, async (file) => {
     try {
       const decoded = decodeUtf8(await readFile(file));
-      return decoded.ok ? withPositions(decoded.text, inFile) : inFile;
+      return decoded.ok ? decoded.text : undefined;
     } catch {
-      // The file went, or is no longer JSON, since it was loaded: its problems keep their pointers.
-      return inFile;
+      // The file went since it was loaded: its problems keep their pointers.
+      return undefined;
     }
   });
-  return located.flat();
 }
 
 /**

@@ -1,6 +1,8 @@
 // A problem in the source data, located well enough to fix it without searching:
 // the file, the record, the field as a JSON pointer into the file, and what was expected.
 
+import { compareStrings } from '../contract/ordering.ts';
+
 /** A place in a text file: both from 1, the column in code points (see LineIndex in strict-json.ts). */
 export interface TextPosition {
   line: number;
@@ -39,6 +41,12 @@ export function pointerOf(segments: ReadonlyArray<PropertyKey>): string {
  * `file:line:column #pointer (record): message` when the place is known: terminals and editors
  * open the file at `file:line:column` when it is clicked. Else `file#pointer (record): message`.
  */
+/** File, then record: the order a reader fixes them in. The sort is stable within a record. */
+export function byLocation(a: DataError, b: DataError): number {
+  const record = (error: DataError) => Number(/^\/(\d+)/.exec(error.pointer)?.[1] ?? -1);
+  return compareStrings(a.file, b.file) || record(a) - record(b);
+}
+
 export function formatDataError(error: DataError): string {
   const where = error.record ? ` (${error.record})` : '';
   const pointer = error.pointer === '' ? '' : `#${error.pointer}`;

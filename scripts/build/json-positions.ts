@@ -3,6 +3,7 @@
 // problems name: on valid data nothing here runs.
 
 import { type DataError, pointerOf } from './errors.ts';
+import { mapLimited } from './map-limited.ts';
 import { LineIndex, walkJson } from './strict-json.ts';
 
 /** Offsets of a value's first character and, for an object's member, of its key. */
@@ -72,4 +73,27 @@ export function withPositions(text: string, problems: readonly DataError[]): Dat
     const offset = problem.pointer === '' ? undefined : offsetOf(problem, found);
     return offset === undefined ? problem : { ...problem, position: lines.position(offset) };
   });
+}
+
+const FILES_AT_ONCE = 64;
+
+/**
+ * The problems with their positions, each file's looked up once in the text `textOf` gives for
+ * it; a file without text (gone, or no longer JSON) leaves its problems as they are.
+ */
+export async function locateInFiles(
+  problems: readonly DataError[],
+  textOf: (file: string) => Promise<string | undefined>,
+): Promise<DataError[]> {
+  const byFile = new Map<string, DataError[]>();
+  for (const problem of problems) {
+    const inFile = byFile.get(problem.file);
+    if (inFile) inFile.push(problem);
+    else byFile.set(problem.file, [problem]);
+  }
+  const located = await mapLimited([...byFile], FILES_AT_ONCE, async ([file, inFile]) => {
+    const text = await textOf(file);
+    return text === undefined ? inFile : withPositions(text, inFile);
+  });
+  return located.flat();
 }

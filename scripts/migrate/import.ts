@@ -5,11 +5,10 @@
 
 import { readdir, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { DataError } from '../build/errors.ts';
-import { withPositions } from '../build/json-positions.ts';
+import { byLocation, type DataError } from '../build/errors.ts';
+import { locateInFiles } from '../build/json-positions.ts';
 import { recoverOutput } from '../build/swap.ts';
 import { writeOutput } from '../build/write.ts';
-import { compareStrings } from '../contract/ordering.ts';
 import type { ClientOptions } from './client.ts';
 import { convert } from './convert.ts';
 import { ImportError, type ReadProgress, readService } from './read-service.ts';
@@ -57,18 +56,10 @@ async function entriesOf(folder: string): Promise<string[]> {
  * The problems as `npm run build` will print them: with their line and column in the file
  * written, file by file and record by record.
  */
-function asTheBuildReports(problems: readonly DataError[], files: ReadonlyMap<string, string>, dataDir: string) {
-  if (problems.length === 0) return [];
+async function asTheBuildReports(problems: readonly DataError[], files: ReadonlyMap<string, string>, dataDir: string) {
   const textOf = new Map([...files].map(([file, text]) => [path.join(dataDir, file), text]));
-  const byFile = new Map<string, DataError[]>();
-  for (const problem of problems) {
-    const inFile = byFile.get(problem.file);
-    if (inFile) inFile.push(problem);
-    else byFile.set(problem.file, [problem]);
-  }
-  const located = [...byFile].flatMap(([file, inFile]) => withPositions(textOf.get(file) ?? '', inFile));
-  const record = (problem: DataError) => Number(/^\/(\d+)/.exec(problem.pointer)?.[1] ?? -1);
-  return located.sort((a, b) => compareStrings(a.file, b.file) || record(a) - record(b));
+  const located = await locateInFiles(problems, async (file) => textOf.get(file));
+  return located.sort(byLocation);
 }
 
 const plural = (n: number, word: string, words = `${word}s`) =>
@@ -129,5 +120,5 @@ export async function importService(options: ImportOptions): Promise<ImportResul
     `import: wrote ${options.dataDir}/ (${plural(files.size, 'file')}) and ${options.configPath} ` +
       `(baseUrl ${settings.baseUrl}, pageSize ${settings.pageSize})`,
   );
-  return { ...settings, files: files.size, problems: asTheBuildReports(problems, files, options.dataDir) };
+  return { ...settings, files: files.size, problems: await asTheBuildReports(problems, files, options.dataDir) };
 }
