@@ -11,6 +11,8 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { Float, type Json } from '../contract/json.ts';
+import { prettyWithFloats } from '../migrate/convert.ts';
 
 export const COUNTS = { companies: 100_000, events: 10_000, fairs: 1_000, textures: 20_000 } as const;
 const COMPANIES_PER_FILE = 1_000;
@@ -53,26 +55,6 @@ function prng(seed: number) {
   return { next, int, pick, chance, digits, hex, some, uuid };
 }
 type Rng = ReturnType<typeof prng>;
-
-/** A FloatField value: written `2.0`, not `2`, as the service's own exports are. */
-class Float {
-  constructor(readonly value: number) {}
-}
-type Source = null | boolean | number | string | Float | Source[] | { [key: string]: Source };
-
-/** JSON.stringify(value, null, 2) plus a trailing newline, except that a Float keeps its `.0`. */
-function pretty(value: Source, indent = ''): string {
-  if (value instanceof Float) return Number.isInteger(value.value) ? value.value.toFixed(1) : String(value.value);
-  if (value === null || typeof value !== 'object') return JSON.stringify(value);
-  const inner = `${indent}  `;
-  if (Array.isArray(value)) {
-    if (value.length === 0) return '[]';
-    return `[\n${value.map((item) => inner + pretty(item, inner)).join(',\n')}\n${indent}]`;
-  }
-  const entries = Object.entries(value);
-  if (entries.length === 0) return '{}';
-  return `{\n${entries.map(([key, item]) => `${inner}${JSON.stringify(key)}: ${pretty(item, inner)}`).join(',\n')}\n${indent}}`;
-}
 
 /** A host-name-safe form of a name; empty for scripts with no Latin letters. */
 function slugify(name: string): string {
@@ -430,7 +412,7 @@ function nullable<T>(r: Rng, pNull: number, pEmpty: number, make: () => T): T | 
   return make();
 }
 
-function company(r: Rng, id: number): Source {
+function company(r: Rng, id: number): Json {
   const c = pickCountry(r);
   const [city, zip] = r.pick(c.cities);
   let name = c.company(r);
@@ -508,7 +490,7 @@ function isoDate(date: Date): string {
   return date.toISOString().slice(0, 10);
 }
 
-function events(r: Rng): Source[] {
+function events(r: Rng): Json[] {
   const slugs = new Set<string>();
   return ids(r, COUNTS.events, 3).map((id) => {
     const name = `${r.pick(EVENT_SERIES)}${r.pick(EVENT_EDITIONS)}`;
@@ -534,7 +516,7 @@ function events(r: Rng): Source[] {
 const TILE_PATTERNS = ['{z}/{x}/{y}', '{z}/{y}/{x}', '{z}/{x}-{y}', 'tiles/{z}/{x}/{y}@2x', '{z}_{x}_{y}'];
 const FACTORS = [null, new Float(2), new Float(4.5), new Float(1.25), new Float(3), new Float(0.5), new Float(12)];
 
-function fair(r: Rng, id: number, name: string, slug: string, eventIds: readonly number[]): Source {
+function fair(r: Rng, id: number, name: string, slug: string, eventIds: readonly number[]): Json {
   const min = r.int(0, 2);
   const max = min + r.int(4, 10);
   return {
@@ -618,7 +600,7 @@ const VARIANTS = [
 ];
 const LIBRARIES = ['floors', 'walls', 'metals', 'fabrics', 'woods', 'stone', 'glass-acrylic', 'specials'];
 
-function texture(r: Rng, categories: readonly string[]): Source {
+function texture(r: Rng, categories: readonly string[]): Json {
   const id = r.uuid();
   const name = `${r.pick(MATERIALS)} ${r.pick(VARIANTS)}`.trim();
   const ext = r.pick(['jpg', 'jpg', 'jpg', 'png', 'png', 'jpeg', 'JPG']);
@@ -639,9 +621,9 @@ export function generate(dataDir: string): Generated {
   const files: string[] = [];
   const hash = createHash('sha256');
   let bytes = 0;
-  const write = (relative: string, value: Source) => {
+  const write = (relative: string, value: Json) => {
     const file = path.join(dataDir, relative);
-    const text = `${pretty(value)}\n`;
+    const text = `${prettyWithFloats(value)}\n`;
     mkdirSync(path.dirname(file), { recursive: true });
     writeFileSync(file, text);
     hash.update(`${relative}\0${text}\0`);
@@ -665,7 +647,7 @@ export function generate(dataDir: string): Generated {
     if (list) list.push(event);
     else byYear.set(year, [event]);
   }
-  for (const [year, list] of byYear) write(`event/${year}.json`, list as unknown as Source);
+  for (const [year, list] of byYear) write(`event/${year}.json`, list as unknown as Json);
 
   // Fairs show each event's logo, so only events that have one may be listed.
   const withLogo = allEvents.filter((e) => e.logo !== null).map((e) => e.id);

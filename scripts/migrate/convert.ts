@@ -187,8 +187,8 @@ function withFloats(fair: unknown): Json {
   return { ...fair, zoom: { ...fair.zoom, translation_factor_7: new Float(fair.zoom.translation_factor_7) } } as Json;
 }
 
-/** JSON.stringify(value, null, 2), but a Float keeps its Python form. */
-function prettyWithFloats(value: Json, indent = ''): string {
+/** JSON.stringify(value, null, 2), but a Float keeps its Python form: how a file of data/ is written. */
+export function prettyWithFloats(value: Json, indent = ''): string {
   if (value instanceof Float) return pythonFloat(value.value);
   if (value === null || typeof value !== 'object') return JSON.stringify(value);
   const inner = `${indent}  `;
