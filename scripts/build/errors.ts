@@ -26,6 +26,13 @@ export interface DataError {
   subject?: 'key';
 }
 
+/**
+ * A problem of the user's input or environment that its message says whole, in one line (a
+ * folder that cannot be written, a port in use, a service that does not answer): a command
+ * prints the message and no stack (cli/fail.ts).
+ */
+export class UserFacingError extends Error {}
+
 /** Thrown by the build when the data has problems; holds every one of them. */
 export class DataErrors extends Error {
   constructor(readonly errors: readonly DataError[]) {

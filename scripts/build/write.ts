@@ -6,6 +6,7 @@ import { writeFile as writeFileWithCallback } from 'node:fs';
 import { mkdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { UserFacingError } from './errors.ts';
 import { mapLimited } from './map-limited.ts';
 import { recoverOutput, siblingPath, swapStamp } from './swap.ts';
 
@@ -33,7 +34,7 @@ const CAUSES: Record<string, string> = {
 };
 
 /** A write of the output that failed for a reason of the file system: one line for the user. */
-export class OutputError extends Error {
+export class OutputError extends UserFacingError {
   constructor(
     /** The output folder being written. */
     readonly output: string,

@@ -2,10 +2,7 @@
 // exit status 1 (a usage error is status 2, in settings.ts); anything else is a bug of the
 // project, one line asking for a report, with the stack only under DEBUG=1 or --debug.
 
-import { OutputError } from '../build/write.ts';
-import { ServiceError } from '../migrate/client.ts';
-import { ImportError } from '../migrate/read-service.ts';
-import { ServeError } from '../respond/node-server.ts';
+import { UserFacingError } from '../build/errors.ts';
 
 /** --debug is this module's, not a setting: taken out before the settings are read. */
 const debugFlag = process.argv.indexOf('--debug');
@@ -29,8 +26,7 @@ const CAUSES: Record<string, string> = {
 
 /** The one line for an error of the user's input or environment; undefined for a bug. */
 export function userMessage(error: unknown): string | undefined {
-  if (error instanceof OutputError || error instanceof ServeError) return error.message;
-  if (error instanceof ServiceError || error instanceof ImportError) return error.message;
+  if (error instanceof UserFacingError) return error.message;
   const failure = error as NodeJS.ErrnoException & { address?: string; port?: number; hostname?: string };
   const code = failure?.code;
   if (typeof code !== 'string') return undefined;

@@ -5,6 +5,7 @@
 
 import http from 'node:http';
 import https from 'node:https';
+import { UserFacingError } from '../build/errors.ts';
 
 export interface ServiceAnswer {
   /** The absolute URL asked. */
@@ -30,7 +31,7 @@ export interface ClientOptions {
 }
 
 /** The service could not be asked: one line naming the request and the cause. */
-export class ServiceError extends Error {}
+export class ServiceError extends UserFacingError {}
 
 /** A failed attempt that is worth another: the cause, said for the final message. */
 class AttemptError extends Error {}

@@ -3,10 +3,11 @@
 // answers with them) and parsed; anything that is not a DRF list, or pages that do not add up
 // to their count, ends the import with one line naming the URL.
 
+import { UserFacingError } from '../build/errors.ts';
 import { type ClientOptions, type ServiceAnswer, ServiceError, serviceClient } from './client.ts';
 
 /** Why the import stops, in one line naming the URL. Nothing has been written when it is thrown. */
-export class ImportError extends Error {}
+export class ImportError extends UserFacingError {}
 
 export interface FetchedList {
   url: string;

@@ -9,12 +9,13 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import serveHandler from 'serve-handler';
+import { UserFacingError } from '../build/errors.ts';
 import { listLeftovers, newestComplete } from '../build/swap.ts';
 import { type HeaderRule, parseHeadersFile } from '../contract/headers.ts';
 import { createHandler, type FileStore, type Handler, logFailure, type Reply } from './handler.ts';
 
 /** A problem that stops the server from starting, said in one line (no output, a bad `_headers`). */
-export class ServeError extends Error {}
+export class ServeError extends UserFacingError {}
 
 /**
  * Content hashes as ETags, computed once per file version: serve-handler's own ETag is not
