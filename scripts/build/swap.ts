@@ -1,14 +1,18 @@
 // How a finished folder replaces the output, and how the next build recovers from one that was
-// killed. Node has no atomic exchange of two folders, so the swap is three renames, each atomic:
+// killed. The files are written into <out>.tmp-<pid>-<time>-<n>; once complete it is exchanged
+// with <out> in one atomic step where the system can (exchange.ts: Linux), and the previous
+// output, now under the .tmp- name, is removed. <out> is then at every moment the complete
+// previous output or the complete new one.
 //
-//   <out>.tmp-<pid>-<n>  being written; incomplete, removed by the next build
-//   <out>.new-<pid>-<n>  renamed from .tmp- once complete: the complete new output
-//   <out>.old-<pid>-<n>  the previous output, moved aside just before .new- becomes <out>
+// Elsewhere the swap is three renames, each atomic:
 //
-// At every moment <out> is the complete previous output or the complete new one, except between
-// the last two renames (<out> → .old-, .new- → <out>): there <out> is missing for an instant and
-// both complete folders sit beside it. `recoverOutput` (run first by every build) puts the newest
-// complete one back and removes the leftovers; the local server answers from them meanwhile.
+//   <out>.tmp-…  being written, or a previous output being removed; never restored
+//   <out>.new-…  renamed from .tmp- once complete: the complete new output
+//   <out>.old-…  the previous output, moved aside just before .new- becomes <out>
+//
+// There <out> is missing for an instant between the last two renames, with both complete
+// folders beside it. `recoverOutput` (run first by every build) puts the newest complete one
+// back and removes the leftovers; the local server answers from them meanwhile.
 
 import { readdir, rename, rm } from 'node:fs/promises';
 import path from 'node:path';

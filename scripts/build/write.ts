@@ -7,6 +7,7 @@ import { mkdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { UserFacingError } from './errors.ts';
+import { exchangeFolders } from './exchange.ts';
 import { mapLimited } from './map-limited.ts';
 import { recoverOutput, siblingPath, swapStamp } from './swap.ts';
 
@@ -59,7 +60,8 @@ function asOutputError(error: unknown, output: string, staging: string): unknown
 /**
  * For the kill test only: with STATIC_API_PAUSE_AT=<step>[:<folder name>], the write prints
  * `paused at <step> <output>` on stderr at that step and waits forever, so a test can kill it
- * there. Steps: recovered, partial, written, marked-new, moved-old, swapped.
+ * there. Steps: recovered, partial, written, swapped, and between the last two, where the
+ * folders are swapped by renames (STATIC_API_SWAP=renames forces it), marked-new and moved-old.
  */
 async function pausePoint(step: string, output: string): Promise<void> {
   const wanted = process.env.STATIC_API_PAUSE_AT;
@@ -101,6 +103,15 @@ export async function writeOutput(outDir: string, files: ReadonlyMap<string, str
       if (written === half) await pausePoint('partial', output);
     });
     await pausePoint('written', output);
+    if (existing && (await exchangeFolders(staging, output))) {
+      // One atomic step: the output is now the new folder, and the staging path holds the
+      // previous output, which the finally below removes (a killed build leaves it as a .tmp-
+      // folder, which the next build removes and never restores).
+      swapped = true;
+      await pausePoint('swapped', output);
+      return;
+    }
+    // Where folders cannot be exchanged (exchange.ts), three renames, each atomic (swap.ts).
     // Complete: from here on the next build may restore this folder.
     await rename(staging, complete);
     await pausePoint('marked-new', output);

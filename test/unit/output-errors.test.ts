@@ -4,7 +4,8 @@
 //
 // How each cause is made:
 //   - ENOSPC, EROFS: a real small tmpfs (mount needs root; skipped, saying why, otherwise);
-//   - EACCES, EPERM: a test double of node:fs/promises (as root, chmod does not stop a write);
+//   - EACCES, EPERM: a test double of node:fs/promises and of exchange.ts (as root, chmod does
+//     not stop a write);
 //   - ENOTDIR, EEXIST: the real file system (a file where a folder is expected).
 
 import { execFileSync } from 'node:child_process';
@@ -42,6 +43,18 @@ vi.mock('node:fs/promises', async (importOriginal) => {
   };
 });
 
+// The exchange of the finished folder with the output (Linux), refused the same way.
+vi.mock('../../scripts/build/exchange.ts', async (importOriginal) => {
+  const real = await importOriginal<typeof import('../../scripts/build/exchange.ts')>();
+  return {
+    exchangeFolders: async (a: string, b: string) => {
+      const code = failure.on?.('exchange', b);
+      if (code) throw Object.assign(new Error(`${code}: refused, exchange '${b}'`), { code, path: b });
+      return real.exchangeFolders(a, b);
+    },
+  };
+});
+
 const tempDir = tempDirs('output-errors-');
 
 /** Runs a system command (mount, umount) that only this test needs. */
@@ -51,6 +64,7 @@ function system(command: string, args: string[], options: { stdio?: 'ignore' } =
 
 afterEach(() => {
   failure.on = undefined;
+  vi.unstubAllEnvs();
 });
 
 /** The last line of stderr, and a check that the command failed in one line of plain words. */
@@ -85,7 +99,21 @@ describe('with a test double of the file system calls', () => {
     expect(await readdir(parent)).toEqual(['public']);
   });
 
-  it('EPERM (moving the old output aside is not permitted): one line, the old output kept', async () => {
+  it('EPERM (exchanging the output with the new one is not permitted): one line, the old output kept', async () => {
+    const parent = await tempDir();
+    const out = path.join(parent, 'public');
+    await previousOutput(out);
+    const before = await readTreeText(out);
+    failure.on = (call, target) => (call === 'exchange' && target === out ? 'EPERM' : undefined);
+    const error = await writeOutput(out, new Map([['a.json', '1']])).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(OutputError);
+    expect((error as Error).message).toBe(`cannot write ${out}: operation not permitted (EPERM)`);
+    expect(await readTreeText(out)).toEqual(before);
+    expect(await readdir(parent)).toEqual(['public']);
+  });
+
+  it('EPERM (moving the old output aside is not permitted, where the swap is renames): one line, the old output kept', async () => {
+    vi.stubEnv('STATIC_API_SWAP', 'renames');
     const parent = await tempDir();
     const out = path.join(parent, 'public');
     await previousOutput(out);

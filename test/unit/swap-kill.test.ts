@@ -3,8 +3,10 @@
 // targets/nginx/ (a test-only pause, STATIC_API_PAUSE_AT, prints a marker and waits there) and at
 // random moments of its writes. The invariant checked each time:
 //   - each output folder is byte for byte the complete previous output or the complete new one;
-//   - only when killed between the swap's two renames may it be missing, and then a complete
-//     copy of the new output sits beside it (`<out>.new-*`);
+//     on Linux, where the swap is one atomic exchange (exchange.ts), at every step;
+//   - where the swap is three renames (other systems; STATIC_API_SWAP=renames forces it here),
+//     it may be missing only between the last two, and then a complete copy of the new output
+//     sits beside it (`<out>.new-*`);
 //   - the next build restores or replaces it and leaves no `.tmp-`, `.new-` or `.old-` folder.
 // Then the local server answers while builds swap its output again and again: never a 5xx.
 
@@ -23,6 +25,9 @@ const DATA = path.join(ROOT, 'test/fixtures/good/data');
 // Two builds of the same data with different page sizes: different bytes and different files.
 const PAGES_A = '10';
 const PAGES_B = '1';
+// Linux exchanges folders atomically (exchange.ts); the fallback is tested on every system.
+const EXCHANGES = process.platform === 'linux';
+const RENAMES = { STATIC_API_SWAP: 'renames' };
 
 let scratch: string;
 /** The complete outputs of a build with each base URL: public/ and targets/nginx/. */
@@ -31,7 +36,8 @@ const outputs = {} as Record<'a' | 'b', { public: Map<string, Buffer>; nginx: Ma
 /** The environment without the settings' variables (vitest sets BASE_URL to "/"). */
 function cleanEnv(): NodeJS.ProcessEnv {
   const env = { ...process.env };
-  for (const name of ['BASE_URL', 'PAGE_SIZE', 'HOST', 'PORT', 'DEBUG', 'STATIC_API_PAUSE_AT']) delete env[name];
+  for (const name of ['BASE_URL', 'PAGE_SIZE', 'HOST', 'PORT', 'DEBUG', 'STATIC_API_PAUSE_AT', 'STATIC_API_SWAP'])
+    delete env[name];
   return env;
 }
 
@@ -162,34 +168,58 @@ afterAll(async () => {
   await rm(scratch, { recursive: true, force: true });
 });
 
-// Every step of public/; for targets/nginx/, which runs the same code just after, the steps of the swap.
-const CASES = [
-  ...(['recovered', 'partial', 'written', 'marked-new', 'moved-old', 'swapped'] as const).map(
-    (step) => [step, 'public'] as const,
-  ),
-  ...(['written', 'marked-new', 'moved-old'] as const).map((step) => [step, 'nginx'] as const),
-];
+type Step = 'recovered' | 'partial' | 'written' | 'marked-new' | 'moved-old' | 'swapped';
+
+// Every step of public/; for targets/nginx/, which runs the same code just after, the steps of
+// the swap. First with the swap as this system does it, then with the three renames.
+const CASES: (readonly [Step, 'public' | 'nginx', 'exchange' | 'renames'])[] = [
+  ...(['recovered', 'partial', 'written', 'swapped'] as const).map((step) => [step, 'public', 'exchange'] as const),
+  ...(['written', 'swapped'] as const).map((step) => [step, 'nginx', 'exchange'] as const),
+  ...(['marked-new', 'moved-old', 'swapped'] as const).map((step) => [step, 'public', 'renames'] as const),
+  ...(['marked-new', 'moved-old'] as const).map((step) => [step, 'nginx', 'renames'] as const),
+].filter(([, , swap]) => EXCHANGES || swap === 'renames');
 
 describe('a build killed with SIGKILL', () => {
+  it.runIf(EXCHANGES)('never reaches the moment of the renames where the output is missing', async () => {
+    const dir = await previousBuild();
+    // A build asked to pause there finishes without pausing: its swap took the one atomic step.
+    const child = startBuild(dir, PAGES_B, { STATIC_API_PAUSE_AT: 'moved-old' });
+    let stderr = '';
+    child.stderr?.on('data', (chunk) => {
+      stderr += chunk;
+    });
+    try {
+      await Promise.race([finished(child), waitFor(child, 'paused at ')]);
+    } finally {
+      await kill(child);
+    }
+    expect(stderr).not.toContain('paused at');
+    expect(child.exitCode, stderr).toBe(0);
+    expect(same(await readTree(path.join(dir, 'public')), outputs.b.public)).toBe(true);
+    expect((await readdir(dir)).sort()).toEqual(['public', 'schemas', 'targets']);
+  });
+
   it.concurrent.each(CASES)(
-    'at %s of %s: each output is complete, old or new, and the next build cleans up',
-    async (step, name) => {
+    'at %s of %s (%s): each output is complete, old or new, and the next build cleans up',
+    async (step, name, swap) => {
       const dir = await previousBuild();
-      const child = startBuild(dir, PAGES_B, { STATIC_API_PAUSE_AT: `${step}:${name}` });
+      const env = { STATIC_API_PAUSE_AT: `${step}:${name}`, ...(swap === 'renames' ? RENAMES : {}) };
+      const child = startBuild(dir, PAGES_B, env);
       try {
         await waitFor(child, `paused at ${step} `);
       } finally {
         await kill(child);
       }
-      await checkAfterKill(dir, 'public', step === 'moved-old' && name === 'public');
-      await checkAfterKill(dir, 'nginx', step === 'moved-old' && name === 'nginx');
+      const betweenRenames = swap === 'renames' && step === 'moved-old';
+      await checkAfterKill(dir, 'public', betweenRenames && name === 'public');
+      await checkAfterKill(dir, 'nginx', betweenRenames && name === 'nginx');
       await checkNextBuild(dir);
     },
   );
 
   it.concurrent('between the renames of public/, then a build that stops on bad data still restores it', async () => {
     const dir = await previousBuild();
-    const child = startBuild(dir, PAGES_B, { STATIC_API_PAUSE_AT: 'moved-old:public' });
+    const child = startBuild(dir, PAGES_B, { STATIC_API_PAUSE_AT: 'moved-old:public', ...RENAMES });
     try {
       await waitFor(child, 'paused at moved-old ');
     } finally {
@@ -211,9 +241,9 @@ describe('a build killed with SIGKILL', () => {
     } finally {
       await kill(child);
     }
-    // A random kill may land between the two renames of either folder.
-    await checkAfterKill(dir, 'public', true);
-    await checkAfterKill(dir, 'nginx', true);
+    // With the fallback, a random kill may land between the two renames of either folder.
+    await checkAfterKill(dir, 'public', !EXCHANGES);
+    await checkAfterKill(dir, 'nginx', !EXCHANGES);
     await checkNextBuild(dir);
   });
 });
@@ -270,7 +300,7 @@ describe('the local server while builds swap its output', () => {
   });
 
   it('answers from the complete new folder while the output is missing between the renames', async () => {
-    const child = startBuild(dir, PAGES_B, { STATIC_API_PAUSE_AT: 'moved-old:public' });
+    const child = startBuild(dir, PAGES_B, { STATIC_API_PAUSE_AT: 'moved-old:public', ...RENAMES });
     try {
       await waitFor(child, 'paused at moved-old ');
       expect(await treeOrNull(path.join(dir, 'public'))).toBeNull();

@@ -1,12 +1,14 @@
 // scripts/build/write.ts: writeOutput builds the output in a staging folder beside it and
 // swaps it in only when complete. It creates nested folders, replaces an existing output
 // (removing files that are no longer rendered), and leaves the old output untouched, with no
-// staging or backup folder left over, when writing fails.
+// staging or backup folder left over, when writing fails. exchangeFolders (exchange.ts) swaps
+// the finished folder in on Linux; the three renames of other systems are forced and tested too.
 
 import { spawnSync } from 'node:child_process';
 import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { exchangeFolders } from '../../scripts/build/exchange.ts';
 import { recoverOutput } from '../../scripts/build/swap.ts';
 import { writeOutput } from '../../scripts/build/write.ts';
 import { readTreeText, tempDirs } from './helpers/tree.ts';
@@ -181,5 +183,58 @@ describe('recoverOutput, run first by every write', () => {
     await folder(running, 'being written');
     await recoverOutput(out);
     expect((await readdir(parent)).sort()).toEqual(['out', path.basename(running)]);
+  });
+});
+
+describe('exchangeFolders, the swap in one step', () => {
+  const linux = process.platform === 'linux';
+
+  async function folderWith(dir: string, text: string): Promise<string> {
+    await mkdir(dir, { recursive: true });
+    await writeFile(path.join(dir, 'a.json'), text);
+    return dir;
+  }
+
+  it.runIf(linux)('exchanges two folders on Linux', async () => {
+    const parent = await tempDir();
+    const a = await folderWith(path.join(parent, 'a'), 'first');
+    const b = await folderWith(path.join(parent, 'b b'), 'second');
+    expect(await exchangeFolders(a, b)).toBe(true);
+    expect(await readTreeText(a)).toEqual({ 'a.json': 'second' });
+    expect(await readTreeText(b)).toEqual({ 'a.json': 'first' });
+  });
+
+  it.runIf(linux)('reports the file system error, with its code and path, when a folder is missing', async () => {
+    const parent = await tempDir();
+    const a = await folderWith(path.join(parent, 'a'), 'first');
+    const missing = path.join(parent, 'missing');
+    await expect(exchangeFolders(a, missing)).rejects.toMatchObject({ code: 'ENOENT', path: missing });
+    expect(await readTreeText(a)).toEqual({ 'a.json': 'first' });
+  });
+
+  describe('with the fallback forced (STATIC_API_SWAP=renames)', () => {
+    beforeEach(() => {
+      vi.stubEnv('STATIC_API_SWAP', 'renames');
+    });
+    afterEach(() => {
+      vi.unstubAllEnvs();
+    });
+
+    it('says it cannot and changes nothing', async () => {
+      const parent = await tempDir();
+      const a = await folderWith(path.join(parent, 'a'), 'first');
+      const b = await folderWith(path.join(parent, 'b'), 'second');
+      expect(await exchangeFolders(a, b)).toBe(false);
+      expect(await readTreeText(a)).toEqual({ 'a.json': 'first' });
+    });
+
+    it('writeOutput still replaces the output and leaves nothing beside it', async () => {
+      const parent = await tempDir();
+      const out = path.join(parent, 'out');
+      await oldOutput(out);
+      await writeOutput(out, new Map([['event/index.json', '[{"id":2}]']]));
+      expect(await readTreeText(out)).toEqual({ 'event/index.json': '[{"id":2}]' });
+      expect(await readdir(parent)).toEqual(['out']);
+    });
   });
 });
