@@ -9,6 +9,15 @@ export interface TextPosition {
   column: number;
 }
 
+/** Another place in the source files, which a problem names. */
+export interface SourcePlace {
+  file: string;
+  /** RFC 6901 pointer into the file's JSON. */
+  pointer: string;
+  /** Found with the problem's own position. */
+  position?: TextPosition;
+}
+
 export interface DataError {
   file: string;
   /** RFC 6901 pointer into the file's JSON (`/3/end_date`); "" for the whole file. */
@@ -24,6 +33,8 @@ export interface DataError {
   position?: TextPosition;
   /** "key" when the problem is the field's name (an unknown field), not its value. */
   subject?: 'key';
+  /** The other place the message ends with (the record that used an id first), written after it. */
+  seeAlso?: SourcePlace;
 }
 
 /**
@@ -56,8 +67,15 @@ export function byLocation(a: DataError, b: DataError): number {
 
 export function formatDataError(error: DataError): string {
   const where = error.record ? ` (${error.record})` : '';
+  const message = error.seeAlso ? `${error.message} ${placeText(error.seeAlso)}` : error.message;
   const pointer = error.pointer === '' ? '' : `#${error.pointer}`;
-  if (!error.position) return `${error.file}${pointer}${where}: ${error.message}`;
+  if (!error.position) return `${error.file}${pointer}${where}: ${message}`;
   const { line, column } = error.position;
-  return `${error.file}:${line}:${column}${pointer === '' ? '' : ` ${pointer}`}${where}: ${error.message}`;
+  return `${error.file}:${line}:${column}${pointer === '' ? '' : ` ${pointer}`}${where}: ${message}`;
+}
+
+/** `file:line:column` when the place is known, else `file#pointer`. */
+function placeText(place: SourcePlace): string {
+  if (place.position) return `${place.file}:${place.position.line}:${place.position.column}`;
+  return place.pointer === '' ? place.file : `${place.file}#${place.pointer}`;
 }

@@ -78,22 +78,41 @@ export function withPositions(text: string, problems: readonly DataError[]): Dat
 const FILES_AT_ONCE = 64;
 
 /**
- * The problems with their positions, each file's looked up once in the text `textOf` gives for
- * it; a file without text (gone, or no longer JSON) leaves its problems as they are.
+ * The problems with their positions (and those of the places they name, DataError.seeAlso), each
+ * file's looked up once in the text `textOf` gives for it; a file without text (gone, or no
+ * longer JSON) leaves its problems as they are.
  */
 export async function locateInFiles(
   problems: readonly DataError[],
   textOf: (file: string) => Promise<string | undefined>,
 ): Promise<DataError[]> {
-  const byFile = new Map<string, DataError[]>();
-  for (const problem of problems) {
-    const inFile = byFile.get(problem.file);
-    if (inFile) inFile.push(problem);
-    else byFile.set(problem.file, [problem]);
-  }
-  const located = await mapLimited([...byFile], FILES_AT_ONCE, async ([file, inFile]) => {
-    const text = await textOf(file);
-    return text === undefined ? inFile : withPositions(text, inFile);
+  // Each problem's own place, then the place it names, as one list of places to look up.
+  const places: DataError[] = [...problems];
+  const seeAlsoIndex = problems.map((problem) =>
+    problem.seeAlso ? places.push({ ...problem.seeAlso, message: '' }) - 1 : undefined,
+  );
+  const byFile = new Map<string, number[]>();
+  places.forEach((place, index) => {
+    const inFile = byFile.get(place.file);
+    if (inFile) inFile.push(index);
+    else byFile.set(place.file, [index]);
   });
-  return located.flat();
+  const located = [...places];
+  await mapLimited([...byFile], FILES_AT_ONCE, async ([file, indexes]) => {
+    const text = await textOf(file);
+    if (text === undefined) return;
+    const positioned = withPositions(
+      text,
+      indexes.map((index) => places[index] as DataError),
+    );
+    indexes.forEach((index, n) => {
+      located[index] = positioned[n] as DataError;
+    });
+  });
+  return problems.map((problem, index) => {
+    const own = located[index] as DataError;
+    const at = seeAlsoIndex[index];
+    if (at === undefined || !problem.seeAlso) return own;
+    return { ...own, seeAlso: { ...problem.seeAlso, position: located[at]?.position } };
+  });
 }

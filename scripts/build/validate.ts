@@ -102,8 +102,10 @@ function checkUniqueIds(records: readonly SourceRecord[], errors: DataError[]): 
     const earlier = first.get(id);
     if (!earlier) first.set(id, record);
     else {
-      const where = earlier.index === null ? earlier.file : `${earlier.file}#/${earlier.index}`;
-      errors.push(at(record, ['id'], `expected a unique id, but ${snippet(id)} is also used by ${where}`));
+      errors.push({
+        ...at(record, ['id'], `expected a unique id, but ${snippet(id)} is also used by`),
+        seeAlso: { file: earlier.file, pointer: pointerOf(earlier.index === null ? ['id'] : [earlier.index, 'id']) },
+      });
     }
   }
 }

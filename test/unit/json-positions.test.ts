@@ -6,8 +6,8 @@
 import fc from 'fast-check';
 import { findNodeAtLocation, parseTree } from 'jsonc-parser';
 import { describe, expect, it } from 'vitest';
-import { type DataError, pointerOf, type TextPosition } from '../../scripts/build/errors.ts';
-import { withPositions } from '../../scripts/build/json-positions.ts';
+import { type DataError, formatDataError, pointerOf, type TextPosition } from '../../scripts/build/errors.ts';
+import { locateInFiles, withPositions } from '../../scripts/build/json-positions.ts';
 import { decodeUtf8 } from '../../scripts/build/strict-json.ts';
 
 const problem = (pointer: string, subject?: 'key'): DataError => ({
@@ -132,6 +132,43 @@ function lineAndColumn(text: string, offset: number): TextPosition {
   const lineStart = before.lastIndexOf('\n') + 1;
   return { line: before.split('\n').length, column: [...before.slice(lineStart)].length + 1 };
 }
+
+describe('locateInFiles', () => {
+  const TEXTS = new Map([
+    ['a.json', '[\n  {"id": 5},\n  {"id": 6}\n]'],
+    ['b.json', '{\n  "id": 5\n}'],
+  ]);
+  const textOf = async (file: string) => TEXTS.get(file);
+
+  it('places a problem and the other place it names (seeAlso), each in its own file', async () => {
+    const duplicate: DataError = {
+      file: 'b.json',
+      pointer: '/id',
+      message: 'expected a unique id, but 5 is also used by',
+      seeAlso: { file: 'a.json', pointer: '/0/id' },
+    };
+    const [located] = await locateInFiles([duplicate], textOf);
+    expect(located?.position).toEqual(at(2, 9));
+    expect(located?.seeAlso?.position).toEqual(at(2, 10));
+    expect(formatDataError(located as DataError)).toBe(
+      'b.json:2:9 #/id: expected a unique id, but 5 is also used by a.json:2:10',
+    );
+  });
+
+  it('keeps the order of the problems, and names by pointer a place whose file has no text', async () => {
+    const problems: DataError[] = [
+      { file: 'a.json', pointer: '/1/id', message: 'one', seeAlso: { file: 'gone.json', pointer: '/0/id' } },
+      { file: 'b.json', pointer: '/id', message: 'two' },
+      { file: 'a.json', pointer: '/0/id', message: 'three' },
+    ];
+    const located = await locateInFiles(problems, textOf);
+    expect(located.map(formatDataError)).toEqual([
+      'a.json:3:10 #/1/id: one gone.json#/0/id',
+      'b.json:2:9 #/id: two',
+      'a.json:2:10 #/0/id: three',
+    ]);
+  });
+});
 
 describe('withPositions on random JSON', () => {
   it("agrees with jsonc-parser's syntax tree on every value and key", () => {

@@ -675,8 +675,8 @@ describe('rules across records', () => {
         source('event', { ...EVENT, name: 'Third' }, 1, 'data/event/b.json'),
       ]),
     ).toEqual([
-      'data/event/b.json#/0/id (record 0, id 5): expected a unique id, but 5 is also used by data/event/a.json#/0',
-      'data/event/b.json#/1/id (record 1, id 5): expected a unique id, but 5 is also used by data/event/a.json#/0',
+      'data/event/b.json#/0/id (record 0, id 5): expected a unique id, but 5 is also used by data/event/a.json#/0/id',
+      'data/event/b.json#/1/id (record 1, id 5): expected a unique id, but 5 is also used by data/event/a.json#/0/id',
     ]);
   });
 
@@ -687,14 +687,14 @@ describe('rules across records', () => {
         source('virtualbooth-texture', { ...TEXTURE, name: 'Oak' }, null, 'data/virtualbooth-texture/b.json'),
       ]),
     ).toEqual([
-      'data/virtualbooth-texture/b.json#/id (record id "6a1351f2-4afd-4a5d-96cc-b91631d3a389"): expected a unique id, but "6a1351f2-4afd-4a5d-96cc-b91631d3a389" is also used by data/virtualbooth-texture/a.json',
+      'data/virtualbooth-texture/b.json#/id (record id "6a1351f2-4afd-4a5d-96cc-b91631d3a389"): expected a unique id, but "6a1351f2-4afd-4a5d-96cc-b91631d3a389" is also used by data/virtualbooth-texture/a.json#/id',
     ]);
   });
 
   it('checks ids of records that fail their schema too', () => {
     expect(lines([source('event', { ...EVENT, slug: '' }, 0), source('event', EVENT, 1)])).toEqual([
       'data/event/e.json#/0/slug (record 0, id 5): expected a non-empty string, got ""',
-      'data/event/e.json#/1/id (record 1, id 5): expected a unique id, but 5 is also used by data/event/e.json#/0',
+      'data/event/e.json#/1/id (record 1, id 5): expected a unique id, but 5 is also used by data/event/e.json#/0/id',
     ]);
   });
 
@@ -755,7 +755,7 @@ describe('rules across records', () => {
       'data/virtualbooth-texture/t.json#/categories (record id "6a1351f2-4afd-4a5d-96cc-b91631d3a389"): expected at least one category UUID, got []',
       'data/event/e.json#/0/end_date (record 0, id 5): expected a date on or after start_date (2024-05-02), got "2024-05-01"',
       'data/company/c.json#/0/name (record 0, id 1): expected a non-empty string, got ""',
-      'data/company/c.json#/1/id (record 1, id 1): expected a unique id, but 1 is also used by data/company/c.json#/0',
+      'data/company/c.json#/1/id (record 1, id 1): expected a unique id, but 1 is also used by data/company/c.json#/0/id',
       'data/virtualfair/f.json#/0/events/1 (record 0, id 3): expected an event with a logo (a fair shows event_logo), but event 6 has logo null',
     ]);
   });

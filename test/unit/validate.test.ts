@@ -72,8 +72,8 @@ describe('validate: the rules across records', () => {
     );
     expect(lines.filter((line) => !line.includes('missing field'))).toEqual([
       'data/virtualfair/f.json#/1/events (record 1, id 7): expected at least one event id, got []',
-      'data/company/c.json#/1/id (record 1, id 3): expected a unique id, but 3 is also used by data/company/c.json#/0',
-      'data/virtualfair/f.json#/1/id (record 1, id 7): expected a unique id, but 7 is also used by data/virtualfair/f.json#/0',
+      'data/company/c.json#/1/id (record 1, id 3): expected a unique id, but 3 is also used by data/company/c.json#/0/id',
+      'data/virtualfair/f.json#/1/id (record 1, id 7): expected a unique id, but 7 is also used by data/virtualfair/f.json#/0/id',
       'data/virtualfair/f.json#/0/events/0 (record 0, id 7): expected the id of an event in the event data, got 99',
     ]);
   });
