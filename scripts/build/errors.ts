@@ -55,23 +55,22 @@ export function pointerOf(segments: ReadonlyArray<PropertyKey>): string {
   return segments.map((s) => `/${String(s).replaceAll('~', '~0').replaceAll('/', '~1')}`).join('');
 }
 
-/**
- * `file:line:column #pointer (record): message` when the place is known: terminals and editors
- * open the file at `file:line:column` when it is clicked. Else `file#pointer (record): message`.
- */
 /** File, then record: the order a reader fixes them in. The sort is stable within a record. */
 export function byLocation(a: DataError, b: DataError): number {
   const record = (error: DataError) => Number(/^\/(\d+)/.exec(error.pointer)?.[1] ?? -1);
   return compareStrings(a.file, b.file) || record(a) - record(b);
 }
 
+/**
+ * `file:line:column #pointer (record): message` when the place is known: terminals and editors
+ * open the file at `file:line:column` when it is clicked. Else `file#pointer (record): message`.
+ * A place the message names (seeAlso) follows it as `file:line:column`, else `file#pointer`.
+ */
 export function formatDataError(error: DataError): string {
   const where = error.record ? ` (${error.record})` : '';
   const message = error.seeAlso ? `${error.message} ${placeText(error.seeAlso)}` : error.message;
-  const pointer = error.pointer === '' ? '' : `#${error.pointer}`;
-  if (!error.position) return `${error.file}${pointer}${where}: ${message}`;
-  const { line, column } = error.position;
-  return `${error.file}:${line}:${column}${pointer === '' ? '' : ` ${pointer}`}${where}: ${message}`;
+  const place = error.position && error.pointer !== '' ? `${placeText(error)} #${error.pointer}` : placeText(error);
+  return `${place}${where}: ${message}`;
 }
 
 /** `file:line:column` when the place is known, else `file#pointer`. */
