@@ -9,7 +9,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { importTargets } from '../migrate/read-service.ts';
 import type { ChildResult } from './child.ts';
-import { runChild, settleDisk } from './measure.ts';
+import { inAlternatingOrder, runChild, settleDisk } from './measure.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const CHILD_TIMEOUT_MS = 5 * 60_000;
@@ -120,13 +120,11 @@ export async function runImportCase(
       baselines.push(result);
     };
     for (let round = 1; round <= rounds; round++) {
-      if (round % 2 === 1) {
-        await runImport(round);
-        await runBaseline(round);
-      } else {
-        await runBaseline(round);
-        await runImport(round);
-      }
+      await inAlternatingOrder(
+        round,
+        () => runImport(round),
+        () => runBaseline(round),
+      );
     }
   } finally {
     if (server.exitCode === null) {

@@ -16,7 +16,14 @@ import type { ChildResult, Job } from './child.ts';
 import { runDevCase } from './dev-case.ts';
 import { COUNTS, generate } from './generate.ts';
 import { runImportCase } from './import-case.ts';
-import { differingFiles, runChild, settleDisk, summariseTree, type TreeSummary } from './measure.ts';
+import {
+  differingFiles,
+  inAlternatingOrder,
+  runChild,
+  settleDisk,
+  summariseTree,
+  type TreeSummary,
+} from './measure.ts';
 import { devReport, importReport, judged, report } from './report.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -180,13 +187,11 @@ async function main(): Promise<boolean> {
       console.log(`Stopping after ${round - 1} rounds: the runs have taken over ${ROUNDS_BUDGET_MS / 1000} s.`);
       break;
     }
-    if (round % 2 === 1) {
-      await runBuild(round);
-      await runBaseline(round);
-    } else {
-      await runBaseline(round);
-      await runBuild(round);
-    }
+    await inAlternatingOrder(
+      round,
+      () => runBuild(round),
+      () => runBaseline(round),
+    );
     if (judged(builds.at(-1) as ChildResult, baselines.at(-1) as ChildResult)) judgedRounds++;
     else console.log(`round ${round} is not judged: the disk slowed its baseline (see the report)`);
   }
@@ -201,7 +206,8 @@ async function main(): Promise<boolean> {
     await changeCatalogue(dataDir, changedData);
     const changedOut = path.join(BENCH, 'out', 'changed');
     console.log('diff: building the changed catalogue ...');
-    const changedBuild = await runChild(
+    // runChild throws when the build fails, naming it.
+    await runChild(
       {
         kind: 'build',
         options: {
@@ -215,22 +221,24 @@ async function main(): Promise<boolean> {
       },
       { jobFile: path.join(BENCH, 'job-build-changed.json'), label: 'build    changed', timeoutMs: CHILD_TIMEOUT_MS },
     );
-    if (changedBuild.error) throw new Error(`the changed catalogue did not build: ${changedBuild.error}`);
     const sides = { before: path.join(reference.dir, 'public'), after: path.join(changedOut, 'public') };
     for (let round = 1; round <= DIFF_ROUNDS; round++) {
-      const order = round % 2 === 1 ? (['diff', 'diff-baseline'] as const) : (['diff-baseline', 'diff'] as const);
-      for (const kind of order) {
+      const runDiff = async (kind: 'diff' | 'diff-baseline') => {
         const label = `${kind.padEnd(13)} r${round}`;
         const result = await runChild(
           { kind, ...sides },
           { jobFile: path.join(BENCH, `job-${kind}-r${round}.json`), label, timeoutMs: CHILD_TIMEOUT_MS },
         );
-        if (result.error) throw new Error(`${label} failed: ${result.error}`);
         console.log(
           `${label}: ${(result.ms / 1000).toFixed(2)} s, peak RSS ${(result.maxRssBytes / 1e6).toFixed(1)} MB`,
         );
         (kind === 'diff' ? diffs : diffBaselines).push(result);
-      }
+      };
+      await inAlternatingOrder(
+        round,
+        () => runDiff('diff'),
+        () => runDiff('diff-baseline'),
+      );
     }
   }
 

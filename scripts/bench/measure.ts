@@ -63,6 +63,18 @@ export async function runChild(job: Job, options: RunOptions): Promise<ChildResu
 }
 
 /**
+ * Runs a round's two runs, the case first in odd rounds and its baseline first in even ones, so
+ * that the machine's drift over the rounds hits both alike.
+ */
+export async function inAlternatingOrder(
+  round: number,
+  runCase: () => Promise<unknown>,
+  runBaseline: () => Promise<unknown>,
+): Promise<void> {
+  for (const run of round % 2 === 1 ? [runCase, runBaseline] : [runBaseline, runCase]) await run();
+}
+
+/**
  * Flushes dirty pages before a run. Otherwise a run pays for writing back the previous run's
  * files (or the generator's), and the order of the runs would decide the winner.
  */
