@@ -7,7 +7,7 @@ import { REQUIRED_HEADERS } from '../build/validate.ts';
 import type { PlainJson } from '../contract/json.ts';
 import { RESOURCES } from '../contract/routes.ts';
 import { listIds } from '../review/answers.ts';
-import { excerpts } from '../review/describe.ts';
+import { excerpts, SHOWN, show } from '../review/describe.ts';
 import { diffRecords, type Page, type ResourceName, TEXTURES } from '../review/records.ts';
 import { diffValues, type FieldChange } from '../review/values.ts';
 import type { ServiceAnswer } from './client.ts';
@@ -33,14 +33,7 @@ export interface Comparison {
 
 /** Lines shown per request: a changed field on every record says enough in its first lines. */
 const LINES_SHOWN = 20;
-const SHOWN = 120;
 const IDS_SHOWN = 5;
-
-function show(value: PlainJson | undefined): string {
-  if (value === undefined) return 'absent';
-  const text = JSON.stringify(value);
-  return text.length > SHOWN ? `${text.slice(0, SHOWN - 1)}…` : text;
-}
 
 function headerValue(answer: ServiceAnswer, name: string): string {
   const value = answer.headers[name.toLowerCase()];
@@ -87,7 +80,7 @@ function fieldText(change: FieldChange): string {
     Math.max(change.before.length, change.after.length) > SHOWN;
   const [before, after] = long
     ? excerpts(change.before as string, change.after as string)
-    : [show(change.before), show(change.after)];
+    : [show(change.before, 'absent'), show(change.after, 'absent')];
   return `${change.path} ${before} → ${after}`;
 }
 

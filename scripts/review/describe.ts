@@ -23,13 +23,15 @@ export interface Section {
   lines: Line[];
 }
 
-const SHOWN = 120;
+/** How many characters of a value a line shows. */
+export const SHOWN = 120;
 const CONTEXT = 24;
 const MOVES_SHOWN = 5;
 
-/** A value on one line, cut at SHOWN characters. */
-function show(value: PlainJson | undefined): string {
-  const text = JSON.stringify(value) ?? '';
+/** A value on one line, cut at SHOWN characters; `absent` when there is none. */
+export function show(value: PlainJson | undefined, absent = ''): string {
+  if (value === undefined) return absent;
+  const text = JSON.stringify(value);
   return text.length > SHOWN ? `${text.slice(0, SHOWN - 1)}…` : text;
 }
 
