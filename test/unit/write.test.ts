@@ -21,6 +21,13 @@ async function oldOutput(out: string): Promise<void> {
   await writeFile(path.join(out, 'stale.json'), 'old');
 }
 
+/** A folder holding one file, a.json, with `text`; returns its path. */
+async function folder(dir: string, text: string): Promise<string> {
+  await mkdir(dir, { recursive: true });
+  await writeFile(path.join(dir, 'a.json'), text);
+  return dir;
+}
+
 describe('writeOutput', () => {
   it('creates the output and its nested folders', async () => {
     const parent = await tempDir();
@@ -137,11 +144,6 @@ describe('recoverOutput, run first by every write', () => {
   // A PID that no process has any more: a child that has exited.
   const deadPid = spawnSync(process.execPath, ['-e', '']).pid;
 
-  async function folder(dir: string, text: string): Promise<void> {
-    await mkdir(dir, { recursive: true });
-    await writeFile(path.join(dir, 'a.json'), text);
-  }
-
   it('restores the complete new output when killed between the renames, and removes the old one', async () => {
     const parent = await tempDir();
     const out = path.join(parent, 'out');
@@ -189,16 +191,10 @@ describe('recoverOutput, run first by every write', () => {
 describe('exchangeFolders, the swap in one step', () => {
   const linux = process.platform === 'linux';
 
-  async function folderWith(dir: string, text: string): Promise<string> {
-    await mkdir(dir, { recursive: true });
-    await writeFile(path.join(dir, 'a.json'), text);
-    return dir;
-  }
-
   it.runIf(linux)('exchanges two folders on Linux', async () => {
     const parent = await tempDir();
-    const a = await folderWith(path.join(parent, 'a'), 'first');
-    const b = await folderWith(path.join(parent, 'b b'), 'second');
+    const a = await folder(path.join(parent, 'a'), 'first');
+    const b = await folder(path.join(parent, 'b b'), 'second');
     expect(await exchangeFolders(a, b)).toBe(true);
     expect(await readTreeText(a)).toEqual({ 'a.json': 'second' });
     expect(await readTreeText(b)).toEqual({ 'a.json': 'first' });
@@ -206,7 +202,7 @@ describe('exchangeFolders, the swap in one step', () => {
 
   it.runIf(linux)('reports the file system error, with its code and path, when a folder is missing', async () => {
     const parent = await tempDir();
-    const a = await folderWith(path.join(parent, 'a'), 'first');
+    const a = await folder(path.join(parent, 'a'), 'first');
     const missing = path.join(parent, 'missing');
     await expect(exchangeFolders(a, missing)).rejects.toMatchObject({ code: 'ENOENT', path: missing });
     expect(await readTreeText(a)).toEqual({ 'a.json': 'first' });
@@ -222,8 +218,8 @@ describe('exchangeFolders, the swap in one step', () => {
 
     it('says it cannot and changes nothing', async () => {
       const parent = await tempDir();
-      const a = await folderWith(path.join(parent, 'a'), 'first');
-      const b = await folderWith(path.join(parent, 'b'), 'second');
+      const a = await folder(path.join(parent, 'a'), 'first');
+      const b = await folder(path.join(parent, 'b'), 'second');
       expect(await exchangeFolders(a, b)).toBe(false);
       expect(await readTreeText(a)).toEqual({ 'a.json': 'first' });
     });
