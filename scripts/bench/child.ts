@@ -35,6 +35,8 @@ export interface Stage {
   ms: number;
   /** CPU time of the whole process (every thread, user + system) during the stage. */
   cpuMs: number;
+  /** Time the main thread was busy during the stage (ChildResult.mainThreadMs). */
+  mainThreadMs: number;
   line: string;
 }
 
@@ -47,6 +49,13 @@ export interface ChildResult {
   cpuMs: number;
   /** The kernel's part of cpuMs: file system calls, page faults. */
   systemMs: number;
+  /**
+   * Time the main thread was busy (the event loop's active time: JavaScript, the encoding and
+   * parsing it calls, its share of garbage collection). The work of the other threads (file
+   * system calls, a server's other process) can overlap it, but nothing on one thread can bring
+   * the run's time below it.
+   */
+  mainThreadMs: number;
   /** process.resourceUsage().maxRSS, in bytes: the peak, start-up included. */
   maxRssBytes: number;
   /** RSS once modules are loaded, just before the clock starts. */
@@ -101,9 +110,13 @@ const cpuNow = () => {
 };
 
 /** Starts the clocks of a run; the function returned reads what the run has taken so far. */
-function startClocks(): () => Pick<ChildResult, 'ms' | 'cpuMs' | 'systemMs' | 'maxRssBytes' | 'startRssBytes'> {
+function startClocks(): () => Pick<
+  ChildResult,
+  'ms' | 'cpuMs' | 'systemMs' | 'mainThreadMs' | 'maxRssBytes' | 'startRssBytes'
+> {
   const startRssBytes = process.memoryUsage().rss;
   const { user, system } = process.cpuUsage();
+  const loop = performance.eventLoopUtilization();
   const started = performance.now();
   return () => {
     const now = process.cpuUsage();
@@ -111,39 +124,45 @@ function startClocks(): () => Pick<ChildResult, 'ms' | 'cpuMs' | 'systemMs' | 'm
       ms: performance.now() - started,
       cpuMs: (now.user + now.system - user - system) / 1000,
       systemMs: (now.system - system) / 1000,
+      mainThreadMs: performance.eventLoopUtilization(loop).active,
       maxRssBytes: process.resourceUsage().maxRSS * 1024,
       startRssBytes,
     };
   };
 }
 
-/** CPU ms since the previous call (the first call: since the clock started). */
-function cpuLap(): () => number {
-  let last = cpuNow();
+/** CPU and main thread ms since the previous call (the first call: since this was made). */
+function lapClocks(): () => Pick<Stage, 'cpuMs' | 'mainThreadMs'> {
+  let cpu = cpuNow();
+  let loop = performance.eventLoopUtilization();
   return () => {
-    const now = cpuNow();
-    const ms = now - last;
-    last = now;
-    return Math.round(ms);
+    const cpuThen = cpu;
+    const loopThen = loop;
+    cpu = cpuNow();
+    loop = performance.eventLoopUtilization();
+    return {
+      cpuMs: Math.round(cpu - cpuThen),
+      mainThreadMs: Math.round(performance.eventLoopUtilization(loop, loopThen).active),
+    };
   };
 }
 
 /** The baseline's stage lines, in the build's format. */
 function stageTimer(stages: Stage[]) {
   let started = performance.now();
-  const cpu = cpuLap();
+  const lap = lapClocks();
   return (name: string, detail: string) => {
     const now = performance.now();
     const ms = Math.round(now - started);
     const line = `${name}: ${detail} (${ms} ms)`;
-    stages.push({ name, ms, cpuMs: cpu(), line });
+    stages.push({ name, ms, ...lap(), line });
     process.stderr.write(`${line}\n`);
     started = now;
   };
 }
 
 /** The build's stage lines end in `(N ms)`; the stage is the word before the colon. */
-export function parseStage(line: string): Omit<Stage, 'cpuMs'> | null {
+export function parseStage(line: string): Omit<Stage, 'cpuMs' | 'mainThreadMs'> | null {
   const match = /^([\w+-]+):.*\((\d+) ms\)$/.exec(line);
   return match ? { name: match[1] as string, ms: Number(match[2]), line } : null;
 }
@@ -152,12 +171,12 @@ async function runBuild(job: Extract<Job, { kind: 'build' }>): Promise<ChildResu
   const { build } = await import('../cli/run-build.ts');
   const { DataErrors, formatDataError } = await import('../build/errors.ts');
   const stages: Stage[] = [];
-  const cpu = cpuLap();
-  // build() calls log as each stage ends, so the CPU used since the last call is that stage's.
+  const lap = lapClocks();
+  // build() calls log as each stage ends, so the time used since the last call is that stage's.
   const log = (line: string) => {
     process.stderr.write(`${line}\n`);
     const stage = parseStage(line);
-    if (stage) stages.push({ ...stage, cpuMs: cpu() });
+    if (stage) stages.push({ ...stage, ...lap() });
   };
   const taken = startClocks();
   try {
@@ -179,6 +198,7 @@ async function runBuild(job: Extract<Job, { kind: 'build' }>): Promise<ChildResu
       ms: 0,
       cpuMs: 0,
       systemMs: 0,
+      mainThreadMs: 0,
       maxRssBytes: 0,
       startRssBytes: taken().startRssBytes,
       stages,

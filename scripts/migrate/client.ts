@@ -109,8 +109,11 @@ function attempt(url: URL, method: string, headers: Record<string, string>, time
           body: Buffer.concat(chunks),
         });
       });
-      // After `end` this changes nothing; without it, the answer was cut short.
-      response.once('close', () => finish(new AttemptError(CAUSES.ECONNRESET)));
+      // Closed without `end`: the answer was cut short. (After `end`, no error is made: an Error
+      // records a stack trace, and every answer closes.)
+      response.once('close', () => {
+        if (!settled) finish(new AttemptError(CAUSES.ECONNRESET));
+      });
     });
     request.end();
   });

@@ -5,7 +5,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseStage } from '../../scripts/bench/child.ts';
-import { differingFiles, summariseTree } from '../../scripts/bench/measure.ts';
+import { differingFiles, runChild, summariseTree } from '../../scripts/bench/measure.ts';
 import { tempDirs } from './helpers/tree.ts';
 
 const tempDir = tempDirs('bench-measure-');
@@ -42,4 +42,34 @@ describe('parseStage', () => {
     expect(parseStage('read+parse: 3 files (7 ms)')?.name).toBe('read+parse');
     expect(parseStage('checked 36 files for 22 routes from 8 records')).toBeNull();
   });
+});
+
+describe('a child run', () => {
+  it("reports the main thread's busy time: all of a stage spent computing, at most the run's wall time", async () => {
+    const dir = await tempDir();
+    const result = await runChild(
+      {
+        kind: 'build',
+        options: {
+          dataDir: 'data',
+          outDir: path.join(dir, 'public'),
+          targetsDir: path.join(dir, 'targets'),
+          targets: ['nginx'],
+          headersPath: '_headers',
+          baseUrl: 'http://localhost:3000',
+          pageSize: 10,
+        },
+      },
+      { jobFile: path.join(dir, 'job.json'), label: 'test', timeoutMs: 60_000 },
+    );
+    expect(result.mainThreadMs).toBeGreaterThan(0);
+    expect(result.mainThreadMs).toBeLessThanOrEqual(result.ms);
+    const stages = Object.fromEntries(result.stages.map((stage) => [stage.name, stage]));
+    expect(Object.keys(stages)).toEqual(['load', 'validate', 'render', 'targets', 'write']);
+    // Validation is JavaScript from start to end: the main thread is busy for all of it (give or
+    // take the rounding of two clocks to whole milliseconds).
+    const validate = stages.validate as (typeof result.stages)[number];
+    expect(validate.mainThreadMs).toBeGreaterThanOrEqual(validate.ms - 2);
+    for (const stage of result.stages) expect(stage.mainThreadMs).toBeLessThanOrEqual(stage.ms + 2);
+  }, 60_000);
 });

@@ -12,6 +12,7 @@ function run(ms: number, cpuMs: number, systemMs: number): ChildResult {
     ms,
     cpuMs,
     systemMs,
+    mainThreadMs: ms / 2,
     maxRssBytes: 500e6,
     startRssBytes: 100e6,
     stages: [],
@@ -117,6 +118,38 @@ describe('report', () => {
     const result = report(summary(builds, baselines));
     expect(verdict(result.text)).toMatch(/^UNRELIABLE time: only 2 of 3 rounds could be judged/);
     expect(result.passed).toBe(false);
+  });
+});
+
+describe("the main thread's rows", () => {
+  it("show each build's main thread time, and that time over its round's baseline time", () => {
+    const build = (ms: number, mainThreadMs: number) => ({ ...run(ms, 3000, 800), mainThreadMs });
+    const result = report(
+      summary(
+        [build(2600, 2100), build(2800, 2400), build(2700, 2000)],
+        [run(1000, 1500, 550), run(1200, 1500, 550), run(800, 1500, 550)],
+      ),
+    );
+    const lines = result.text.split('\n');
+    expect(lines.find((line) => line.startsWith('build main thread'))).toBe(
+      `${'build main thread'.padEnd(22)}${'2.10 s'.padStart(11)}${'2.00 s'.padStart(11)}${'2.40 s'.padStart(11)}   2.10 s / 2.40 s / 2.00 s`,
+    );
+    // 2100/1000, 2400/1200, 2000/800.
+    expect(lines.find((line) => line.startsWith('main thread/baseline'))).toMatch(
+      /^main thread\/baseline\s+2\.10x\s+2\.00x\s+2\.50x {3}2\.10x \/ 2\.00x \/ 2\.50x$/,
+    );
+  });
+
+  it("end each stage's line with its median main thread time", () => {
+    const stage = (name: string, ms: number, mainThreadMs: number) => ({ name, ms, cpuMs: ms, mainThreadMs, line: '' });
+    const build = (mainThreadMs: number) => ({
+      ...run(2000, 3000, 800),
+      stages: [stage('validate', 500, 500), stage('write', 600, mainThreadMs)],
+    });
+    const baseline = () => run(1000, 1500, 550);
+    const result = report(summary([build(300), build(100), build(200)], [baseline(), baseline(), baseline()]));
+    const write = result.text.split('\n').find((line) => /^\s+write\s/.test(line));
+    expect(write).toMatch(/CPU 600 ms, main thread 200 ms$/);
   });
 });
 

@@ -6,7 +6,17 @@ import type { ChildResult } from '../../scripts/bench/child.ts';
 import { importReport } from '../../scripts/bench/report.ts';
 
 function run(ms: number, maxRssBytes = 500e6): ChildResult {
-  return { ms, cpuMs: ms, systemMs: 0, maxRssBytes, startRssBytes: 100e6, stages: [], sourceFiles: 0, sourceBytes: 0 };
+  return {
+    ms,
+    cpuMs: ms,
+    systemMs: 0,
+    mainThreadMs: ms,
+    maxRssBytes,
+    startRssBytes: 100e6,
+    stages: [],
+    sourceFiles: 0,
+    sourceBytes: 0,
+  };
 }
 
 const verdicts = (lines: readonly string[]) => lines.filter((line) => /^(PASS|FAIL) /.test(line));
