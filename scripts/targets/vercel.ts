@@ -10,7 +10,7 @@
 
 import { NOT_FOUND_BODY } from '../contract/bodies.ts';
 import type { HeaderRule } from '../contract/headers.ts';
-import { FORMATS, RESOURCES, type Route } from '../contract/routes.ts';
+import { FORMATS, fileFor, RESOURCES, type Route } from '../contract/routes.ts';
 import { generatedMarkdownNote } from './generated-note.ts';
 import { combinations, fileAnswer, listKeys, subsets } from './netlify/redirects.ts';
 import type { Target } from './target.ts';
@@ -47,6 +47,16 @@ export function exactly(text: string): string {
   return `^${text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}$`;
 }
 
+/**
+ * A page number from 2 up, written as DRF writes it in its links (no sign, no leading zero).
+ * Each has a file named after it (contract/routes.ts), so one rule that captures the number serves
+ * every page: a rule per page would pass Vercel's limit of 2,048 routes at about 680 pages. A
+ * number past the last page names no file, which is Vercel's 404, as for any rewrite to a
+ * missing file (NOWHERE).
+ */
+const PAGE_NUMBER = '^(?<page>[2-9]|[1-9][0-9]+)$';
+const isPageNumber = (value: string): boolean => new RegExp(PAGE_NUMBER).test(value);
+
 const query = (key: string, value?: string): HasQuery =>
   value === undefined ? { type: 'query', key } : { type: 'query', key, value };
 const VALID_FORMAT = query('format', `^(${FORMATS.join('|')})$`);
@@ -58,13 +68,31 @@ const VALID_FORMAT = query('format', `^(${FORMATS.join('|')})$`);
  */
 function listRewrites(path: string, routes: readonly Route[]): VercelRewrite[] {
   const { keys, values } = listKeys(path, routes);
+  const pageNumbers = (values.get('page') ?? []).filter(isPageNumber);
+  const exactValues = new Map(
+    [...values].map(([key, list]) => [key, key === 'page' ? list.filter((value) => !isPageNumber(value)) : list]),
+  );
   const rewrites: VercelRewrite[] = [];
   for (const subset of subsets(keys)) {
-    for (const pairs of combinations(subset, values)) {
+    for (const pairs of combinations(subset, exactValues)) {
       const file = fileAnswer(path, pairs, routes);
       if (file === undefined) continue;
       const conditions = pairs.map(([key, value]) => query(key, exactly(value)));
       rewrites.push({ source: path, destination: `/${file}`, ...(conditions.length ? { has: conditions } : {}) });
+    }
+    if (subset.includes('page') && pageNumbers.length > 0) {
+      for (const pairs of combinations(
+        subset.filter((key) => key !== 'page'),
+        values,
+      )) {
+        const fileOf = (page: string) => fileFor(path, Object.fromEntries([...pairs, ['page', page]]));
+        const unlike = pageNumbers.find(
+          (page) => fileAnswer(path, [...pairs, ['page', page]], routes) !== fileOf(page),
+        );
+        if (unlike !== undefined) throw new Error(`vercel: page ${unlike} of ${path} is not in ${fileOf(unlike)}`);
+        const conditions = [...pairs.map(([key, value]) => query(key, exactly(value))), query('page', PAGE_NUMBER)];
+        rewrites.push({ source: path, destination: `/${fileOf(':page')}`, has: conditions });
+      }
     }
     if (subset.length === 0) continue;
     const others = subset.filter((key) => key !== 'format');
@@ -160,6 +188,8 @@ What it cannot do like the DRF service (a rewrite has no status of its own, and 
   ignores: the default order), is served from its file. Anything else (several fields,
   \`%2C\`, spaces around a term) is the 404, never a list in another order.
 - **Pages** only as written (\`page=2\`, \`page=last\`); \`02\` or \` 2\` (DRF: page 2) are the 404.
+  One rewrite per format serves every page number (\`(?<page>...)\` in \`has\`, \`:page\` in the
+  destination), so \`vercel.json\` does not grow with the catalogue.
 - **OPTIONS and other methods**: Vercel's static server answers them itself; no DRF metadata
   body, no 405 \`{"detail":...}\`.
 - **The output's own files** (\`/company/index.json\`) are served at their own paths: Vercel serves
