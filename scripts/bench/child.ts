@@ -171,6 +171,7 @@ async function runBuild(job: Extract<Job, { kind: 'build' }>): Promise<ChildResu
   const { build } = await import('../cli/run-build.ts');
   const { DataErrors, formatDataError } = await import('../build/errors.ts');
   const stages: Stage[] = [];
+  const taken = startClocks();
   const lap = lapClocks();
   // build() calls log as each stage ends, so the time used since the last call is that stage's.
   const log = (line: string) => {
@@ -178,7 +179,6 @@ async function runBuild(job: Extract<Job, { kind: 'build' }>): Promise<ChildResu
     const stage = parseStage(line);
     if (stage) stages.push({ ...stage, ...lap() });
   };
-  const taken = startClocks();
   try {
     const result = await build({ ...job.options, log });
     return {
