@@ -55,7 +55,8 @@ export function exactly(text: string): string {
  * missing file (NOWHERE).
  */
 const PAGE_NUMBER = '^(?<page>[2-9]|[1-9][0-9]+)$';
-const isPageNumber = (value: string): boolean => new RegExp(PAGE_NUMBER).test(value);
+const PAGE_NUMBER_PATTERN = new RegExp(PAGE_NUMBER);
+const isPageNumber = (value: string): boolean => PAGE_NUMBER_PATTERN.test(value);
 
 const query = (key: string, value?: string): HasQuery =>
   value === undefined ? { type: 'query', key } : { type: 'query', key, value };
