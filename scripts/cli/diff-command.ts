@@ -7,7 +7,6 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
 import { DataErrors, formatDataError } from '../build/errors.ts';
 import { compareSides } from '../review/compare.ts';
 import { formatJson } from '../review/format-json.ts';
@@ -15,31 +14,7 @@ import { formatMarkdown } from '../review/format-markdown.ts';
 import { formatText } from '../review/format-text.ts';
 import { readSide, type Side, SideError } from '../review/side.ts';
 import { build } from './run-build.ts';
-import { DEFAULTS, UsageError } from './settings.ts';
-
-const FORMATS = ['text', 'markdown', 'json'] as const;
-type Format = (typeof FORMATS)[number];
-
-export const DIFF_USAGE = `Usage: npm run diff -- [options] [<before> [<after>]]
-
-Shows how the API changed between two sides, record by record and answer by answer.
-A side is a folder of built output, or a git revision (its committed public/, read
-without a checkout). With no side: HEAD against a fresh build of the working tree's
-data/ and _headers (built into a temporary folder; public/ is not touched). With one:
-that side against the working tree's build. With two: the first against the second.
-
-Options:
-  --format <format>     text (default; coloured on a terminal unless NO_COLOR is set),
-                        markdown (for a pull-request comment) or json (for scripts)
-  --exit-code           exit with 1 when the sides differ, 0 when they do not
-  --repo <dir>          the project whose revisions and working tree are read (default: .)
-  --base-url <url>      base URL of the working tree's build (default: ${DEFAULTS.baseUrl})
-  --page-size <n>       page size of the working tree's build (default: ${DEFAULTS.pageSize})
-  -h, --help            show this help
-
-Exit status: 0, or 1 with --exit-code when the sides differ; 2 for a usage or read error.
-
-Example: npm run diff -- main --format markdown`;
+import { type DiffFormat, readSettings, UsageError, usage } from './settings.ts';
 
 /** Where the command writes, so that a test can run it in-process. */
 export interface DiffIo {
@@ -52,55 +27,19 @@ export interface DiffIo {
 
 interface DiffArgs {
   sides: string[];
-  format: Format;
+  format: DiffFormat;
   exitCode: boolean;
+  /** Absolute. */
   repo: string;
   baseUrl: string;
   pageSize: number;
   help: boolean;
 }
 
-function parse(argv: string[], cwd: string): DiffArgs {
-  let parsed: ReturnType<typeof parseOptions>;
-  try {
-    parsed = parseOptions(argv);
-  } catch (error) {
-    throw new UsageError((error as Error).message);
-  }
-  const { values, positionals } = parsed;
-  const format = values.format ?? 'text';
-  if (!(FORMATS as readonly string[]).includes(format)) {
-    throw new UsageError(`--format must be one of ${FORMATS.join(', ')}, got ${JSON.stringify(format)}`);
-  }
-  if (positionals.length > 2) throw new UsageError(`at most two sides, got ${positionals.length}`);
-  const pageSize = Number(values['page-size'] ?? DEFAULTS.pageSize);
-  if (!Number.isInteger(pageSize) || pageSize < 1) {
-    throw new UsageError(`--page-size must be a whole number of at least 1, got ${values['page-size']}`);
-  }
-  return {
-    sides: positionals,
-    format: format as Format,
-    exitCode: values['exit-code'] ?? false,
-    repo: path.resolve(cwd, values.repo ?? '.'),
-    baseUrl: (values['base-url'] ?? DEFAULTS.baseUrl).replace(/\/+$/, ''),
-    pageSize,
-    help: values.help ?? false,
-  };
-}
-
-function parseOptions(argv: string[]) {
-  return parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: {
-      format: { type: 'string' },
-      'exit-code': { type: 'boolean' },
-      repo: { type: 'string' },
-      'base-url': { type: 'string' },
-      'page-size': { type: 'string' },
-      help: { type: 'boolean', short: 'h' },
-    },
-  });
+/** The settings as every command reads them: flags, then variables, then the repo's settings file. */
+function parse(argv: string[], io: DiffIo): DiffArgs {
+  const settings = readSettings(argv, io.env, 'diff', io.cwd);
+  return { ...settings, repo: path.resolve(io.cwd, settings.repo) };
 }
 
 /** Builds the working tree's data/ and _headers into `folder` and reads the output back. */
@@ -135,9 +74,9 @@ async function sides(args: DiffArgs, cwd: string): Promise<[Side, Side]> {
 /** Runs the command; returns the exit status. */
 export async function runDiff(argv: string[], io: DiffIo): Promise<number> {
   try {
-    const args = parse(argv, io.cwd);
+    const args = parse(argv, io);
     if (args.help) {
-      io.out(`${DIFF_USAGE}\n`);
+      io.out(`${usage('diff')}\n`);
       return 0;
     }
     const [before, after] = await sides(args, io.cwd);

@@ -14,11 +14,15 @@ const KEYS = ['baseUrl', 'pageSize'] as const;
 /** A settings file that cannot be used, said in one line naming the file. */
 export class SettingsFileError extends Error {}
 
-/** The file's settings; none when it does not exist. Each value keeps its JSON type for the caller's checks. */
-export function readSettingsFile(file: string): Record<string, unknown> {
+/**
+ * The file's settings; none when it does not exist. Each value keeps its JSON type for the
+ * caller's checks. Messages name the file as `shown`.
+ */
+export function readSettingsFile(path: string, shown = path): Record<string, unknown> {
+  const file = shown;
   let text: string;
   try {
-    text = readFileSync(file, 'utf8');
+    text = readFileSync(path, 'utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return {};
     throw new SettingsFileError(`${file}: cannot be read (${(error as NodeJS.ErrnoException).code ?? error})`);

@@ -2,6 +2,7 @@
 // settings file (static-api.config.json), which wins over the default. One table of options
 // drives the parsing, the checks and each command's --help.
 
+import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { REFUSED_TARGETS, TARGET_NAMES } from '../targets/names.ts';
 import { readSettingsFile, SettingsFileError } from './settings-file.ts';
@@ -46,7 +47,18 @@ export interface Settings {
   against: string | undefined;
   /** `npm run import`: replace a data folder that holds files. */
   force: boolean;
+  /** `npm run diff`: the sides named, none to two. */
+  sides: string[];
+  /** `npm run diff`: the report's format. */
+  format: DiffFormat;
+  /** `npm run diff`: exit 1 when the sides differ. */
+  exitCode: boolean;
+  /** `npm run diff`: the project whose revisions and working tree are read, as given. */
+  repo: string;
 }
+
+export const DIFF_FORMATS = ['text', 'markdown', 'json'] as const;
+export type DiffFormat = (typeof DIFF_FORMATS)[number];
 
 /** A setting given wrongly, or a flag the command does not take: the message, then exit status 2. */
 export class UsageError extends Error {}
@@ -134,6 +146,20 @@ export const OPTIONS = {
     default: 'none, required',
   },
   force: { flag: '--force', description: 'replace a data folder that already holds files', default: 'off' },
+  format: {
+    flag: '--format',
+    value: '<format>',
+    description:
+      'text (coloured on a terminal unless NO_COLOR is set), markdown (for a pull-request comment) or json (for scripts)',
+    default: 'text',
+  },
+  'exit-code': { flag: '--exit-code', description: 'exit with 1 when the sides differ', default: 'off' },
+  repo: {
+    flag: '--repo',
+    value: '<dir>',
+    description: 'the project whose revisions, working tree and settings file are read',
+    default: '.',
+  },
 } as const satisfies Record<string, Option>;
 
 type OptionName = keyof typeof OPTIONS;
@@ -143,6 +169,8 @@ export interface Command {
   name: string;
   summary: string;
   options: readonly OptionName[];
+  /** The positional arguments it takes, as the usage line shows them; none when absent. */
+  positionals?: { usage: string; most: number; noun: string };
   example: string;
 }
 
@@ -205,6 +233,14 @@ export const COMMANDS = {
     options: ['against', 'data', 'headers', 'config', 'base-url', 'page-size'],
     example: 'npm run verify -- --against https://example.com/api/',
   },
+  diff: {
+    name: 'npm run diff',
+    summary:
+      "Shows how the API changed between two sides, record by record and answer by answer. A side is a folder of built output, or a git revision (its committed public/, read without a checkout). With no side: HEAD against a fresh build of the working tree's data/ and _headers, with the settings file's base URL and page size (built into a temporary folder; public/ is not touched). With one: that side against the working tree's build. With two: the first against the second. Exit status: 0, or 1 with --exit-code when the sides differ; 2 for a usage or read error.",
+    options: ['format', 'exit-code', 'repo', 'config', 'base-url', 'page-size'],
+    positionals: { usage: '[<before> [<after>]]', most: 2, noun: 'sides' },
+    example: 'npm run diff -- main --format markdown',
+  },
 } as const satisfies Record<string, Command>;
 
 export type CommandName = keyof typeof COMMANDS;
@@ -218,8 +254,9 @@ export function usage(commandName: CommandName): string {
     const variable = option.variable ? `variable ${option.variable}, ` : '';
     return `  ${left.padEnd(22)}${option.description} (${variable}default: ${option.default})`;
   });
+  const positionals = command.positionals ? ` ${command.positionals.usage}` : '';
   return [
-    `Usage: ${command.name} -- [options]`,
+    `Usage: ${command.name} -- [options]${positionals}`,
     '',
     command.summary,
     '',
@@ -295,9 +332,9 @@ function required(
   return check(raw, source);
 }
 
-function fileSettings(file: string): Record<string, unknown> {
+function fileSettings(file: string, shown: string): Record<string, unknown> {
   try {
-    return readSettingsFile(file);
+    return readSettingsFile(file, shown);
   } catch (error) {
     if (error instanceof SettingsFileError) throw new UsageError(error.message);
     throw error;
@@ -310,14 +347,15 @@ function nonEmpty(raw: string, source: string): string {
 }
 
 /**
- * The settings of `commandName` from its arguments, the environment and the settings file.
- * Throws UsageError for a wrong value or a flag the command does not take; `help` is true for
- * -h/--help.
+ * The settings of `commandName` from its arguments, the environment and the settings file, for
+ * every command alike. Throws UsageError for a wrong value or a flag the command does not take;
+ * `help` is true for -h/--help. Relative paths are taken from `cwd`.
  */
 export function readSettings(
   argv: readonly string[],
   env: NodeJS.ProcessEnv,
   commandName: CommandName = 'build',
+  cwd = '.',
 ): Settings & { help: boolean } {
   const command: Command = COMMANDS[commandName];
   const parseOptions: Record<string, { type: 'string' | 'boolean'; short?: string }> = {
@@ -326,8 +364,15 @@ export function readSettings(
   for (const [name, option] of Object.entries(OPTIONS))
     parseOptions[name] = { type: 'value' in option ? 'string' : 'boolean' };
   let values: Record<string, string | boolean | undefined>;
+  let positionals: string[];
   try {
-    values = parseArgs({ args: [...argv], options: parseOptions, strict: true }).values;
+    const parsed = parseArgs({
+      args: [...argv],
+      options: parseOptions,
+      strict: true,
+      allowPositionals: command.positionals !== undefined,
+    });
+    ({ values, positionals } = parsed);
   } catch (error) {
     const unknown = /Unknown option '([^']+)'/.exec((error as Error).message)?.[1];
     throw new UsageError(
@@ -344,10 +389,22 @@ export function readSettings(
       throw new UsageError(`${OPTIONS[name].flag} does not apply to ${command.name}`);
     }
   }
+  const most = command.positionals?.most ?? 0;
+  if (positionals.length > most)
+    throw new UsageError(`at most ${most} ${command.positionals?.noun}, got ${positionals.length}`);
   const text = (name: OptionName) => values[name] as string | undefined;
-  const configPath = nonEmpty(text('config') ?? DEFAULTS.configPath, '--config');
+  const repo = nonEmpty(text('repo') ?? '.', '--repo');
+  // diff reads the settings of the project it compares, wherever it is run from.
+  const configPath = nonEmpty(
+    text('config') ?? (command.options.includes('repo') ? path.join(repo, DEFAULTS.configPath) : DEFAULTS.configPath),
+    '--config',
+  );
   // Read only by the commands that take it: `npm run serve` has nothing in it to use.
-  const file = command.options.includes('config') && !help ? fileSettings(configPath) : {};
+  const file =
+    command.options.includes('config') && !help ? fileSettings(path.resolve(cwd, configPath), configPath) : {};
+  const format = text('format') ?? 'text';
+  if (!(DIFF_FORMATS as readonly string[]).includes(format))
+    throw new UsageError(`--format must be one of ${DIFF_FORMATS.join(', ')}, got ${JSON.stringify(format)}`);
   /** The flag's value, else its variable's, else the settings file's, with where it came from for messages. */
   const given = (name: OptionName): [string, string] | undefined => {
     const option: Option = OPTIONS[name];
@@ -380,6 +437,10 @@ export function readSettings(
     from: required(text('from'), '--from', commandName === 'import' && !help, serviceUrl),
     against: required(text('against'), '--against', commandName === 'verify' && !help, serviceUrl),
     force: values.force === true,
+    sides: positionals,
+    format: format as DiffFormat,
+    exitCode: values['exit-code'] === true,
+    repo,
     help,
   };
 }

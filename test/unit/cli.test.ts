@@ -27,6 +27,7 @@ const SCRIPTS: Record<CommandName, string[]> = {
   dev: ['scripts/cli/dev-command.ts'],
   import: ['scripts/cli/import-command.ts'],
   verify: ['scripts/cli/verify-command.ts'],
+  diff: ['scripts/cli/diff-command.ts'],
 };
 
 /** The environment without the commands' variables: vitest sets BASE_URL (to "/") for Vite's sake. */

@@ -2,7 +2,7 @@
 // revisions of a temporary git repository.
 
 import { execFile } from 'node:child_process';
-import { cp, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -10,21 +10,25 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { type DiffIo, runDiff } from '../../scripts/cli/diff-command.ts';
 import { build } from '../../scripts/cli/run-build.ts';
 import type { Report } from '../../scripts/review/compare.ts';
+import { cleanEnv } from './helpers/cli.ts';
 
 const run = promisify(execFile);
 const FIXTURES = path.resolve('test/fixtures/diff');
 const scratch = await mkdtemp(path.join(os.tmpdir(), 'diff-cli-'));
 afterAll(() => rm(scratch, { recursive: true, force: true }));
 
-async function buildInto(from: string, outDir: string): Promise<void> {
+async function buildInto(
+  from: string,
+  outDir: string,
+  settings = { baseUrl: 'http://localhost:3000', pageSize: 10 },
+): Promise<void> {
   await build({
     dataDir: path.join(FIXTURES, from, 'data'),
     headersPath: '_headers',
     outDir,
     targetsDir: path.join(scratch, 'targets'),
     targets: [],
-    baseUrl: 'http://localhost:3000',
-    pageSize: 10,
+    ...settings,
   });
 }
 
@@ -108,7 +112,7 @@ describe('npm run diff', () => {
   });
 
   it('the real command, piped: no colour', async () => {
-    const { stdout } = await run('npx', ['tsx', 'scripts/cli/diff-command.ts', BEFORE, AFTER]);
+    const { stdout } = await run('npx', ['tsx', 'scripts/cli/diff-command.ts', BEFORE, AFTER], { env: cleanEnv() });
     expect(stdout).toContain('+ id 30 "Borealis Metall AS"');
     expect(stdout).not.toContain('\x1b[');
   });
@@ -130,7 +134,7 @@ describe('npm run diff', () => {
     await git('commit', '-q', '-m', 'after');
 
     const npm = (...args: string[]) =>
-      run('npm', ['run', '--silent', 'diff', '--', '--repo', repo, ...args]).then(
+      run('npm', ['run', '--silent', 'diff', '--', '--repo', repo, ...args], { env: cleanEnv() }).then(
         ({ stdout }) => ({ status: 0, stdout }),
         (error: { code: number; stdout: string }) => ({ status: error.code, stdout: error.stdout }),
       );
@@ -148,4 +152,36 @@ describe('npm run diff', () => {
     expect(edited.stdout).toContain('virtualfair: 1 removed\n  - id 3 "Virtual Expo"');
     expect(edited.stdout).toContain('API changes from HEAD to the working tree');
   }, 60_000);
+
+  it("builds the working tree with the settings file's base URL and page size, as npm run build does", async () => {
+    const repo = path.join(scratch, 'repo-with-settings');
+    const settings = { baseUrl: 'https://api.example.com/v1', pageSize: 3 };
+    const git = (...args: string[]) =>
+      run('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args], { cwd: repo });
+    await cp(path.join(FIXTURES, 'before', 'data'), path.join(repo, 'data'), { recursive: true });
+    await cp('_headers', path.join(repo, '_headers'));
+    await writeFile(path.join(repo, 'static-api.config.json'), `${JSON.stringify(settings)}\n`);
+    await buildInto('before', path.join(repo, 'public'), settings);
+    await git('init', '-q');
+    await git('add', '.');
+    await git('commit', '-q', '-m', 'before');
+
+    // Run from another folder: the settings file is the one of --repo.
+    expect(await diff(['HEAD', '--exit-code', '--repo', repo])).toEqual({
+      status: 0,
+      out: 'No change in the API between HEAD and the working tree.\n',
+      err: '',
+    });
+    const companies = path.join(repo, 'data/company/companies.json');
+    await writeFile(companies, (await readFile(companies, 'utf8')).replace('"Remscheid"', '"Solingen"'));
+    const edited = await diff(['HEAD', '--repo', repo]);
+    expect(edited.out).toContain('"Remscheid" → "Solingen"');
+    expect(edited.out).not.toContain('base URL');
+    expect(edited.out).not.toContain('page');
+    // A flag and a variable still win over the file.
+    expect((await diff(['HEAD', '--repo', repo, '--page-size', '10'])).out).toContain('page');
+    expect((await diff(['HEAD', '--repo', repo], { env: { BASE_URL: 'http://localhost:3000' } })).out).toContain(
+      'base URL https://api.example.com/v1 → http://localhost:3000',
+    );
+  });
 });
