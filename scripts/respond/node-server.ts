@@ -181,6 +181,12 @@ function readRules(root: string, publicDir: string): HeaderRule[] {
   return rules;
 }
 
+/**
+ * serve-handler's own headers that no deployed target sends: a null value removes one. Without
+ * this every list would carry `Content-Disposition: inline; filename="ordering=-id.json"`.
+ */
+const SERVE_HANDLER_EXTRAS = [{ key: 'Content-Disposition', value: null as unknown as string }];
+
 export function createApiServer(root: string): http.Server {
   return http.createServer(apiRequestListener(root));
 }
@@ -205,7 +211,15 @@ export function apiRequestListener(root: string): http.RequestListener {
           cleanUrls: false,
           directoryListing: false,
           symlinks: false,
-          headers: [{ source: '**', headers: Object.entries(reply.headers).map(([key, value]) => ({ key, value })) }],
+          headers: [
+            {
+              source: '**',
+              headers: [
+                ...Object.entries(reply.headers).map(([key, value]) => ({ key, value })),
+                ...SERVE_HANDLER_EXTRAS,
+              ],
+            },
+          ],
         },
         {
           lstat: (async () => stats) as never,
