@@ -109,7 +109,7 @@ How it is tested:
   Netlify's redirect engine) for every route and the odd queries, and runs the functions'
   handler in-process, on a model of Netlify's routing, against the local server's answers.
 - The end-to-end suite runs against \`netlify dev --offline --internal-disable-edge-functions\`
-  (netlify-cli 26.2.0, the last for Node 20; \`.ci/install-netlify-cli.sh\` installs it apart
+  (netlify-cli 26.2.0, the last for Node 20; \`npm run setup:targets\` installs it apart
   from the project into node_modules/.cache/netlify-cli: about 60 s and 420 MB), on a folder
   laid out as above: \`E2E_TARGETS=netlify npx playwright test\`. netlify dev runs Netlify's
   redirect engine and the functions as Netlify does, but its own file server: it sends the

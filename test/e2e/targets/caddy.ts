@@ -8,7 +8,9 @@ import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { spawnProcess, waitForPort } from './process.ts';
 import { serverBinary } from './server-binary.ts';
-import type { Target } from './target.ts';
+import type { ProgramNeed, Target } from './target.ts';
+
+const NEEDS: ProgramNeed = { what: 'Caddy', names: ['caddy'] };
 
 const GLOBAL_OPTIONS = `# Written by test/e2e/targets/caddy.ts for one test run: global options, then the built Caddyfile.
 {
@@ -19,8 +21,9 @@ const GLOBAL_OPTIONS = `# Written by test/e2e/targets/caddy.ts for one test run:
 
 export const caddy: Target = {
   name: 'caddy',
+  needs: NEEDS,
   async start({ publicDir, targetsDir, port, workDir }) {
-    const binary = await serverBinary('caddy');
+    const binary = serverBinary(NEEDS.names);
     const built = await readFile(path.join(targetsDir, 'caddy', 'Caddyfile'), 'utf8');
     const config = path.join(workDir, 'Caddyfile');
     await writeFile(config, `${GLOBAL_OPTIONS}\n${built}`);

@@ -1,16 +1,20 @@
 // Netlify, run by `netlify dev --offline` (netlify-cli 26.2.0, installed apart by
-// .ci/install-netlify-cli.sh) on a folder assembled as the deploy recipe of
+// `npm run setup:targets`) on a folder assembled as the deploy recipe of
 // targets/netlify/README.md says: netlify.toml, a copy of the build output as public/, and the two
 // functions. netlify dev runs Netlify's redirect engine and the functions as Netlify would; its
 // static server is its own (express), so headers and methods on files are not production's.
 // What it answers differently is in ../expectations.ts.
 
-import { access, constants, cp, mkdir } from 'node:fs/promises';
+import { cp, mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { freePort, REPO_ROOT, spawnProcess, waitForAnswer, waitForPort } from './process.ts';
-import type { Target } from './target.ts';
+import { serverBinary } from './server-binary.ts';
+import type { ProgramNeed, Target } from './target.ts';
 
-const NETLIFY = path.join(REPO_ROOT, 'node_modules/.cache/netlify-cli/node_modules/.bin/netlify');
+const NEEDS: ProgramNeed = {
+  what: 'netlify-cli',
+  names: [path.join(REPO_ROOT, 'node_modules/.cache/netlify-cli/node_modules/.bin/netlify')],
+};
 
 /** It loads the functions after the port opens; about 5 s here, more on a cold cache. */
 const READY_TIMEOUT_MS = 90_000;
@@ -34,12 +38,9 @@ function offlineEnv(workDir: string): NodeJS.ProcessEnv {
 
 export const netlify: Target = {
   name: 'netlify',
+  needs: NEEDS,
   async start({ publicDir, targetsDir, port, workDir }) {
-    try {
-      await access(NETLIFY, constants.X_OK);
-    } catch {
-      throw new Error('netlify-cli is not installed: run .ci/install-netlify-cli.sh');
-    }
+    const binary = serverBinary(NEEDS.names);
     const site = path.join(workDir, 'site');
     await mkdir(site);
     await cp(publicDir, path.join(site, 'public'), { recursive: true });
@@ -49,7 +50,7 @@ export const netlify: Target = {
     // The static server's port is otherwise always 3999, which two targets at once would share.
     const staticPort = await freePort();
     const child = spawnProcess(
-      NETLIFY,
+      binary,
       [
         'dev',
         '--offline',

@@ -6,7 +6,9 @@ import { copyFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { spawnProcess, waitForPort } from './process.ts';
 import { serverBinary } from './server-binary.ts';
-import type { Target } from './target.ts';
+import type { ProgramNeed, Target } from './target.ts';
+
+const NEEDS: ProgramNeed = { what: 'nginx', names: ['nginx'] };
 
 function nginxConf(workDir: string, publicDir: string, port: number): string {
   const temp = (name: string) => `${name}_temp_path ${path.join(workDir, `${name}-temp`)};`;
@@ -33,8 +35,9 @@ http {
 
 export const nginx: Target = {
   name: 'nginx',
+  needs: NEEDS,
   async start({ publicDir, targetsDir, port, workDir }) {
-    const binary = await serverBinary('nginx');
+    const binary = serverBinary(NEEDS.names);
     await copyFile(path.join(targetsDir, 'nginx', 'api.conf'), path.join(workDir, 'api.conf'));
     const conf = path.join(workDir, 'nginx.conf');
     await writeFile(conf, nginxConf(workDir, publicDir, port));

@@ -1,21 +1,11 @@
-// Finds a web server binary installed from Debian's packages (nginx, caddy, apache2). apache2
-// lives in /usr/sbin, which a non-root PATH may lack. A missing server is an error that says
-// how to install it, not a skipped target.
+// Finds the program a target runs (nginx, caddy, apache2 or httpd, netlify-cli). playwright.config.ts
+// leaves a target whose server is missing out of the run, so the error here is for a start
+// outside the suite (another test that starts a target itself).
 
-import { access, constants } from 'node:fs/promises';
-import path from 'node:path';
+import { findProgram, SETUP_COMMAND } from '../../installed.ts';
 
-const SEARCH = [...(process.env.PATH ?? '').split(path.delimiter).filter(Boolean), '/usr/sbin', '/usr/bin', '/sbin'];
-
-export async function serverBinary(name: string): Promise<string> {
-  for (const dir of SEARCH) {
-    const candidate = path.join(dir, name);
-    try {
-      await access(candidate, constants.X_OK);
-      return candidate;
-    } catch {
-      // not here
-    }
-  }
-  throw new Error(`${name} is not installed: run .ci/install-servers.sh (as root)`);
+export function serverBinary(names: readonly string[]): string {
+  const found = findProgram(names);
+  if (found === undefined) throw new Error(`${names.join(' or ')} is not installed: run ${SETUP_COMMAND}`);
+  return found;
 }

@@ -7,8 +7,21 @@ export interface RunningTarget {
   stop(): Promise<void>;
 }
 
+/** A program the target runs that `npm install` does not bring. */
+export interface ProgramNeed {
+  /** Its name in the line that says it is missing, e.g. `Apache httpd`. */
+  what: string;
+  /** The names it may have (found by findProgram of test/installed.ts), or its path. */
+  names: readonly string[];
+}
+
 export interface Target {
   name: string;
+  /**
+   * What it needs installed apart, if anything: playwright.config.ts leaves the target out of
+   * the run when none of the names is found (and fails the run under CI=true).
+   */
+  needs?: ProgramNeed;
   /**
    * Serves the build output in `publicDir` on 127.0.0.1:`port`. `targetsDir` holds the deploy
    * targets' files the build wrote (`<targetsDir>/<target name>/`). `workDir` is an empty temp
