@@ -3,9 +3,10 @@
 // (build/write.ts), and a change with problems prints them as the build does while the last good
 // build stays served.
 
+import { build } from '../builder/build.ts';
 import { runCommand, userMessage } from './fail.ts';
 import { openPreview, type Preview } from './preview.ts';
-import { build, printBuildFailure, runBuild } from './run-build.ts';
+import { printBuildFailure, runBuild } from './run-build.ts';
 import { readSettings, settingsOrExit, UsageError } from './settings.ts';
 import { type Changes, watchChanges } from './watch-changes.ts';
 

@@ -7,13 +7,14 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { DataErrors, formatDataError } from '../build/errors.ts';
+import { build } from '../builder/build.ts';
+import { DataErrors, formatDataError } from '../builder/errors.ts';
 import { compareSides } from '../review/compare.ts';
 import { formatJson } from '../review/format-json.ts';
 import { formatMarkdown } from '../review/format-markdown.ts';
 import { formatText } from '../review/format-text.ts';
 import { readSide, type Side, SideError } from '../review/side.ts';
-import { build } from './run-build.ts';
+import { EXIT_STATUS } from './exit-status.ts';
 import { type DiffFormat, readSettings, UsageError, usage } from './settings.ts';
 
 /** Where the command writes, so that a test can run it in-process. */
@@ -77,7 +78,7 @@ export async function runDiff(argv: string[], io: DiffIo): Promise<number> {
     const args = parse(argv, io);
     if (args.help) {
       io.out(`${usage('diff')}\n`);
-      return 0;
+      return EXIT_STATUS.done;
     }
     const [before, after] = await sides(args, io.cwd);
     const report = compareSides(before, after);
@@ -85,19 +86,19 @@ export async function runDiff(argv: string[], io: DiffIo): Promise<number> {
     if (args.format === 'json') io.out(formatJson(report));
     else if (args.format === 'markdown') io.out(formatMarkdown(report));
     else io.out(formatText(report, colour));
-    return args.exitCode && !report.identical ? 1 : 0;
+    return args.exitCode && !report.identical ? EXIT_STATUS.differs : EXIT_STATUS.done;
   } catch (error) {
     if (error instanceof DataErrors) {
       for (const problem of error.errors) io.err(`${formatDataError(problem)}\n`);
       io.err(`diff: the working tree does not build: ${error.message}\n`);
-      return 2;
+      return EXIT_STATUS.refused;
     }
     if (error instanceof UsageError || error instanceof SideError) {
       io.err(`diff: ${error.message}${error instanceof UsageError ? ' (see --help)' : ''}\n`);
-      return 2;
+      return EXIT_STATUS.refused;
     }
     io.err(`diff: ${(error as Error).message.split('\n')[0]}\n`);
-    return 2;
+    return EXIT_STATUS.refused;
   }
 }
 

@@ -2,27 +2,13 @@
 // exit status 1 (a usage error is status 2, in settings.ts); anything else is a bug of the
 // project, one line asking for a report, with the stack only under DEBUG=1 or --debug.
 
-import { UserFacingError } from '../build/errors.ts';
+import { errnoText, UserFacingError } from '../shared/errors.ts';
+import { EXIT_STATUS } from './exit-status.ts';
 
 /** --debug is this module's, not a setting: taken out before the settings are read. */
 const debugFlag = process.argv.indexOf('--debug');
 if (debugFlag !== -1) process.argv.splice(debugFlag, 1);
 const debug = debugFlag !== -1 || (process.env.DEBUG !== undefined && !['', '0', 'false'].includes(process.env.DEBUG));
-
-const CAUSES: Record<string, string> = {
-  ENOENT: 'no such file or folder',
-  EACCES: 'permission denied',
-  EPERM: 'operation not permitted',
-  ENOTDIR: 'a part of the path is a file, not a folder',
-  EISDIR: 'it is a folder, not a file',
-  ELOOP: 'too many symbolic links',
-  EMFILE: 'too many open files',
-  ENFILE: 'too many open files',
-  EIO: 'an input/output error of the device',
-  ENOSPC: 'no space left on the device',
-  EROFS: 'the file system is read-only',
-  ENAMETOOLONG: 'the file name is too long',
-};
 
 /** The one line for an error of the user's input or environment; undefined for a bug. */
 export function userMessage(error: unknown): string | undefined {
@@ -42,7 +28,7 @@ export function userMessage(error: unknown): string | undefined {
   if (failure.syscall === 'getaddrinfo')
     return `cannot listen on ${failure.hostname ?? 'the host'}: unknown host name; check --host`;
   if (typeof failure.path === 'string' && /^E[A-Z]+$/.test(code)) {
-    return `${failure.path}: ${CAUSES[code] ?? failure.message} (${code})`;
+    return `${failure.path}: ${errnoText(code) ?? failure.message} (${code})`;
   }
   return undefined;
 }
@@ -60,7 +46,7 @@ export function reportFailure(error: unknown): void {
     );
     if (debug) console.error(error instanceof Error ? error.stack : error);
   }
-  process.exitCode = 1;
+  process.exitCode = EXIT_STATUS.failed;
 }
 
 /**
@@ -70,7 +56,7 @@ export function reportFailure(error: unknown): void {
 export async function runCommand(body: () => Promise<void>): Promise<void> {
   const fatal = (error: unknown) => {
     reportFailure(error);
-    process.exit(1);
+    process.exit(EXIT_STATUS.failed);
   };
   process.on('uncaughtException', fatal);
   process.on('unhandledRejection', fatal);

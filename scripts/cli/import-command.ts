@@ -1,9 +1,10 @@
 // `npm run import -- --from <url>`: writes data/ and the settings file from a running DRF
 // service, so that `npm run build` answers as it does. Progress and every problem on stderr.
 
-import { formatDataError } from '../build/errors.ts';
+import { formatDataError } from '../builder/errors.ts';
 import { DataFolderInUse, importService } from '../migrate/import.ts';
 import type { ReadProgress } from '../migrate/read-service.ts';
+import { EXIT_STATUS } from './exit-status.ts';
 import { runCommand } from './fail.ts';
 import { COMMANDS, settingsOrExit } from './settings.ts';
 import { settingsFileText } from './settings-file.ts';
@@ -78,7 +79,7 @@ await runCommand(async () => {
         `\n${count} problem${count === 1 ? '' : 's'} in the imported records: ${settings.dataDir}/ holds them as the ` +
           'service shows them, and npm run build refuses the data until they are fixed (README: "Moving from a running DRF service").',
       );
-      process.exitCode = 1;
+      process.exitCode = EXIT_STATUS.failed;
       return;
     }
     console.error('\nNext: npm run build (it reads the settings file; no flags needed).');
@@ -86,7 +87,7 @@ await runCommand(async () => {
     progress.end();
     if (error instanceof DataFolderInUse) {
       console.error(`${error.message}\nSee \`${COMMANDS.import.name} -- --help\`.`);
-      process.exitCode = 2;
+      process.exitCode = EXIT_STATUS.refused;
       return;
     }
     throw error;

@@ -5,8 +5,8 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
+import type { BuildOptions } from '../builder/build.ts';
 import { addressForPeople, apiRequestListener, closeOnSignals, listen } from '../respond/node-server.ts';
-import type { BuildOptions } from './run-build.ts';
 import { DEFAULTS, type Settings } from './settings.ts';
 
 export interface Preview {

@@ -2,6 +2,7 @@
 
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { fileFor, linkBase, TEXTURES } from '../contract/routes.ts';
 import { addressForPeople, closeOnSignals, createApiServer, listen } from '../respond/node-server.ts';
 import { runCommand } from './fail.ts';
 import { settingsOrExit } from './settings.ts';
@@ -14,15 +15,15 @@ const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
  * `next` link leads elsewhere. Read from the first texture page, the one list with links.
  */
 async function otherLinkBase(root: string, served: string): Promise<string | undefined> {
-  const text = await readFile(path.join(root, 'virtualbooth-texture', 'index.json'), 'utf8').catch(() => undefined);
+  const text = await readFile(path.join(root, fileFor(`/${TEXTURES}/`, {})), 'utf8').catch(() => undefined);
   let next: unknown;
   try {
     next = text === undefined ? undefined : (JSON.parse(text) as { next?: unknown }).next;
   } catch {
     return undefined;
   }
-  if (typeof next !== 'string' || !URL.canParse(next)) return undefined;
-  const base = next.replace(/\/virtualbooth-texture\/\?.*$/, '');
+  const base = linkBase(next);
+  if (base === undefined || !URL.canParse(base)) return undefined;
   const [linked, here] = [new URL(base), new URL(served)];
   const sameHost = linked.hostname === here.hostname || (LOOPBACK.has(linked.hostname) && LOOPBACK.has(here.hostname));
   return sameHost && linked.port === here.port && linked.pathname === '/' ? undefined : base;

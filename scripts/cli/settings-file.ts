@@ -2,6 +2,7 @@
 // kept with the data so that `npm run build` needs no flags. `npm run import` writes it.
 
 import { readFileSync } from 'node:fs';
+import { ProjectError } from '../shared/errors.ts';
 
 /** What the file may hold; each value is checked like its flag (settings.ts). */
 export interface FileSettings {
@@ -12,7 +13,7 @@ export interface FileSettings {
 const KEYS = ['baseUrl', 'pageSize'] as const;
 
 /** A settings file that cannot be used, said in one line naming the file. */
-export class SettingsFileError extends Error {}
+export class SettingsFileError extends ProjectError {}
 
 /**
  * The file's settings; none when it does not exist. Each value keeps its JSON type for the
@@ -25,13 +26,15 @@ export function readSettingsFile(path: string, shown = path): Record<string, unk
     text = readFileSync(path, 'utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return {};
-    throw new SettingsFileError(`${file}: cannot be read (${(error as NodeJS.ErrnoException).code ?? error})`);
+    throw new SettingsFileError(`${file}: cannot be read (${(error as NodeJS.ErrnoException).code ?? error})`, {
+      cause: error,
+    });
   }
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
   } catch (error) {
-    throw new SettingsFileError(`${file}: is not JSON (${(error as Error).message})`);
+    throw new SettingsFileError(`${file}: is not JSON (${(error as Error).message})`, { cause: error });
   }
   if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
     throw new SettingsFileError(`${file}: expected an object such as {"baseUrl": "https://api.example.com"}`);

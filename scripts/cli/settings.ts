@@ -4,7 +4,9 @@
 
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { ProjectError } from '../shared/errors.ts';
 import { REFUSED_TARGETS, TARGET_NAMES } from '../targets/names.ts';
+import { EXIT_STATUS } from './exit-status.ts';
 import { readSettingsFile, SettingsFileError } from './settings-file.ts';
 
 export const DEFAULTS = {
@@ -61,7 +63,7 @@ export const DIFF_FORMATS = ['text', 'markdown', 'json'] as const;
 export type DiffFormat = (typeof DIFF_FORMATS)[number];
 
 /** A setting given wrongly, or a flag the command does not take: the message, then exit status 2. */
-export class UsageError extends Error {}
+export class UsageError extends ProjectError {}
 
 interface Option {
   flag: string;
@@ -157,7 +159,7 @@ export const OPTIONS = {
   repo: {
     flag: '--repo',
     value: '<dir>',
-    description: 'the project whose revisions, working tree and settings file are read',
+    description: 'the project (a git clone) to work on: its revisions, working tree and settings file',
     default: '.',
   },
 } as const satisfies Record<string, Option>;
@@ -240,6 +242,13 @@ export const COMMANDS = {
     options: ['format', 'exit-code', 'repo', 'config', 'base-url', 'page-size'],
     positionals: { usage: '[<before> [<after>]]', most: 2, noun: 'sides' },
     example: 'npm run diff -- main --format markdown',
+  },
+  'setup-git': {
+    name: 'npm run setup-git',
+    summary:
+      'Sets up the "api-json" diff driver that .gitattributes gives public/**/*.json, in this clone\'s .git/config only, so that git diff, git log -p and git show print each answer one value per line. Undo with: git config --remove-section diff.api-json',
+    options: ['repo'],
+    example: 'npm run setup-git',
   },
 } as const satisfies Record<string, Command>;
 
@@ -336,7 +345,7 @@ function fileSettings(file: string, shown: string): Record<string, unknown> {
   try {
     return readSettingsFile(file, shown);
   } catch (error) {
-    if (error instanceof SettingsFileError) throw new UsageError(error.message);
+    if (error instanceof SettingsFileError) throw new UsageError(error.message, { cause: error });
     throw error;
   }
 }
@@ -451,12 +460,12 @@ export function settingsOrExit(commandName: CommandName): Settings {
     const settings = readSettings(process.argv.slice(2), process.env, commandName);
     if (settings.help) {
       console.log(usage(commandName));
-      process.exit(0);
+      process.exit(EXIT_STATUS.done);
     }
     return settings;
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
     console.error(`${error.message}\nSee \`${COMMANDS[commandName].name} -- --help\`.`);
-    process.exit(2);
+    process.exit(EXIT_STATUS.refused);
   }
 }

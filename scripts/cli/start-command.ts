@@ -1,6 +1,7 @@
 // `npm start`: build the source data into a folder of .preview/ (which git ignores) with links on
 // the served origin, then serve it.
 
+import { EXIT_STATUS } from './exit-status.ts';
 import { runCommand } from './fail.ts';
 import { openPreview } from './preview.ts';
 import { runBuild } from './run-build.ts';
@@ -9,7 +10,7 @@ import { settingsOrExit } from './settings.ts';
 await runCommand(async () => {
   const settings = settingsOrExit('start');
   const preview = await openPreview(settings);
-  if (!(await runBuild(preview.buildOptions(settings)))) process.exit(1);
+  if (!(await runBuild(preview.buildOptions(settings)))) process.exit(EXIT_STATUS.failed);
   preview.serve();
   console.error(preview.banner);
 });

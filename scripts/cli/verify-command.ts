@@ -7,13 +7,13 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import type http from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { DataErrors, formatDataError } from '../build/errors.ts';
+import { build } from '../builder/build.ts';
+import { DataErrors, formatDataError } from '../builder/errors.ts';
 import { serviceClient } from '../migrate/client.ts';
 import { summaryLine, verifyAgainst } from '../migrate/verify.ts';
 import { verifyRequests } from '../migrate/verify-requests.ts';
 import { createApiServer, listen } from '../respond/node-server.ts';
 import { runCommand } from './fail.ts';
-import { build } from './run-build.ts';
 import { settingsOrExit } from './settings.ts';
 
 await runCommand(async () => {

@@ -2,13 +2,15 @@
 // written down once; the build checks it, copies it into the output, and the local server
 // and the targets' configs apply the same rules.
 
+import { ProjectError } from '../shared/errors.ts';
+
 export interface HeaderRule {
   pattern: string;
   headers: Array<[name: string, value: string]>;
 }
 
 /** A line of `_headers` that is not a path, an indented `Name: value`, a comment or blank. */
-export class HeadersFileError extends Error {
+export class HeadersFileError extends ProjectError {
   constructor(
     readonly line: number,
     readonly reason: string,

@@ -17,6 +17,18 @@ export const RESOURCES = [
 
 export type ResourceName = (typeof RESOURCES)[number]['name'];
 
+export const RESOURCE_NAMES: readonly ResourceName[] = RESOURCES.map((resource) => resource.name);
+
+/** The one paginated resource (DRF's PageNumberPagination). */
+export const TEXTURES = 'virtualbooth-texture' satisfies ResourceName;
+
+/** The base URL a texture page link was built with, what it holds before the list's path: `https://example.com/api`. */
+export function linkBase(link: unknown): string | undefined {
+  if (typeof link !== 'string') return undefined;
+  const at = link.indexOf(`/${TEXTURES}/`);
+  return at < 0 ? undefined : link.slice(0, at);
+}
+
 /** `format` values DRF answers with JSON; an empty value means no override. */
 export const FORMATS = ['api', 'json'] as const;
 

@@ -5,10 +5,10 @@
 // short_code the fairs show for it.
 
 import path from 'node:path';
-import type { SourceRecord } from '../build/load.ts';
+import type { SourceRecord } from '../builder/load.ts';
 import { Float, type Json, pythonFloat } from '../contract/json.ts';
 import { compareStrings } from '../contract/ordering.ts';
-import type { ResourceName } from '../contract/routes.ts';
+import { type ResourceName, TEXTURES } from '../contract/routes.ts';
 
 /** The records of the service's four lists, parsed, each list in the order the service gave it. */
 export interface ServiceRecords {
@@ -38,7 +38,6 @@ const recordFieldOf = (field: (typeof FAIR_EVENT_FIELDS)[number]) => (field === 
 const COMPANIES_FILE = 'company/companies.json';
 const EVENTS_FILE = 'event/events.json';
 const FAIRS_FILE = 'virtualfair/fairs.json';
-const TEXTURE_FOLDER = 'virtualbooth-texture';
 
 function isFields(value: unknown): value is Fields {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
@@ -166,7 +165,7 @@ function textureFiles(textures: readonly unknown[]): string[] {
   return long.map((stem) => {
     const seen = (used.get(stem) ?? 0) + 1;
     used.set(stem, seen);
-    return `${TEXTURE_FOLDER}/${seen === 1 ? stem : `${stem}-${seen}`}.json`;
+    return `${TEXTURES}/${seen === 1 ? stem : `${stem}-${seen}`}.json`;
   });
 }
 
@@ -242,7 +241,7 @@ export function convert(service: ServiceRecords, dataDir: string): ConvertedData
     },
     ...service.textures.map(
       (texture, i): DataFile => ({
-        resource: 'virtualbooth-texture',
+        resource: TEXTURES,
         file: textureNames[i] as string,
         content: texture,
         text: fileText,

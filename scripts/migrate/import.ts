@@ -5,10 +5,10 @@
 
 import { readdir, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { byLocation, type DataError } from '../build/errors.ts';
-import { locateInFiles } from '../build/json-positions.ts';
-import { recoverOutput } from '../build/swap.ts';
-import { writeOutput } from '../build/write.ts';
+import { byLocation, type DataError } from '../builder/errors.ts';
+import { locateInFiles } from '../builder/json-positions.ts';
+import { recoverOutput } from '../shared/swap.ts';
+import { writeOutput } from '../shared/write.ts';
 import type { ClientOptions } from './client.ts';
 import { convert } from './convert.ts';
 import { ImportError, type ReadProgress, readService } from './read-service.ts';

@@ -3,7 +3,9 @@
 // answers with them) and parsed; anything that is not a DRF list, or pages that do not add up
 // to their count, ends the import with one line naming the URL.
 
-import { UserFacingError } from '../build/errors.ts';
+import { TEXTURES } from '../contract/routes.ts';
+import { UserFacingError } from '../shared/errors.ts';
+import { mapLimited } from '../shared/map-limited.ts';
 import { type ClientOptions, type ServiceAnswer, ServiceError, serviceClient } from './client.ts';
 
 /** Why the import stops, in one line naming the URL. Nothing has been written when it is thrown. */
@@ -49,13 +51,13 @@ interface ReadOptions {
 }
 
 const LIST_TARGETS = { companies: 'company/', fairs: 'virtualfair/', events: 'event/' } as const;
-const TEXTURES = 'virtualbooth-texture/';
+const TEXTURE_LIST = `${TEXTURES}/`;
 /** The build's default page size; kept when every texture fits on one page of it, so that the setting stays the default. */
 const DEFAULT_PAGE_SIZE = 10;
 /** As many as the client lets through at once, so that pages never wait behind a queue of their own. */
 const PAGE_CONCURRENCY = 4;
 
-const pageTarget = (page: number) => (page === 1 ? TEXTURES : `${TEXTURES}?page=${page}`);
+const pageTarget = (page: number) => (page === 1 ? TEXTURE_LIST : `${TEXTURE_LIST}?page=${page}`);
 
 /** Every request the import makes of a service with `pages` texture pages, relative to its base URL. */
 export function importTargets(pages: number): string[] {
@@ -104,7 +106,9 @@ function jsonOf(answer: ServiceAnswer): unknown {
   try {
     return JSON.parse(answer.body.toString('utf8'));
   } catch (error) {
-    throw new ImportError(`${answer.url}: the answer is not valid JSON (${(error as Error).message})`);
+    throw new ImportError(`${answer.url}: the answer is not valid JSON (${(error as Error).message})`, {
+      cause: error,
+    });
   }
 }
 
@@ -190,7 +194,7 @@ export async function readService(from: string, options: ReadOptions = {}): Prom
   };
 
   const readPages = async (): Promise<Omit<ServiceAnswers, 'companies' | 'fairs' | 'events'>> => {
-    const first = envelopeOf(await ask(TEXTURES), 1);
+    const first = envelopeOf(await ask(TEXTURE_LIST), 1);
     const count = first.count;
     const linkTo = (page: number) => new URL(pageTarget(page), base).href;
     if (first.next === null) {
@@ -254,16 +258,9 @@ export async function readService(from: string, options: ReadOptions = {}): Prom
       progress.pages += 1;
       report();
     };
-    let nextPage = 2;
-    const worker = async () => {
-      while (nextPage <= pagesTotal && !failure) await remember(readPage(nextPage++));
-    };
-    // Every worker settles before the first error is thrown, so nothing is asked after the import stops.
-    const settled = await Promise.allSettled(
-      Array.from({ length: Math.min(PAGE_CONCURRENCY, pagesTotal - 1) }, worker),
-    );
-    const rejected = settled.find((result) => result.status === 'rejected');
-    if (rejected) throw (rejected as PromiseRejectedResult).reason;
+    // Every page in flight settles before the first error is thrown, so nothing is asked after the import stops.
+    const laterPages = Array.from({ length: pagesTotal - 1 }, (_, index) => index + 2);
+    await mapLimited(laterPages, PAGE_CONCURRENCY, (page) => remember(readPage(page)));
     return { pages, textureCount: count, pageSize, onePage: false };
   };
 

@@ -2,10 +2,10 @@
 // then render() of the lists and pages the service was asked for, whose bytes must be the bytes
 // the service sent. So "npm run build reproduces every answer" is proven by the import, not hoped.
 
-import type { DataError } from '../build/errors.ts';
-import { render, routesOf } from '../build/render.ts';
-import { type Catalogue, validate } from '../build/validate.ts';
-import { fileFor, type ResourceName } from '../contract/routes.ts';
+import type { DataError } from '../builder/errors.ts';
+import { render, routesOf } from '../builder/render.ts';
+import { type Catalogue, validate } from '../builder/validate.ts';
+import { fileFor, RESOURCE_NAMES, type ResourceName, TEXTURES } from '../contract/routes.ts';
 import type { ConvertedData } from './convert.ts';
 import { type FetchedList, type FetchedPage, ImportError, type ServiceAnswers } from './read-service.ts';
 
@@ -42,7 +42,7 @@ function answersOf(service: ServiceAnswers): Compared[] {
     list('event', service.events),
     ...service.pages.map(
       (answer): Compared => ({
-        resource: 'virtualbooth-texture',
+        resource: TEXTURES,
         answer,
         file: fileFor(TEXTURE_PATH, answer.page === 1 ? {} : { page: String(answer.page) }),
         depth: 2,
@@ -58,15 +58,13 @@ export function selfCheck(data: ConvertedData, service: ServiceAnswers, baseUrl:
   const broken = new Set(errors.map((error) => resourceOf.get(error.file)));
   // A fair shows its events' fields, so a broken event record leaves the fair list unproven too.
   if (broken.has('event')) broken.add('virtualfair');
-  const unchecked = (['company', 'virtualfair', 'event', 'virtualbooth-texture'] as const).filter((resource) =>
-    broken.has(resource),
-  );
+  const unchecked = RESOURCE_NAMES.filter((resource) => broken.has(resource));
   // Only valid records reach the catalogue: a list with a broken record is neither rendered nor compared.
   const checked: Catalogue = {
     companies: broken.has('company') ? [] : catalogue.companies,
     events: broken.has('event') ? [] : catalogue.events,
     fairs: broken.has('virtualfair') ? [] : catalogue.fairs,
-    textures: broken.has('virtualbooth-texture') ? [] : catalogue.textures,
+    textures: broken.has(TEXTURES) ? [] : catalogue.textures,
   };
   const comparable = answersOf(service).filter((item) => !broken.has(item.resource));
   const wanted = new Set(comparable.map((item) => item.file));

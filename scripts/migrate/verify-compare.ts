@@ -3,12 +3,12 @@
 // the records that differ (matched by id, with the review layer of `npm run diff`), not two blobs.
 // Each line reads as the service answers → as this build answers.
 
-import { REQUIRED_HEADERS } from '../build/validate.ts';
+import { REQUIRED_HEADERS } from '../builder/validate.ts';
 import type { PlainJson } from '../contract/json.ts';
-import { RESOURCES } from '../contract/routes.ts';
+import { linkBase, RESOURCES, type ResourceName, TEXTURES } from '../contract/routes.ts';
 import { listIds } from '../review/answers.ts';
 import { excerpts, SHOWN, show } from '../review/describe.ts';
-import { diffRecords, type Page, type ResourceName, TEXTURES } from '../review/records.ts';
+import { diffRecords, type Page } from '../review/records.ts';
 import { diffValues, type FieldChange } from '../review/values.ts';
 import type { ServiceAnswer } from './client.ts';
 import type { VerifyRequest } from './verify-requests.ts';
@@ -119,20 +119,13 @@ function recordLines(resource: ResourceName, service: PlainJson[], build: PlainJ
   return lines;
 }
 
-/** What a page link holds before the list's path: `https://example.com/api`. */
-function linkBaseOf(link: PlainJson | undefined): string | undefined {
-  if (typeof link !== 'string') return undefined;
-  const at = link.indexOf(`/${TEXTURES}/`);
-  return at < 0 ? undefined : link.slice(0, at);
-}
-
 /** The envelopes' differences, but for links that differ in their base alone, which go to `linkBase`. */
 function envelopeLines(service: JsonObject, build: JsonObject, found: Partial<Comparison>): string[] {
   const fields: FieldChange[] = [];
   diffValues('', withoutResults(service), withoutResults(build), fields);
   return fields
     .filter(({ before, after }) => {
-      const [was, is] = [linkBaseOf(before), linkBaseOf(after)];
+      const [was, is] = [linkBase(before), linkBase(after)];
       const baseAlone =
         was !== undefined && is !== undefined && `${before}`.slice(was.length) === `${after}`.slice(is.length);
       if (baseAlone) found.linkBase = [was, is];
@@ -171,8 +164,8 @@ function bodyLines(target: string, service: Buffer, build: Buffer, found: Partia
   ];
 }
 
-/** Whether the service answered with a page of Django's own rather than DRF's (its 404 page, its redirect). */
-function isDjangoPage(answer: ServiceAnswer): boolean {
+/** Whether the service answered with an HTML page (Django's 404 page and redirect, DRF's browsable API) rather than JSON. */
+function isHtmlPage(answer: ServiceAnswer): boolean {
   const type = answer.headers['content-type'];
   return typeof type === 'string' && type.startsWith('text/html');
 }
@@ -194,7 +187,7 @@ export function compareAnswers(request: VerifyRequest, service: SideAnswer, buil
     .filter(([, before, after]) => before !== after)
     .map(([name, before, after]) => `${name} ${before} → ${after}`);
   headersAndBody.push(...bodyLines(request.target, was.body, is.body, found));
-  const departed = request.departure !== undefined && isDjangoPage(was) && headersAndBody.length > 0;
+  const departed = request.departure !== undefined && isHtmlPage(was) && headersAndBody.length > 0;
   if (!departed) differences.push(...headersAndBody);
   const shown = differences.slice(0, LINES_SHOWN);
   if (differences.length > LINES_SHOWN) shown.push(`… and ${differences.length - LINES_SHOWN} more differences`);

@@ -9,9 +9,9 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import serveHandler from 'serve-handler';
-import { UserFacingError } from '../build/errors.ts';
-import { listLeftovers, newestComplete } from '../build/swap.ts';
 import { type HeaderRule, parseHeadersFile } from '../contract/headers.ts';
+import { UserFacingError } from '../shared/errors.ts';
+import { listLeftovers, newestComplete } from '../shared/swap.ts';
 import { createHandler, type FileStore, type Handler, logFailure, type Reply } from './handler.ts';
 
 /** A problem that stops the server from starting, said in one line (no output, a bad `_headers`). */
@@ -60,7 +60,7 @@ async function folderId(dir: string): Promise<number | undefined> {
 
 /**
  * The folder to answer from, with its inode. It is the output, except while a build swaps a new
- * output in (scripts/build/swap.ts): between its last two renames the output is missing for an
+ * output in (scripts/shared/swap.ts): between its last two renames the output is missing for an
  * instant, and the complete new folder (`<out>.new-*`) or the previous one (`<out>.old-*`) sits
  * beside it. When neither is there either, it waits briefly for the swap to end.
  */

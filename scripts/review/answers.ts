@@ -4,8 +4,9 @@
 
 import { parseHeadersFile } from '../contract/headers.ts';
 import type { PlainJson } from '../contract/json.ts';
+import { linkBase, TEXTURES } from '../contract/routes.ts';
 import { answerOf, isFixedBody } from './answer-names.ts';
-import { type Files, type Page, parsed, sameBytes, TEXTURES } from './records.ts';
+import { type Files, type Page, parsed, sameBytes } from './records.ts';
 import { diffValues, type FieldChange, idOf } from './values.ts';
 
 /** A record that moved in a list: its 1-based positions before and after. */
@@ -174,8 +175,7 @@ function pageSizeOf(pages: readonly Page[]): number | null {
 }
 
 function baseUrlOf(pages: readonly Page[]): string | null {
-  const link = pages[0]?.next ?? pages[1]?.previous ?? null;
-  return link === null ? null : link.slice(0, link.indexOf(`/${TEXTURES}/`));
+  return linkBase(pages[0]?.next ?? pages[1]?.previous) ?? null;
 }
 
 /** Pages whose records are those of the same page before, each moved by the same number of places. */

@@ -5,6 +5,7 @@
 // records are dropped once compared, so that at most one resource's lists are held at a time.
 
 import type { PlainJson } from '../contract/json.ts';
+import { RESOURCE_NAMES, TEXTURES } from '../contract/routes.ts';
 import { type AnswersDiff, diffAnswers, type Known, listIds } from './answers.ts';
 import {
   diffRecords,
@@ -13,10 +14,8 @@ import {
   type Page,
   pageBytes,
   parsed,
-  RESOURCE_NAMES,
   type ResourceDiff,
   sameBytes,
-  TEXTURES,
   texturePages,
 } from './records.ts';
 import type { Side } from './side.ts';

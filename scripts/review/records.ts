@@ -2,12 +2,8 @@
 // `id`: the three plain lists, and the textures' pages joined in page order.
 
 import type { PlainJson } from '../contract/json.ts';
+import { type ResourceName, TEXTURES } from '../contract/routes.ts';
 import { diffValues, type FieldChange, idOf, sameJson } from './values.ts';
-
-export const RESOURCE_NAMES = ['company', 'virtualfair', 'event', 'virtualbooth-texture'] as const;
-export type ResourceName = (typeof RESOURCE_NAMES)[number];
-
-export const TEXTURES = 'virtualbooth-texture';
 
 export interface Page {
   count: number;

@@ -6,6 +6,7 @@ import { execFile, spawn } from 'node:child_process';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { ProjectError } from '../shared/errors.ts';
 
 const run = promisify(execFile);
 
@@ -17,7 +18,7 @@ export interface Side {
 }
 
 /** A side that cannot be read: not a folder, not a revision, or a revision without `public/`. */
-export class SideError extends Error {}
+export class SideError extends ProjectError {}
 
 async function isFolder(where: string): Promise<boolean> {
   try {

@@ -6,7 +6,6 @@
 
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
 
 /** The project root: the bundle's path comments are relative to it, whatever the cwd. */
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -22,6 +21,8 @@ export interface Entry {
 }
 
 export async function bundleEntry(entry: Entry): Promise<string> {
+  // Loaded here, not at start: a preview writes no target and never needs it.
+  const { build } = await import('esbuild');
   const result = await build({
     stdin: {
       contents: entry.contents,

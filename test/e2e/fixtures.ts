@@ -6,7 +6,7 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { test as base, expect } from '@playwright/test';
-import { type BuildResult, build } from '../../scripts/cli/run-build.ts';
+import { type BuildResult, build } from '../../scripts/builder/build.ts';
 import { expectedFailure } from './expectations.ts';
 import { PAGE_SIZE } from './lib/contract.ts';
 import { Client } from './lib/http.ts';

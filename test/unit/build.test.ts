@@ -10,16 +10,15 @@ import { cpSync, existsSync, readdirSync, readFileSync, symlinkSync } from 'node
 import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readCatalogue } from '../../scripts/build/catalogue.ts';
-import { DataErrors, formatDataError } from '../../scripts/build/errors.ts';
-import { render } from '../../scripts/build/render.ts';
-import { type BuildOptions, build } from '../../scripts/cli/run-build.ts';
+import { type BuildOptions, build } from '../../scripts/builder/build.ts';
+import { readCatalogue } from '../../scripts/builder/catalogue.ts';
+import { DataErrors, formatDataError } from '../../scripts/builder/errors.ts';
+import { render } from '../../scripts/builder/render.ts';
 import { DEFAULTS } from '../../scripts/cli/settings.ts';
-import { cleanEnv } from './helpers/cli.ts';
+import { cleanEnv, commandLine } from './helpers/cli.ts';
 import { readTree, readTreeText, tempDirs } from './helpers/tree.ts';
 
 const ROOT = process.cwd();
-const TSX = path.join(ROOT, 'node_modules/.bin/tsx');
 const GOOD = 'test/fixtures/good/data';
 const BROKEN = 'test/fixtures/broken';
 const tempDir = tempDirs('build-test-');
@@ -196,7 +195,7 @@ describe('(c) bad input', () => {
 
 /** Runs the CLI without the settings' environment variables; stderr as lines. */
 function cli(args: string[], cwd = ROOT) {
-  const result = spawnSync(TSX, ['scripts/cli/build-command.ts', ...args], { cwd, encoding: 'utf8', env: cleanEnv() });
+  const result = spawnSync(process.execPath, commandLine('build', args), { cwd, encoding: 'utf8', env: cleanEnv() });
   return {
     status: result.status,
     stdout: result.stdout,

@@ -10,7 +10,7 @@ import type http from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { build } from '../../scripts/cli/run-build.ts';
+import { build } from '../../scripts/builder/build.ts';
 import { DEFAULTS } from '../../scripts/cli/settings.ts';
 import { parseHeadersFile } from '../../scripts/contract/headers.ts';
 import { createWorker, type Env } from '../../scripts/respond/cloudflare-worker.ts';

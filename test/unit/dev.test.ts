@@ -9,8 +9,8 @@ import { cp, mkdtemp, readdir, readFile, rename, rm, stat, writeFile } from 'nod
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { readCatalogue } from '../../scripts/build/catalogue.ts';
-import { DataErrors, formatDataError } from '../../scripts/build/errors.ts';
+import { readCatalogue } from '../../scripts/builder/catalogue.ts';
+import { DataErrors, formatDataError } from '../../scripts/builder/errors.ts';
 import { GOOD_DATA, ROOT, startCommand } from './helpers/cli.ts';
 
 const COMPANIES = 'data/company/companies.json';

@@ -5,7 +5,7 @@ import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { build } from '../../scripts/cli/run-build.ts';
+import { build } from '../../scripts/builder/build.ts';
 import { movesBetween } from '../../scripts/review/answers.ts';
 import { compareSides, type Report } from '../../scripts/review/compare.ts';
 import { formatMarkdown } from '../../scripts/review/format-markdown.ts';

@@ -1,5 +1,5 @@
-// A fair's events given as objects (scripts/build/schemas.ts, fairEventSchema; checkFairEvents of
-// scripts/build/validate.ts; render.ts): what a live DRF service can show and an event id alone
+// A fair's events given as objects (scripts/builder/schemas.ts, fairEventSchema; checkFairEvents of
+// scripts/builder/validate.ts; render.ts): what a live DRF service can show and an event id alone
 // cannot say, rendered to the API's bytes through validate() and render(), and by the CLI; and
 // every invalid form, with its pointer and message.
 
@@ -7,11 +7,11 @@ import { spawnSync } from 'node:child_process';
 import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { SourceRecord } from '../../scripts/build/load.ts';
-import { render, routesOf } from '../../scripts/build/render.ts';
-import { validate } from '../../scripts/build/validate.ts';
+import type { SourceRecord } from '../../scripts/builder/load.ts';
+import { render, routesOf } from '../../scripts/builder/render.ts';
+import { validate } from '../../scripts/builder/validate.ts';
 import { DEFAULTS } from '../../scripts/cli/settings.ts';
-import { cleanEnv, GOOD_DATA, outputArgs, ROOT } from './helpers/cli.ts';
+import { cleanEnv, commandLine, GOOD_DATA, outputArgs, ROOT } from './helpers/cli.ts';
 import { validFair } from './helpers/records.ts';
 import { tempDirs } from './helpers/tree.ts';
 
@@ -276,7 +276,7 @@ describe('the CLI', () => {
   }
 
   const build = (args: string[]) =>
-    spawnSync(process.execPath, ['--import', 'tsx', 'scripts/cli/build-command.ts', ...args], {
+    spawnSync(process.execPath, commandLine('build', args), {
       cwd: ROOT,
       encoding: 'utf8',
       env: cleanEnv(),

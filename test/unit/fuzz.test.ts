@@ -15,14 +15,13 @@ import path from 'node:path';
 import fc from 'fast-check';
 import { visit } from 'jsonc-parser';
 import { afterAll, describe, expect, it } from 'vitest';
-import { DataErrors, formatDataError } from '../../scripts/build/errors.ts';
-import { type BuildOptions, build } from '../../scripts/cli/run-build.ts';
+import { type BuildOptions, build } from '../../scripts/builder/build.ts';
+import { DataErrors, formatDataError } from '../../scripts/builder/errors.ts';
 import { DEFAULTS } from '../../scripts/cli/settings.ts';
-import { cleanEnv, outputArgs } from './helpers/cli.ts';
+import { cleanEnv, commandLine, outputArgs } from './helpers/cli.ts';
 import { readTree, tempDirs } from './helpers/tree.ts';
 
 const ROOT = process.cwd();
-const TSX = path.join(ROOT, 'node_modules/.bin/tsx');
 const GOOD = 'test/fixtures/good/data';
 const RUNS = Number(process.env.FUZZ_RUNS ?? 120);
 const CLI_RUNS = Number(process.env.FUZZ_CLI_RUNS ?? 3);
@@ -399,8 +398,8 @@ describe('fuzz: mutated source files', () => {
       const before = await readTree(parent);
       const args = ['--data', data, ...outputArgs(parent)];
       const result = spawnSync(
-        TSX,
-        ['scripts/cli/build-command.ts', ...args, '--target', 'nginx', '--page-size', '100'],
+        process.execPath,
+        commandLine('build', [...args, '--target', 'nginx', '--page-size', '100']),
         {
           cwd: ROOT,
           encoding: 'utf8',

@@ -10,15 +10,14 @@ import { cpSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'nod
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readCatalogue } from '../../scripts/build/catalogue.ts';
-import { DataErrors, formatDataError } from '../../scripts/build/errors.ts';
-import { type BuildOptions, build } from '../../scripts/cli/run-build.ts';
+import { type BuildOptions, build } from '../../scripts/builder/build.ts';
+import { readCatalogue } from '../../scripts/builder/catalogue.ts';
+import { DataErrors, formatDataError } from '../../scripts/builder/errors.ts';
 import { DEFAULTS } from '../../scripts/cli/settings.ts';
-import { cleanEnv, outputArgs } from './helpers/cli.ts';
+import { cleanEnv, commandLine, outputArgs } from './helpers/cli.ts';
 import { readTree, tempDirs } from './helpers/tree.ts';
 
 const ROOT = process.cwd();
-const TSX = path.join(ROOT, 'node_modules/.bin/tsx');
 const GOOD = 'test/fixtures/good/data';
 const tempDir = tempDirs('hostile-sources-');
 
@@ -182,8 +181,8 @@ describe('the data folder read strictly', () => {
 
 /** The CLI on `data`, bounded in time: it must neither hang nor print a stack trace. */
 function cli(data: string, parent: string) {
-  const args = ['scripts/cli/build-command.ts', '--data', data, ...outputArgs(parent), '--target', 'nginx'];
-  const result = spawnSync(TSX, args, {
+  const args = commandLine('build', ['--data', data, ...outputArgs(parent), '--target', 'nginx']);
+  const result = spawnSync(process.execPath, args, {
     cwd: ROOT,
     encoding: 'utf8',
     env: cleanEnv(),

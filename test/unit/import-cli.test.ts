@@ -8,7 +8,7 @@ import type http from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { build } from '../../scripts/cli/run-build.ts';
+import { build } from '../../scripts/builder/build.ts';
 import { createApiServer, listen } from '../../scripts/respond/node-server.ts';
 import { type Finished, hasStackTrace, ROOT, runCommand } from './helpers/cli.ts';
 import { type StandInService, startStandInService } from './helpers/stand-in-service.ts';

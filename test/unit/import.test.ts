@@ -7,9 +7,9 @@ import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promis
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { readCatalogue } from '../../scripts/build/catalogue.ts';
-import { DataErrors, formatDataError } from '../../scripts/build/errors.ts';
-import { build } from '../../scripts/cli/run-build.ts';
+import { build } from '../../scripts/builder/build.ts';
+import { readCatalogue } from '../../scripts/builder/catalogue.ts';
+import { DataErrors, formatDataError } from '../../scripts/builder/errors.ts';
 import { settingsFileText } from '../../scripts/cli/settings-file.ts';
 import { fileFor } from '../../scripts/contract/routes.ts';
 import { DataFolderInUse, type ImportOptions, importService } from '../../scripts/migrate/import.ts';

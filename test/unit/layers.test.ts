@@ -1,12 +1,19 @@
-// scripts/ is layered (issue 13, part 3): contract < build < respond < targets < review < migrate < cli, each importing
-// only its own layer and those below; bench/ apart (it may import any layer, none may import it);
-// nothing under scripts/ imports test/. And `npm run serve` must not load esbuild.
+// scripts/ is layered: each layer imports only the layers the table of docs/architecture.md
+// names for it; bench/ apart (it may import any layer, none may import it); nothing under
+// scripts/ imports test/. And each command loads at its start only what it uses.
 // The rules themselves are in ./helpers/layers.ts.
 
 import { readdir, readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { importsOf, layerViolations, type ModuleGraph, runtimeClosure, runtimeImportsOf } from './helpers/layers.ts';
+import {
+  importsOf,
+  LAYERS,
+  layerViolations,
+  type ModuleGraph,
+  runtimeClosure,
+  runtimeImportsOf,
+} from './helpers/layers.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const SERVE = 'scripts/cli/serve-command.ts';
@@ -30,6 +37,38 @@ describe('scripts/ layers', () => {
     const graph = await scriptsGraph();
     expect(graph.size).toBeGreaterThan(10);
     expect(layerViolations(graph)).toEqual([]);
+  });
+
+  it('holds the table of docs/architecture.md: each layer and the layers it may import', async () => {
+    const doc = await readFile(`${ROOT}docs/architecture.md`, 'utf8');
+    const table = doc.slice(doc.indexOf('| layer |'), doc.indexOf('\n\n', doc.indexOf('| layer |')));
+    const rows = table
+      .split('\n')
+      .filter((line) => /^\| `[a-z]+\/` \|/.test(line) && !line.startsWith('| `bench/`'))
+      .map((line) => {
+        const cells = line.split(' | ');
+        const layer = /`([a-z]+)\/`/.exec(cells[0] as string)?.[1];
+        const imports = [...(cells.at(-1) as string).matchAll(/`([a-z]+)\/`/g)].map((match) => match[1]);
+        return [layer, imports];
+      });
+    expect(rows).toEqual([...LAYERS].map(([layer, imports]) => [layer, [...imports]]));
+  });
+
+  it('each command loads at its start only what it uses', async () => {
+    const graph = await scriptsGraph();
+    const atStart = (command: string) => runtimeClosure(graph, `scripts/cli/${command}-command.ts`, { atStart: true });
+    const loads = (command: string, pkg: string) =>
+      runtimeImportsOf(graph, atStart(command), pkg, { atStart: true }).length > 0;
+    const schemaWriters = (command: string) =>
+      atStart(command).filter((file) => /builder\/(openapi|json-schemas)\.ts$/.test(file));
+    for (const command of ['build', 'start', 'dev', 'serve', 'diff', 'import', 'verify', 'setup-git']) {
+      // esbuild only when a target's code is bundled; the schemas only when written.
+      expect(loads(command, 'esbuild'), `${command} loads esbuild`).toBe(false);
+      expect(schemaWriters(command), `${command} loads the schema writers`).toEqual([]);
+      expect(loads(command, 'chokidar'), `${command} loads chokidar`).toBe(command === 'dev');
+      expect(loads(command, 'ajv'), `${command} loads ajv`).toBe(false);
+    }
+    expect(loads('serve', 'zod'), 'serve loads zod').toBe(false);
   });
 
   it('npm run serve does not load esbuild', async () => {
@@ -81,9 +120,9 @@ describe('the layer checker itself', () => {
 
   it('reports upward, bench/ and test/ imports, and accepts downward ones', () => {
     const graph = synthetic({
-      'scripts/contract/routes.ts': "import { x } from '../build/load.ts';\nimport { y } from './json.ts';",
-      'scripts/build/load.ts': "export * from '../contract/routes.ts';\nawait import('../targets/index.ts');",
-      'scripts/respond/handler.ts': "import type { T } from '../cli/settings.ts';\nimport '../build/load.ts';",
+      'scripts/contract/routes.ts': "import { x } from '../builder/load.ts';\nimport { y } from './json.ts';",
+      'scripts/builder/load.ts': "export * from '../contract/routes.ts';\nawait import('../review/index.ts');",
+      'scripts/respond/handler.ts': "import type { T } from '../cli/settings.ts';\nimport '../builder/load.ts';",
       'scripts/targets/index.ts': "const f = new URL('../cli/run.ts', import.meta.url);",
       'scripts/cli/settings.ts': "import { a } from '../bench/report.ts';\nimport { b } from '../targets/index.ts';",
       'scripts/cli/other.ts': "import { t } from '../../test/unit/helpers/tree.ts';",
@@ -92,13 +131,14 @@ describe('the layer checker itself', () => {
       'test/unit/x.test.ts': "import { f } from '../../scripts/cli/settings.ts';",
     });
     expect(layerViolations(graph)).toEqual([
-      'scripts/build/load.ts:2 → ../targets/index.ts (build may not import targets, a layer above it)',
+      'scripts/builder/load.ts:2 → ../review/index.ts (builder may not import review; it may import shared, contract, targets)',
       'scripts/cli/other.ts:1 → ../../test/unit/helpers/tree.ts (scripts/ must not import test/)',
       'scripts/cli/settings.ts:1 → ../bench/report.ts (the product must not import bench/)',
-      'scripts/contract/routes.ts:1 → ../build/load.ts (contract may not import build, a layer above it)',
-      'scripts/loose.ts → (itself: not in a layer folder; expected scripts/{contract,build,respond,targets,review,migrate,cli,bench}/)',
-      'scripts/respond/handler.ts:1 → ../cli/settings.ts (respond may not import cli, a layer above it)',
-      'scripts/targets/index.ts:1 → ../cli/run.ts (targets may not import cli, a layer above it)',
+      'scripts/contract/routes.ts:1 → ../builder/load.ts (contract may not import builder; it may import shared)',
+      'scripts/loose.ts → (itself: not in a layer folder; expected scripts/{shared,contract,respond,targets,builder,review,migrate,cli,bench}/)',
+      'scripts/respond/handler.ts:1 → ../cli/settings.ts (respond may not import cli; it may import shared, contract)',
+      'scripts/respond/handler.ts:2 → ../builder/load.ts (respond may not import builder; it may import shared, contract)',
+      'scripts/targets/index.ts:1 → ../cli/run.ts (targets may not import cli; it may import shared, contract, respond)',
     ]);
   });
 

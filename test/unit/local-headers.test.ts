@@ -7,7 +7,7 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { build } from '../../scripts/cli/run-build.ts';
+import { build } from '../../scripts/builder/build.ts';
 import { verifyRequests } from '../../scripts/migrate/verify-requests.ts';
 import { createApiServer, listen } from '../../scripts/respond/node-server.ts';
 import { nginx } from '../e2e/targets/nginx.ts';

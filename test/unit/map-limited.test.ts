@@ -1,9 +1,9 @@
-// scripts/build/map-limited.ts: bounded concurrency, results in source order, and on a failure:
+// scripts/shared/map-limited.ts: bounded concurrency, results in source order, and on a failure:
 // no new task started, every task in flight settled first.
 
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import { mapLimited } from '../../scripts/build/map-limited.ts';
+import { mapLimited } from '../../scripts/shared/map-limited.ts';
 
 describe('mapLimited', () => {
   it('keeps the source order and never runs more than the limit at once', async () => {

@@ -12,7 +12,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type BuildResult, build } from '../../scripts/cli/run-build.ts';
+import { type BuildResult, build } from '../../scripts/builder/build.ts';
 import { DEFAULTS } from '../../scripts/cli/settings.ts';
 import { type HeaderRule, parseHeadersFile } from '../../scripts/contract/headers.ts';
 import { NOT_FOUND_FILE, RESOURCES, type Route, resolve } from '../../scripts/contract/routes.ts';

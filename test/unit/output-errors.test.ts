@@ -13,7 +13,7 @@ import { mkdir, mkdtemp, readdir, rm, statfs, writeFile } from 'node:fs/promises
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { OutputError, writeOutput } from '../../scripts/build/write.ts';
+import { OutputError, writeOutput } from '../../scripts/shared/write.ts';
 import { GOOD_DATA, hasStackTrace, outputArgs, runCommand } from './helpers/cli.ts';
 import { readTree, readTreeText, tempDirs } from './helpers/tree.ts';
 
@@ -44,8 +44,8 @@ vi.mock('node:fs/promises', async (importOriginal) => {
 });
 
 // The exchange of the finished folder with the output (Linux), refused the same way.
-vi.mock('../../scripts/build/exchange.ts', async (importOriginal) => {
-  const real = await importOriginal<typeof import('../../scripts/build/exchange.ts')>();
+vi.mock('../../scripts/shared/exchange.ts', async (importOriginal) => {
+  const real = await importOriginal<typeof import('../../scripts/shared/exchange.ts')>();
   return {
     exchangeFolders: async (a: string, b: string) => {
       const code = failure.on?.('exchange', b);

@@ -1,13 +1,13 @@
-// scripts/build/schemas.ts through validate() of scripts/build/validate.ts: for every rule a
+// scripts/builder/schemas.ts through validate() of scripts/builder/validate.ts: for every rule a
 // record that breaks it, and the exact line the build prints for it (formatDataError). Also the
 // rules that span records (unique ids, fairs naming existing events that have a logo), and a
 // valid record of each resource.
 
 import { describe, expect, it } from 'vitest';
-import { formatDataError } from '../../scripts/build/errors.ts';
-import type { SourceRecord } from '../../scripts/build/load.ts';
-import { isCalendarDate, SCHEMAS } from '../../scripts/build/schemas.ts';
-import { validate } from '../../scripts/build/validate.ts';
+import { formatDataError } from '../../scripts/builder/errors.ts';
+import type { SourceRecord } from '../../scripts/builder/load.ts';
+import { isCalendarDate, SCHEMAS } from '../../scripts/builder/schemas.ts';
+import { validate } from '../../scripts/builder/validate.ts';
 import type { ResourceName } from '../../scripts/contract/routes.ts';
 import { validCompany, validEvent, validFair } from './helpers/records.ts';
 

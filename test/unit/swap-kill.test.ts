@@ -1,4 +1,4 @@
-// The swap of scripts/build/write.ts and swap.ts under kill -9: a real build process
+// The swap of scripts/shared/write.ts and swap.ts under kill -9: a real build process
 // (build-command.ts on the good fixture) is killed at each step of writing public/ and
 // targets/nginx/ (a test-only pause, STATIC_API_PAUSE_AT, prints a marker and waits there) and at
 // random moments of its writes. The invariant checked each time:
@@ -17,7 +17,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiServer, listen } from '../../scripts/respond/node-server.ts';
-import { outputArgs } from './helpers/cli.ts';
+import { commandLine, outputArgs } from './helpers/cli.ts';
 import { readTree } from './helpers/tree.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -41,7 +41,7 @@ function cleanEnv(): NodeJS.ProcessEnv {
   return env;
 }
 
-/** Starts a build of the fixture into `dir` (node with tsx as a loader: one process to kill). */
+/** Starts a build of the fixture into `dir` (one node process to kill, as npm run build runs it). */
 function startBuild(
   dir: string,
   pageSize: string,
@@ -50,19 +50,7 @@ function startBuild(
 ): ChildProcess {
   return spawn(
     process.execPath,
-    [
-      '--import',
-      'tsx',
-      path.join(ROOT, 'scripts/cli/build-command.ts'),
-      '--data',
-      DATA,
-      ...outputArgs(dir),
-      '--target',
-      'nginx',
-      '--page-size',
-      pageSize,
-      ...extra,
-    ],
+    commandLine('build', ['--data', DATA, ...outputArgs(dir), '--target', 'nginx', '--page-size', pageSize, ...extra]),
     { cwd: ROOT, env: { ...cleanEnv(), ...env }, stdio: ['ignore', 'ignore', 'pipe'] },
   );
 }

@@ -1,12 +1,12 @@
-// scripts/build/validate.ts: every record against its schema, written as zod outputs it (so a
+// scripts/builder/validate.ts: every record against its schema, written as zod outputs it (so a
 // transform in a schema applies to every record), then the rules across records over all files.
 
 import { afterEach, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
-import { formatDataError } from '../../scripts/build/errors.ts';
-import { load, type SourceRecord } from '../../scripts/build/load.ts';
-import { SCHEMAS } from '../../scripts/build/schemas.ts';
-import { validate } from '../../scripts/build/validate.ts';
+import { formatDataError } from '../../scripts/builder/errors.ts';
+import { load, type SourceRecord } from '../../scripts/builder/load.ts';
+import { SCHEMAS } from '../../scripts/builder/schemas.ts';
+import { validate } from '../../scripts/builder/validate.ts';
 import { validCompany, validEvent, validFair } from './helpers/records.ts';
 
 // The id the lines below name.

@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { build } from '../../scripts/cli/run-build.ts';
+import { build } from '../../scripts/builder/build.ts';
 import { REJECTED_METHODS, RESOURCES, type Route, requestOf, resolve } from '../../scripts/contract/routes.ts';
 import { ServiceError, serviceClient } from '../../scripts/migrate/client.ts';
 import { summaryLine, verifyAgainst } from '../../scripts/migrate/verify.ts';

@@ -1,4 +1,4 @@
-// scripts/build/write.ts: writeOutput builds the output in a staging folder beside it and
+// scripts/shared/write.ts: writeOutput builds the output in a staging folder beside it and
 // swaps it in only when complete. It creates nested folders, replaces an existing output
 // (removing files that are no longer rendered), and leaves the old output untouched, with no
 // staging or backup folder left over, when writing fails. exchangeFolders (exchange.ts) swaps
@@ -8,9 +8,9 @@ import { spawnSync } from 'node:child_process';
 import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { exchangeFolders } from '../../scripts/build/exchange.ts';
-import { recoverOutput } from '../../scripts/build/swap.ts';
-import { writeOutput } from '../../scripts/build/write.ts';
+import { exchangeFolders } from '../../scripts/shared/exchange.ts';
+import { recoverOutput } from '../../scripts/shared/swap.ts';
+import { writeOutput } from '../../scripts/shared/write.ts';
 import { readTreeText, tempDirs } from './helpers/tree.ts';
 
 const tempDir = tempDirs('write-test-');

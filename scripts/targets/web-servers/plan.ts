@@ -17,6 +17,7 @@ import {
   RESOURCES,
   type ResourceName,
   type Route,
+  TEXTURES,
   UNSUPPORTED_ORDERING_FILE,
 } from '../../contract/routes.ts';
 import type { TargetContext } from '../target.ts';
@@ -63,7 +64,6 @@ export interface ServerPlan {
 /** Query keys the lists read; the route table's own keys must be among them. */
 export const QUERY_KEYS = { format: 'format', ordering: 'ordering', page: 'page' } as const;
 
-const TEXTURE = 'virtualbooth-texture';
 const EVENT = 'event';
 
 /**
@@ -144,7 +144,7 @@ export function serverPlan(context: TargetContext, target: string): ServerPlan {
   const resources = RESOURCES.map((resource) => resourcePlan(resource.name, routes));
   const byName = (name: ResourceName) => resources.find((resource) => resource.name === name) as ResourcePlan;
   const event = byName(EVENT);
-  const texture = byName(TEXTURE);
+  const texture = byName(TEXTURES);
   const marker = 'XMETHODX';
   const [before, after] = methodNotAllowedBody(marker).split(marker) as [string, string];
   return {

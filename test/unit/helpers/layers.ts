@@ -1,14 +1,25 @@
-// The import rules of scripts/ (issue 13, part 3), as pure functions over source text so that
+// The import rules of scripts/, as pure functions over source text so that
 // test/unit/layers.test.ts can run them on the real tree and on synthetic violations alike.
 //
-// scripts/ holds one folder per layer, lowest first: contract < build < respond < targets < review < migrate < cli.
-// A module may import its own layer and the layers below it. bench/ sits apart from the product:
-// it may import any layer, and no layer may import it. Nothing under scripts/ imports test/.
+// scripts/ holds one folder per layer. LAYERS says which other layers each may import: the table
+// of docs/architecture.md, which layers.test.ts holds against this one. bench/ sits apart from
+// the product: it may import any layer, and no layer may import it. Nothing under scripts/
+// imports test/.
 
 import path from 'node:path';
 import ts from 'typescript';
 
-const LAYERS = ['contract', 'build', 'respond', 'targets', 'review', 'migrate', 'cli'] as const;
+/** Each layer, lowest first, with the layers it may import besides its own. */
+export const LAYERS: ReadonlyMap<string, readonly string[]> = new Map([
+  ['shared', []],
+  ['contract', ['shared']],
+  ['respond', ['shared', 'contract']],
+  ['targets', ['shared', 'contract', 'respond']],
+  ['builder', ['shared', 'contract', 'targets']],
+  ['review', ['shared', 'contract']],
+  ['migrate', ['shared', 'contract', 'builder', 'review']],
+  ['cli', ['shared', 'contract', 'respond', 'targets', 'builder', 'review', 'migrate']],
+]);
 const APART = 'bench';
 
 type ImportKind = 'import' | 'export-from' | 'dynamic-import' | 'url';
@@ -74,14 +85,10 @@ function resolveSpecifier(from: string, specifier: string): string | undefined {
   return path.posix.normalize(path.posix.join(path.posix.dirname(from), specifier));
 }
 
-/** `contract`, …, `cli` or `bench` for a module under scripts/, else undefined. */
+/** `shared`, …, `cli` or `bench` for a module under scripts/, else undefined. */
 function folderOf(file: string): string | undefined {
   const parts = file.split('/');
   return parts[0] === 'scripts' && parts.length > 2 ? parts[1] : undefined;
-}
-
-function rank(folder: string | undefined): number {
-  return LAYERS.indexOf(folder as (typeof LAYERS)[number]);
 }
 
 /** Every broken rule, as `file:line → specifier (why)`, sorted. */
@@ -90,8 +97,9 @@ export function layerViolations(graph: ModuleGraph): string[] {
   for (const [file, refs] of graph) {
     if (!file.startsWith('scripts/')) continue;
     const own = folderOf(file);
-    if (own !== APART && rank(own) < 0) {
-      out.push(`${file} → (itself: not in a layer folder; expected scripts/{${[...LAYERS, APART].join(',')}}/)`);
+    const allowed = own === undefined ? undefined : LAYERS.get(own);
+    if (own !== APART && allowed === undefined) {
+      out.push(`${file} → (itself: not in a layer folder; expected scripts/{${[...LAYERS.keys(), APART].join(',')}}/)`);
       continue;
     }
     for (const ref of refs) {
@@ -107,18 +115,23 @@ export function layerViolations(graph: ModuleGraph): string[] {
       if (theirs === own || own === APART) continue;
       if (theirs === APART) {
         out.push(`${where} (the product must not import ${APART}/)`);
-      } else if (rank(theirs) > rank(own)) {
-        out.push(`${where} (${own} may not import ${theirs}, a layer above it)`);
-      } else if (rank(theirs) < 0) {
+      } else if (theirs === undefined || !LAYERS.has(theirs)) {
         out.push(`${where} (${target} is not in a layer folder)`);
+      } else if (!allowed?.includes(theirs)) {
+        out.push(
+          `${where} (${own} may not import ${theirs}; it may import ${allowed?.join(', ') || 'no other layer'})`,
+        );
       }
     }
   }
   return out.sort();
 }
 
-/** The modules `entry` loads when it runs: relative imports followed, type-only ones skipped. */
-export function runtimeClosure(graph: ModuleGraph, entry: string): string[] {
+/**
+ * The modules `entry` loads when it runs: relative imports followed, type-only ones skipped;
+ * with `atStart`, a dynamic import() is not followed either (it loads only when called).
+ */
+export function runtimeClosure(graph: ModuleGraph, entry: string, { atStart = false } = {}): string[] {
   const seen = new Set<string>();
   const queue = [entry];
   while (queue.length > 0) {
@@ -126,7 +139,7 @@ export function runtimeClosure(graph: ModuleGraph, entry: string): string[] {
     if (seen.has(file) || !graph.has(file)) continue;
     seen.add(file);
     for (const ref of graph.get(file) ?? []) {
-      if (ref.typeOnly || ref.kind === 'url') continue;
+      if (ref.typeOnly || ref.kind === 'url' || (atStart && ref.kind === 'dynamic-import')) continue;
       const target = resolveSpecifier(file, ref.specifier);
       if (target !== undefined) queue.push(target);
     }
@@ -134,11 +147,17 @@ export function runtimeClosure(graph: ModuleGraph, entry: string): string[] {
   return [...seen].sort();
 }
 
-/** `file:line → package` for each module in `files` that loads `pkg` (or a subpath of it) at run time. */
-export function runtimeImportsOf(graph: ModuleGraph, files: readonly string[], pkg: string): string[] {
+/** `file:line → package` for each module in `files` that loads `pkg` (or a subpath of it) at run time, or `atStart`. */
+export function runtimeImportsOf(
+  graph: ModuleGraph,
+  files: readonly string[],
+  pkg: string,
+  { atStart = false } = {},
+): string[] {
   return files.flatMap((file) =>
     (graph.get(file) ?? [])
-      .filter((ref) => !ref.typeOnly && (ref.specifier === pkg || ref.specifier.startsWith(`${pkg}/`)))
+      .filter((ref) => !ref.typeOnly && !(atStart && ref.kind === 'dynamic-import'))
+      .filter((ref) => ref.specifier === pkg || ref.specifier.startsWith(`${pkg}/`))
       .map((ref) => `${file}:${ref.line} → ${ref.specifier}`),
   );
 }

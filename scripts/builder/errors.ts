@@ -2,6 +2,7 @@
 // the file, the record, the field as a JSON pointer into the file, and what was expected.
 
 import { compareStrings } from '../contract/ordering.ts';
+import { ProjectError } from '../shared/errors.ts';
 
 /** A place in a text file: both from 1, the column in code points (see LineIndex in strict-json.ts). */
 export interface TextPosition {
@@ -37,15 +38,8 @@ export interface DataError {
   seeAlso?: SourcePlace;
 }
 
-/**
- * A problem of the user's input or environment that its message says whole, in one line (a
- * folder that cannot be written, a port in use, a service that does not answer): a command
- * prints the message and no stack (cli/fail.ts).
- */
-export class UserFacingError extends Error {}
-
 /** Thrown by the build when the data has problems; holds every one of them. */
-export class DataErrors extends Error {
+export class DataErrors extends ProjectError {
   constructor(readonly errors: readonly DataError[]) {
     super(`${errors.length} problem${errors.length === 1 ? '' : 's'} in the source data`);
   }

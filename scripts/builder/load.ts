@@ -4,8 +4,8 @@
 import { readFile as readFileWithCallback } from 'node:fs';
 import { promisify } from 'node:util';
 import type { ResourceName } from '../contract/routes.ts';
+import { mapLimited } from '../shared/map-limited.ts';
 import type { DataError } from './errors.ts';
-import { mapLimited } from './map-limited.ts';
 import { findSources, type Source } from './source-files.ts';
 import { parseStrict } from './strict-json.ts';
 

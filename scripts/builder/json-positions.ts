@@ -2,8 +2,8 @@
 // with the tokenizer of strict-json.ts. Run only when the build has failed, on the files the
 // problems name: on valid data nothing here runs.
 
+import { mapLimited } from '../shared/map-limited.ts';
 import { type DataError, pointerOf } from './errors.ts';
-import { mapLimited } from './map-limited.ts';
 import { LineIndex, walkJson } from './strict-json.ts';
 
 /** Offsets of a value's first character and, for an object's member, of its key. */

@@ -6,7 +6,7 @@ import { writeFile as writeFileWithCallback } from 'node:fs';
 import { mkdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { UserFacingError } from './errors.ts';
+import { errnoText, UserFacingError } from './errors.ts';
 import { exchangeFolders } from './exchange.ts';
 import { mapLimited } from './map-limited.ts';
 import { recoverOutput, siblingPath, swapStamp } from './swap.ts';
@@ -16,24 +16,6 @@ const WRITE_CONCURRENCY = 32;
 // costs about twice the CPU time per file.
 const writeFile = promisify(writeFileWithCallback);
 
-const CAUSES: Record<string, string> = {
-  ENOSPC: 'no space left on the device',
-  EDQUOT: 'the disk quota is exhausted',
-  EROFS: 'the file system is read-only',
-  EACCES: 'permission denied',
-  EPERM: 'operation not permitted',
-  ENOTDIR: 'a part of the path is a file, not a folder',
-  EEXIST: 'a file is in the way of the folder',
-  EISDIR: 'a folder is in the way of a file',
-  ENAMETOOLONG: 'the file name is too long',
-  EMFILE: 'too many open files',
-  ENFILE: 'too many open files',
-  EIO: 'an input/output error of the device',
-  ENOENT: 'a folder of the path does not exist',
-  EBUSY: 'the folder is in use',
-  EXDEV: 'the output is on another file system than its staging folder',
-};
-
 /** A write of the output that failed for a reason of the file system: one line for the user. */
 export class OutputError extends UserFacingError {
   constructor(
@@ -42,9 +24,10 @@ export class OutputError extends UserFacingError {
     /** The path the file system refused, named as it would be in the output. */
     readonly file: string,
     readonly code: string,
+    options?: ErrorOptions,
   ) {
-    const cause = file === output && code === 'EEXIST' ? 'it is a file, not a folder' : CAUSES[code];
-    super(`cannot write ${file}: ${cause ?? 'the file system refused'} (${code})`);
+    const words = file === output && code === 'EEXIST' ? 'it is a file, not a folder' : errnoText(code);
+    super(`cannot write ${file}: ${words ?? 'the file system refused'} (${code})`, options);
   }
 }
 
@@ -54,7 +37,7 @@ function asOutputError(error: unknown, output: string, staging: string): unknown
   if (error instanceof OutputError || typeof code !== 'string' || !/^E[A-Z]+$/.test(code)) return error;
   const where = (error as NodeJS.ErrnoException).path ?? output;
   const named = where.startsWith(staging) ? output + where.slice(staging.length) : where;
-  return new OutputError(output, named.startsWith(`${output}.`) ? output : named, code);
+  return new OutputError(output, named.startsWith(`${output}.`) ? output : named, code, { cause: error });
 }
 
 /**

@@ -58,7 +58,7 @@ function sourceFileSchema(resource: ResourceName): JsonSchema {
   return {
     $schema: 'https://json-schema.org/draft/2020-12/schema',
     title: `data/${resource}/**/*.json`,
-    description: `${String(record.description)} Generated from scripts/build/schemas.ts: do not edit.`,
+    description: `${String(record.description)} Generated from scripts/builder/schemas.ts: do not edit.`,
     anyOf: [ref, { type: 'array', items: ref }],
     $defs: { [definition]: record },
   };

@@ -4,7 +4,7 @@
 import { z } from 'zod';
 
 const text = () => z.string();
-// `.meta()` only describes a rule for the JSON Schemas of scripts/build/json-schemas.ts (the
+// `.meta()` only describes a rule for the JSON Schemas of scripts/builder/json-schemas.ts (the
 // editors' and the OpenAPI document's); it changes nothing zod checks.
 const nonEmpty = () =>
   text()
@@ -294,7 +294,7 @@ export type Fair = z.infer<typeof fairSchema>;
 export type FairEvent = Fair['events'][number];
 export type Texture = z.infer<typeof textureSchema>;
 
-// What the JSON Schemas (scripts/build/json-schemas.ts) cannot say, said in their descriptions;
+// What the JSON Schemas (scripts/builder/json-schemas.ts) cannot say, said in their descriptions;
 // test/unit/json-schemas.test.ts lists the same rules and proves that zod and JSON Schema agree
 // on every other one.
 const URL_PARSES = 'each URL parses as a URL (WHATWG URL)';

@@ -1,0 +1,116 @@
+// The build: load → validate → render → write, once each, on one thread. It writes the output,
+// the selected deploy targets' files and the schemas, each folder swapped in whole; the CLI's
+// commands, the previews, the import's proof and the bench all run it through build().
+
+import { stat } from 'node:fs/promises';
+import path from 'node:path';
+import type { Route } from '../contract/routes.ts';
+import { recoverOutput } from '../shared/swap.ts';
+import { writeOutput } from '../shared/write.ts';
+import { TARGETS } from '../targets/index.ts';
+import { readCatalogue } from './catalogue.ts';
+import { render } from './render.ts';
+
+export interface BuildOptions {
+  dataDir: string;
+  outDir: string;
+  /** The project's `_headers`, copied into the output. */
+  headersPath: string;
+  baseUrl: string;
+  pageSize: number;
+  /** Where the deploy targets' files go, one folder per target (targets/<name>/). */
+  targetsDir: string;
+  /** Deploy targets to write files for; all of them when absent, none when empty (a preview). */
+  targets?: readonly string[];
+  /** Where the source files' JSON Schemas and the API's OpenAPI document go; not written when absent. */
+  schemasDir?: string;
+  /** Validate and render only; write nothing. */
+  check?: boolean;
+  /** Receives one line per finished stage, for progress on long builds. */
+  log?: (line: string) => void;
+}
+
+export interface BuildResult {
+  routes: Route[];
+  records: number;
+  sourceFiles: number;
+  sourceBytes: number;
+  /** How many files the output folder holds (or, with `check`, would hold). */
+  outputFiles: number;
+}
+
+/** Times the stages: each call logs the line with the time since the previous call. */
+function stageLogger(log: (line: string) => void): (line: string) => void {
+  let started = performance.now();
+  return (line) => {
+    const now = performance.now();
+    log(`${line} (${Math.round(now - started)} ms)`);
+    started = now;
+  };
+}
+
+/**
+ * A read error that names no file (reading a folder as a file gives EISDIR without a path) names
+ * the headers file when that is what is not a file: the one file read by path before the data.
+ */
+async function withPath(error: unknown, headersPath: string): Promise<never> {
+  const failure = error as NodeJS.ErrnoException | null;
+  if (typeof failure?.code === 'string' && failure.path === undefined) {
+    const isFile = await stat(headersPath).then(
+      (stats) => stats.isFile(),
+      () => false,
+    );
+    if (!isFile) failure.path = headersPath;
+  }
+  throw error;
+}
+
+/** Builds and writes the output and the selected targets' files; throws DataErrors on bad input. */
+export async function build(options: BuildOptions): Promise<BuildResult> {
+  const step = stageLogger(options.log ?? (() => {}));
+  const selected = TARGETS.filter((target) => !options.targets || options.targets.includes(target.name));
+  // First repair what a killed build left where this one writes, even if it stops on bad data.
+  if (!options.check) {
+    const outputs = [options.outDir, ...selected.map((target) => path.join(options.targetsDir, target.name))];
+    if (options.schemasDir !== undefined) outputs.push(options.schemasDir);
+    await Promise.all(outputs.map((dir) => recoverOutput(path.resolve(dir))));
+  }
+  const { catalogue, routes, headerRules, headersText, ...source } = await readCatalogue(
+    options,
+    step,
+    options.log,
+  ).catch((error: unknown) => withPath(error, options.headersPath));
+  const context = { routes, headerRules };
+  // Asked first: esbuild bundles in a process of its own while this one renders.
+  const targetFiles = Promise.all(selected.map((target) => target.files(context)));
+  // Awaited below; when rendering fails, that is the error to report.
+  targetFiles.catch(() => {});
+  const files = render(catalogue, routes, headersText, options);
+  // Every target's files inside the output, whichever are selected: public/ never depends on --target.
+  for (const target of TARGETS) for (const [file, text] of target.siteFiles?.(context) ?? []) files.set(file, text);
+  step(`render: ${routes.length} routes, ${files.size} files`);
+  const made = await targetFiles;
+  const targetFileCount = made.reduce((sum, filesOfTarget) => sum + filesOfTarget.size, 0);
+  if (selected.length > 0) {
+    step(`targets: ${targetFileCount} files for ${selected.map((target) => target.name).join(', ')}`);
+  }
+  const result = { routes, ...source, outputFiles: files.size };
+  if (options.check) return result;
+  await writeOutput(options.outDir, files);
+  for (const [index, target] of selected.entries()) {
+    await writeOutput(path.join(options.targetsDir, target.name), made[index] as Map<string, string>);
+  }
+  const folders = [`${options.outDir}/`, ...(selected.length > 0 ? [`${options.targetsDir}/`] : [])];
+  let written = files.size + targetFileCount;
+  if (options.schemasDir !== undefined) {
+    // Keyed by their place in the project (`schemas/openapi.json`): written into schemasDir.
+    // Loaded only here: npm start, dev and check never write schemas.
+    const { schemaFiles } = await import('./openapi.ts');
+    const schemas = [...schemaFiles(options, headersText)].map(([file, text]) => [path.basename(file), text] as const);
+    await writeOutput(options.schemasDir, new Map(schemas));
+    folders.push(`${options.schemasDir}/`);
+    written += schemas.length;
+  }
+  step(`write: ${written} files into ${folders.join(', ')}`);
+  return result;
+}
