@@ -16,25 +16,30 @@ import {
   UsageError,
   usage,
 } from '../../scripts/cli/settings.ts';
-import { cleanEnv, outputArgs } from './helpers/cli.ts';
+import { cleanEnv, commandLine, outputArgs } from './helpers/cli.ts';
 
-const TSX = path.join(process.cwd(), 'node_modules/.bin/tsx');
+/** Each command as its npm script runs it: `npm run check` is the build command with --check. */
 const SCRIPTS: Record<CommandName, string[]> = {
-  build: ['scripts/cli/build-command.ts'],
-  check: ['scripts/cli/build-command.ts', '--check'],
-  serve: ['scripts/cli/serve-command.ts'],
-  start: ['scripts/cli/start-command.ts'],
-  dev: ['scripts/cli/dev-command.ts'],
-  import: ['scripts/cli/import-command.ts'],
-  verify: ['scripts/cli/verify-command.ts'],
-  diff: ['scripts/cli/diff-command.ts'],
+  build: commandLine('build'),
+  check: commandLine('build', ['--check']),
+  serve: commandLine('serve'),
+  start: commandLine('start'),
+  dev: commandLine('dev'),
+  import: commandLine('import'),
+  verify: commandLine('verify'),
+  diff: commandLine('diff'),
+  'setup-git': commandLine('setup-git'),
 };
 
 /** The environment without the commands' variables: vitest sets BASE_URL (to "/") for Vite's sake. */
 const ENV = cleanEnv();
 
 function run(command: CommandName, args: string[]) {
-  const result = spawnSync(TSX, [...SCRIPTS[command], ...args], { encoding: 'utf8', timeout: 20_000, env: ENV });
+  const result = spawnSync(process.execPath, [...SCRIPTS[command], ...args], {
+    encoding: 'utf8',
+    timeout: 20_000,
+    env: ENV,
+  });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
@@ -213,7 +218,7 @@ function freePort(): Promise<number> {
 describe('npm run serve', () => {
   /** Starts the server on a free port; resolves with its banner once it listens, and a stop function. */
   function serve(args: string[]): Promise<{ banner: string; stderr: string; stop: () => void }> {
-    const child = spawn(TSX, [...SCRIPTS.serve, '--port', '0', ...args], {
+    const child = spawn(process.execPath, [...SCRIPTS.serve, '--port', '0', ...args], {
       stdio: ['ignore', 'ignore', 'pipe'],
       env: ENV,
     });
@@ -261,7 +266,7 @@ describe('npm run serve', () => {
     const port = await freePort();
     const dir = mkdtempSync(path.join(os.tmpdir(), 'serve-links-'));
     const build = spawnSync(
-      TSX,
+      process.execPath,
       [...SCRIPTS.build, ...outputArgs(dir), '--target', 'nginx', '--base-url', `http://127.0.0.1:${port}`],
       { encoding: 'utf8', env: ENV, timeout: 60_000 },
     );

@@ -7,10 +7,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
+import { build } from '../../scripts/builder/build.ts';
 import { type DiffIo, runDiff } from '../../scripts/cli/diff-command.ts';
-import { build } from '../../scripts/cli/run-build.ts';
 import type { Report } from '../../scripts/review/compare.ts';
-import { cleanEnv } from './helpers/cli.ts';
+import { cleanEnv, commandLine } from './helpers/cli.ts';
 
 const run = promisify(execFile);
 const FIXTURES = path.resolve('test/fixtures/diff');
@@ -112,7 +112,7 @@ describe('npm run diff', () => {
   });
 
   it('the real command, piped: no colour', async () => {
-    const { stdout } = await run('npx', ['tsx', 'scripts/cli/diff-command.ts', BEFORE, AFTER], { env: cleanEnv() });
+    const { stdout } = await run(process.execPath, commandLine('diff', [BEFORE, AFTER]), { env: cleanEnv() });
     expect(stdout).toContain('+ id 30 "Borealis Metall AS"');
     expect(stdout).not.toContain('\x1b[');
   });

@@ -6,8 +6,10 @@ import type { Target } from './target.ts';
 export const local: Target = {
   name: 'local',
   async start({ publicDir, port }) {
-    const child = spawnProcess('node_modules/.bin/tsx', [
-      'scripts/cli/serve-command.ts',
+    // As `npm run serve` runs it, through the launcher of every npm script.
+    const child = spawnProcess(process.execPath, [
+      'scripts/command.mjs',
+      'serve',
       '--out',
       publicDir,
       '--host',

@@ -1,10 +1,9 @@
-// Runs one of the npm scripts' commands (scripts/cli/*-command.ts) as the user would, in a
-// process of its own (node with tsx as a loader, so that the PID is the command's own).
+// Runs one of the npm scripts' commands as the user would, in a process of its own: through
+// scripts/command.mjs, as the npm scripts do, so a test runs the very code a command runs (one
+// node process, so that the PID is the command's own).
 
 import { type ChildProcess, spawn } from 'node:child_process';
-import { createRequire } from 'node:module';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 
 export const ROOT = path.resolve(import.meta.dirname, '../../..');
 export const GOOD_DATA = path.join(ROOT, 'test/fixtures/good/data');
@@ -29,11 +28,15 @@ export function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv 
 }
 
 /** A command of the npm scripts, in scripts/cli/<name>-command.ts. */
-type Command = 'build' | 'serve' | 'start' | 'dev' | 'import' | 'verify';
+type Command = 'build' | 'serve' | 'start' | 'dev' | 'import' | 'verify' | 'diff' | 'setup-git';
 
-// The loader by its file: `--import tsx` would be looked up from the working directory, which may
-// be a project folder without node_modules.
-const TSX = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
+/** The launcher every npm script runs its command through. */
+const LAUNCHER = path.join(ROOT, 'scripts/command.mjs');
+
+/** node's arguments that run `command` as its npm script does: `[launcher, command, ...args]`. */
+export function commandLine(command: Command, args: readonly string[] = []): string[] {
+  return [LAUNCHER, command, ...args];
+}
 
 interface CommandOptions {
   /** Its working directory, which its default paths are relative to: the repository's root unless given. */
@@ -47,7 +50,7 @@ export function startCommand(
   args: readonly string[],
   { cwd = ROOT, env = {} }: CommandOptions = {},
 ): ChildProcess {
-  return spawn(process.execPath, ['--import', TSX, path.join(ROOT, `scripts/cli/${command}-command.ts`), ...args], {
+  return spawn(process.execPath, commandLine(command, args), {
     cwd,
     env: cleanEnv(env),
     stdio: ['ignore', 'pipe', 'pipe'],
