@@ -5,7 +5,8 @@
 
 import http from 'node:http';
 import https from 'node:https';
-import { UserFacingError } from '../build/errors.ts';
+import { ProjectError, UserFacingError } from '../shared/errors.ts';
+import { concurrencyLimit } from '../shared/map-limited.ts';
 
 export interface ServiceAnswer {
   /** The absolute URL asked. */
@@ -13,8 +14,10 @@ export interface ServiceAnswer {
   status: number;
   /** Lower-case names; a header the service sent more than once is a list. */
   headers: Record<string, string | string[]>;
-  /** As sent: no Accept-Encoding is asked for, and nothing is decoded. */
+  /** As sent: no Accept-Encoding is asked for, and nothing is decoded. Empty for HEAD. */
   body: Buffer;
+  /** The service sent a body after its answer to HEAD, which HTTP forbids (gunicorn does). */
+  bodyOnHead?: boolean;
 }
 
 export interface ClientOptions {
@@ -34,7 +37,7 @@ export interface ClientOptions {
 export class ServiceError extends UserFacingError {}
 
 /** A failed attempt that is worth another: the cause, said for the final message. */
-class AttemptError extends Error {}
+class AttemptError extends ProjectError {}
 
 const CAUSES: Record<string, string> = {
   ECONNREFUSED: 'connection refused',
@@ -56,29 +59,26 @@ function causeOf(error: unknown): string {
 
 const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
 
-/** A bounded queue: each task waits for one of `limit` slots, so no more than `limit` are in flight. */
-function slots(limit: number): <T>(task: () => Promise<T>) => Promise<T> {
-  let active = 0;
-  const waiting: Array<() => void> = [];
-  return async (task) => {
-    if (active >= limit) await new Promise<void>((resume) => waiting.push(resume));
-    else active += 1;
-    try {
-      return await task();
-    } finally {
-      // The slot passes straight to the next waiting task, so `active` never dips and rises again.
-      const next = waiting.shift();
-      if (next) next();
-      else active -= 1;
-    }
-  };
-}
-
-/** One attempt: the whole answer, or an error; the timeout covers the connection and the body. */
+/**
+ * One attempt: the whole answer, or an error; the timeout covers the connection and the body.
+ * Whatever framing the answer has (Content-Length, chunked, or none until the connection
+ * closes), node:http reads it.
+ *
+ * HEAD is asked on a connection of its own, with `Connection: close`, and its answer is read as
+ * a GET's: node:http skips the body of an answer to HEAD by the request's method, read when the
+ * answer comes, so a service that sends a body on HEAD (gunicorn does) would make its parser
+ * fail on the body's first byte, or not see it at all when it comes a moment later. Read as a
+ * GET's, such a body is read whole and reported, and an answer without one ends when the service
+ * closes the connection.
+ */
 function attempt(url: URL, method: string, headers: Record<string, string>, timeoutMs: number): Promise<ServiceAnswer> {
   const transport = url.protocol === 'https:' ? https : http;
+  const head = method === 'HEAD';
   return new Promise((done, fail) => {
-    const request = transport.request(url, { method, headers });
+    const request = transport.request(
+      url,
+      { method, headers },
+    );
     let settled = false;
     // The first outcome wins: a timeout destroys the request, whose own error must not replace it.
     const finish = (error: unknown, answer?: ServiceAnswer) => {
@@ -92,30 +92,35 @@ function attempt(url: URL, method: string, headers: Record<string, string>, time
       finish(new AttemptError(`no answer within ${timeoutMs / 1000} s`));
       request.destroy();
     }, timeoutMs);
-    request.once('error', (error) => finish(error));
+    /** The answer as far as it came, once its head is read. */
+    let received: (() => ServiceAnswer) | undefined;
+    // An answer to HEAD without a body ends when the connection closes, even where its
+    // Content-Length announces the body a GET would get: that close is its end, not an error.
+    const failed = (error: unknown) => finish(error);
+    request.once('error', failed);
     request.once('response', (response) => {
       const chunks: Buffer[] = [];
+      const headersOf: Record<string, string | string[]> = {};
+      for (const [name, values] of Object.entries(response.headersDistinct)) {
+        if (values) headersOf[name] = values.length === 1 ? (values[0] as string) : values;
+      }
+      const answer = (): ServiceAnswer => {
+        const body = Buffer.concat(chunks);
+        const common = { url: url.href, status: response.statusCode ?? 0, headers: headersOf };
+        return head ? { ...common, body: Buffer.alloc(0), bodyOnHead: body.length > 0 } : { ...common, body };
+      };
+      received = answer;
       response.on('data', (chunk: Buffer) => chunks.push(chunk));
-      response.once('error', (error) => finish(error));
-      response.once('end', () => {
-        const headersOf: Record<string, string | string[]> = {};
-        for (const [name, values] of Object.entries(response.headersDistinct)) {
-          if (values) headersOf[name] = values.length === 1 ? (values[0] as string) : values;
-        }
-        finish(undefined, {
-          url: url.href,
-          status: response.statusCode ?? 0,
-          headers: headersOf,
-          body: Buffer.concat(chunks),
-        });
-      });
-      // Closed without `end`: the answer was cut short. (After `end`, no error is made: an Error
-      // records a stack trace, and every answer closes.)
+      response.once('error', failed);
+      response.once('end', () => finish(undefined, answer()));
+      // Closed without `end`: the answer was cut short, but for HEAD, which has no body to cut.
+      // (After `end`, no error is made: an Error records a stack trace, and every answer closes.)
       response.once('close', () => {
-        if (!settled) finish(new AttemptError(CAUSES.ECONNRESET));
+        if (!settled) failed(new AttemptError(CAUSES.ECONNRESET as string));
       });
     });
     request.end();
+    // After end(), which wrote the request line: this changes only how the answer is read.
   });
 }
 
@@ -126,7 +131,7 @@ function attempt(url: URL, method: string, headers: Record<string, string>, time
 export function serviceClient(base: string, options: ClientOptions = {}) {
   const baseUrl = new URL(base);
   const { timeoutMs = 15_000, retries = 3, retryDelayMs = 250, onAnswer } = options;
-  const inSlot = slots(options.concurrency ?? 4);
+  const inSlot = concurrencyLimit(options.concurrency ?? 4);
 
   return {
     /** `target` is a path relative to base ("event/?ordering=-id") or an absolute URL (a `next` link). */

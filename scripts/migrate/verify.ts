@@ -1,7 +1,7 @@
 // `npm run verify`: asks the running service and this build the same requests, compares each
 // pair of answers, and sums up. The build is served by the caller (cli/verify-command.ts).
 
-import { mapLimited } from '../build/map-limited.ts';
+import { mapLimited } from '../shared/map-limited.ts';
 import type { serviceClient } from './client.ts';
 import { compareAnswers } from './verify-compare.ts';
 import type { VerifyRequest } from './verify-requests.ts';
@@ -22,8 +22,16 @@ export interface VerifyReport {
   differ: number;
   /** One line per difference, `GET company/: ...`, in the order of the requests. */
   lines: string[];
-  /** One line per request of `departed`, saying what the contract decided there. */
+  /** One line per request of `departed`, saying what the contract decided there; then what the service itself does against HTTP. */
   notes: string[];
+}
+
+/**
+ * Said once, whatever the number of such answers: a body on HEAD is the service's own departure
+ * from HTTP (gunicorn sends one), not a difference of the build, so HEAD is judged without it.
+ */
+function bodyOnHeadLine(answers: number): string {
+  return `the service sends a body with its answer to HEAD (${answers} answers), which HTTP forbids; HEAD is compared by status and headers`;
 }
 
 /** `http://127.0.0.1:8000 → http://localhost:3000`: the page links' bases, with how many answers have them. */
@@ -49,11 +57,12 @@ export async function verifyAgainst(
       service.client.request(request.target, init),
       build.client.request(request.target, init),
     ]);
-    return compareAnswers(
+    const comparison = compareAnswers(
       request,
       { base: service.base, answer: fromService },
       { base: build.base, answer: fromBuild },
     );
+    return { ...comparison, bodyOnHead: fromService.bodyOnHead === true };
   });
   const report: VerifyReport = { requests: requests.length, same: 0, departed: 0, differ: 0, lines: [], notes: [] };
   const linkBases = new Map<string, number>();
@@ -71,6 +80,8 @@ export async function verifyAgainst(
     report.lines.push(...differences.map((line) => `${method} ${target}: ${line}`));
   }
   report.lines.push(...linkBaseLines(linkBases));
+  const bodiesOnHead = outcomes.filter((outcome) => outcome.bodyOnHead).length;
+  if (bodiesOnHead > 0) report.notes.push(bodyOnHeadLine(bodiesOnHead));
   return report;
 }
 

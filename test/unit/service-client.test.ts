@@ -1,9 +1,10 @@
 // The service client of `npm run import` and `npm run verify` (scripts/migrate/client.ts),
 // against a real node:http server on 127.0.0.1: retries, timeouts, closed connections, the
-// bound on requests in flight, a path prefix, the origin rule, redirects and raw methods.
+// bound on requests in flight, a path prefix, the origin rule, redirects and raw methods; and
+// against a server that writes its answers byte by byte, in every framing a real server uses.
 
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ServiceError, serviceClient } from '../../scripts/migrate/client.ts';
 
@@ -209,5 +210,125 @@ describe('serviceClient', () => {
     await client.request('a/');
     await client.request('b/');
     expect(sizes).toEqual([5, 5]);
+  });
+});
+
+/**
+ * A server that writes each answer as given, on raw TCP: `answers` is called with the method of
+ * each request and the number of that request on its connection, from 1. An answer ends with
+ * the connection closed when `close` is set, else the connection stays open for the next one,
+ * whatever the request asked.
+ */
+async function rawServe(
+  answers: (method: string, nth: number) => { bytes: string[]; close?: boolean },
+): Promise<{ base: string; requests: string[] }> {
+  const requests: string[] = [];
+  const server = net.createServer((socket) => {
+    rawSockets.push(socket);
+    let nth = 0;
+    let pending = '';
+    let writing = Promise.resolve();
+    socket.on('data', (chunk) => {
+      pending += chunk.toString('latin1');
+      while (pending.includes('\r\n\r\n')) {
+        const head = pending.slice(0, pending.indexOf('\r\n\r\n'));
+        pending = pending.slice(head.length + 4);
+        const method = head.split(' ')[0] as string;
+        nth += 1;
+        requests.push(`${method} #${nth}`);
+        const { bytes, close } = answers(method, nth);
+        // Each part on its own write, a moment apart, as a server that sends the head and then
+        // the body does; the answers of one connection in the order of its requests.
+        writing = writing.then(async () => {
+          for (const part of bytes) {
+            if (socket.destroyed) return;
+            socket.write(part);
+            await new Promise((done) => setTimeout(done, 5));
+          }
+          if (close) socket.end();
+        });
+      }
+    });
+    socket.on('error', () => {});
+  });
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  rawServers.push(server);
+  return { base: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`, requests };
+}
+
+const rawServers: net.Server[] = [];
+const rawSockets: net.Socket[] = [];
+afterEach(async () => {
+  for (const socket of rawSockets.splice(0)) socket.destroy();
+  for (const server of rawServers.splice(0)) await new Promise((done) => server.close(done));
+});
+
+const BODY = '[{"id":1},{"id":2}]';
+const HEAD_LINES = 'HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nVary: Accept\r\n';
+const LENGTH = `Content-Length: ${BODY.length}\r\n`;
+/** The body in two chunks, then the last, empty one. */
+const CHUNKED_BODY = [
+  `5\r\n${BODY.slice(0, 5)}\r\n`,
+  `${(BODY.length - 5).toString(16)}\r\n${BODY.slice(5)}\r\n0\r\n\r\n`,
+];
+
+describe('serviceClient on every framing of an answer', () => {
+  it.each([
+    ['Content-Length', [`${HEAD_LINES}${LENGTH}\r\n`, BODY], false],
+    ['chunked', [`${HEAD_LINES}Transfer-Encoding: chunked\r\n\r\n`, ...CHUNKED_BODY], false],
+    ['no length, ended by Connection: close', [`${HEAD_LINES}Connection: close\r\n\r\n`, BODY], true],
+    ['no length and no Connection header, ended by closing', [`${HEAD_LINES}\r\n`, BODY], true],
+  ] as const)('reads a GET answer framed by %s whole', async (_framing, bytes, close) => {
+    const { base } = await rawServe(() => ({ bytes: [...bytes], close }));
+    const answer = await serviceClient(base, FAST).request('company/');
+    expect(answer.status).toBe(200);
+    expect(answer.body.toString()).toBe(BODY);
+    expect(answer.bodyOnHead).toBeUndefined();
+  });
+
+  it.each([
+    ['Content-Length', [`${HEAD_LINES}${LENGTH}\r\n`, BODY]],
+    ['chunked', [`${HEAD_LINES}Transfer-Encoding: chunked\r\n\r\n`, ...CHUNKED_BODY]],
+  ])('reads several answers framed by %s on one kept-alive connection', async (_framing, bytes) => {
+    const { base, requests } = await rawServe(() => ({ bytes: [...bytes] }));
+    const client = serviceClient(base, { ...FAST, concurrency: 1 });
+    for (const target of ['company/', 'event/', 'virtualfair/'])
+      expect((await client.request(target)).body.toString()).toBe(BODY);
+    expect(requests).toEqual(['GET #1', 'GET #2', 'GET #3']);
+  });
+
+  it.each([
+    ['its Content-Length that of the GET', `${HEAD_LINES}${LENGTH}\r\n`],
+    ['chunked', `${HEAD_LINES}Transfer-Encoding: chunked\r\n\r\n`],
+    ['no length', `${HEAD_LINES}Connection: close\r\n\r\n`],
+  ])('reads an answer to HEAD without a body, %s', async (_framing, head) => {
+    const { base, requests } = await rawServe(() => ({ bytes: [head], close: true }));
+    const answer = await serviceClient(base, { ...FAST, retries: 0 }).request('company/', { method: 'HEAD' });
+    expect(answer).toMatchObject({ status: 200, bodyOnHead: false });
+    expect(answer.headers['content-type']).toBe('application/json');
+    expect(answer.body.length).toBe(0);
+    expect(requests).toEqual(['HEAD #1']);
+  });
+
+  it.each([
+    ['under Content-Length with Connection: close', [`${HEAD_LINES}${LENGTH}Connection: close\r\n\r\n`, BODY], true],
+    ['under Content-Length on a kept-alive connection', [`${HEAD_LINES}${LENGTH}\r\n`, BODY], true],
+    // A server that keeps the connection open although the request said `Connection: close`.
+    ['under Content-Length, the connection left open', [`${HEAD_LINES}${LENGTH}\r\n`, BODY], false],
+    ['chunked, the connection left open', [`${HEAD_LINES}Transfer-Encoding: chunked\r\n\r\n`, ...CHUNKED_BODY], false],
+  ] as const)('reads past a body sent on HEAD %s, says so, and the next requests are answered right', async (_how, bytes, close) => {
+    const { base, requests } = await rawServe((method) =>
+      method === 'HEAD' ? { bytes: [...bytes], close } : { bytes: [`${HEAD_LINES}Content-Length: 2\r\n\r\n`, '[]'] },
+    );
+    const client = serviceClient(base, { ...FAST, retries: 0, concurrency: 1 });
+    const answer = await client.request('company/', { method: 'HEAD' });
+    expect(answer).toMatchObject({ status: 200, bodyOnHead: true });
+    expect(answer.headers['content-type']).toBe('application/json');
+    expect(answer.body.length).toBe(0);
+    expect((await client.request('company/')).body.toString()).toBe('[]');
+    expect((await client.request('event/')).body.toString()).toBe('[]');
+    // HEAD on a connection of its own: the GETs, on the client's pooled connection, never met
+    // the stray body.
+    expect(requests).toEqual(['HEAD #1', 'GET #1', 'GET #2']);
   });
 });
