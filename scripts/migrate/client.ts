@@ -77,7 +77,7 @@ function attempt(url: URL, method: string, headers: Record<string, string>, time
   return new Promise((done, fail) => {
     const request = transport.request(
       url,
-      { method, headers },
+      head ? { method, headers: { ...headers, Connection: 'close' }, agent: false } : { method, headers },
     );
     let settled = false;
     // The first outcome wins: a timeout destroys the request, whose own error must not replace it.
@@ -96,7 +96,7 @@ function attempt(url: URL, method: string, headers: Record<string, string>, time
     let received: (() => ServiceAnswer) | undefined;
     // An answer to HEAD without a body ends when the connection closes, even where its
     // Content-Length announces the body a GET would get: that close is its end, not an error.
-    const failed = (error: unknown) => finish(error);
+    const failed = (error: unknown) => (head && received ? finish(undefined, received()) : finish(error));
     request.once('error', failed);
     request.once('response', (response) => {
       const chunks: Buffer[] = [];
@@ -121,6 +121,7 @@ function attempt(url: URL, method: string, headers: Record<string, string>, time
     });
     request.end();
     // After end(), which wrote the request line: this changes only how the answer is read.
+    if (head) request.method = 'GET';
   });
 }
 

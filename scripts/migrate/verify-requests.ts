@@ -1,8 +1,7 @@
 // What `npm run verify` asks both sides: every request with a file of its own in the route table
 // (every list, every ordering, every texture page with and without `format`), then the answers
-// resolve() decides without one: `format=api` on the other lists, an ordering by several fields,
-// HEAD, OPTIONS, each rejected method, the missing slash, an unknown path, an unknown format and
-// invalid pages.
+// resolve() decides without one: an ordering by several fields, HEAD, OPTIONS, each rejected
+// method, the missing slash, an unknown path, an unknown format and invalid pages.
 
 import { formatOrdering } from '../contract/ordering.ts';
 import {
@@ -32,7 +31,7 @@ const MISSING_SLASH =
   "Django's redirect is text/html, the build's has the API's headers (docs/contract.md, section 8, decision 2)";
 // DRF's default renderers answer `format=api` with the browsable API; the description saw JSON there.
 const BROWSABLE_API =
-  "DRF's browsable API is an HTML page, the build answers the JSON (docs/contract.md, section 5.1)";
+  "DRF's browsable API is an HTML page, the build answers the JSON (docs/contract.md, section 8, decision 11)";
 
 /** `/event/` → `event/`: paths relative to a base URL that ends with a slash. */
 const relative = (path: string) => path.slice(1);
@@ -54,14 +53,8 @@ export function verifyRequests(routes: readonly Route[]): VerifyRequest[] {
   const severalFields = formatOrdering([descending, ascending].filter((term) => term !== undefined));
   const ordered = routes.find((route) => route.query.ordering !== undefined);
   const browsable = (target: string) => get(target, /[?&]format=api(&|$)/.test(target) ? BROWSABLE_API : undefined);
-  // The lists whose body does not depend on `format` have no route with it, but it is the request
-  // the description shows on the fairs and events.
-  const withFormat = new Set(routes.filter((route) => route.query.format === 'api').map((route) => route.resource));
   return [
     ...routes.map((route) => browsable(relative(requestOf(route.file) ?? route.path))),
-    ...RESOURCES.filter((resource) => !withFormat.has(resource.name)).map((resource) =>
-      browsable(`${relative(resource.path)}?format=api`),
-    ),
     // Sorted at request time by the targets with code, so it has no file.
     get(`${list('event')}?ordering=${severalFields}`),
     ...lists.map((target) => ({ method: 'HEAD', target })),

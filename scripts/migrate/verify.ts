@@ -22,8 +22,30 @@ export interface VerifyReport {
   differ: number;
   /** One line per difference, `GET company/: ...`, in the order of the requests. */
   lines: string[];
-  /** One line per request of `departed`, saying what the contract decided there; then what the service itself does against HTTP. */
+  /**
+   * For the requests of `departed`, one line per thing the contract decided, naming the first
+   * few; then what the service itself does against HTTP.
+   */
   notes: string[];
+}
+
+/** Requests that differ only where the contract decided one thing. */
+interface Departed {
+  method: string;
+  departure: string;
+  targets: string[];
+}
+
+/** Requests named in a note: a texture page for each page of a large catalogue would bury the rest. */
+const TARGETS_NAMED = 3;
+
+/** `GET company, virtualfair, event and 2 more: differs only as the contract decides: …`. */
+function departureLines(groups: Iterable<Departed>): string[] {
+  return [...groups].map(({ method, departure, targets }) => {
+    const more = targets.length - TARGETS_NAMED;
+    const named = `${targets.slice(0, TARGETS_NAMED).join(', ')}${more > 0 ? ` and ${more} more` : ''}`;
+    return `${method} ${named}: differs only as the contract decides: ${departure}`;
+  });
 }
 
 /**
@@ -31,7 +53,8 @@ export interface VerifyReport {
  * from HTTP (gunicorn sends one), not a difference of the build, so HEAD is judged without it.
  */
 function bodyOnHeadLine(answers: number): string {
-  return `the service sends a body with its answer to HEAD (${answers} answers), which HTTP forbids; HEAD is compared by status and headers`;
+  const count = `${answers} answer${answers === 1 ? '' : 's'}`;
+  return `the service sends a body with its answer to HEAD (${count}), which HTTP forbids; HEAD is compared by status and headers`;
 }
 
 /** `http://127.0.0.1:8000 → http://localhost:3000`: the page links' bases, with how many answers have them. */
@@ -66,6 +89,7 @@ export async function verifyAgainst(
   });
   const report: VerifyReport = { requests: requests.length, same: 0, departed: 0, differ: 0, lines: [], notes: [] };
   const linkBases = new Map<string, number>();
+  const departures = new Map<string, Departed>();
   for (const [index, { differences, departed, linkBase }] of outcomes.entries()) {
     const { method, target, departure } = requests[index] as VerifyRequest;
     if (linkBase) {
@@ -73,13 +97,17 @@ export async function verifyAgainst(
       linkBases.set(pair, (linkBases.get(pair) ?? 0) + 1);
     }
     if (differences.length > 0 || linkBase) report.differ += 1;
-    else if (departed) {
+    else if (departed && departure !== undefined) {
       report.departed += 1;
-      report.notes.push(`${method} ${target}: differs only as the contract decides: ${departure}`);
+      const key = `${method} ${departure}`;
+      const group = departures.get(key) ?? { method, departure, targets: [] };
+      departures.set(key, group);
+      group.targets.push(target);
     } else report.same += 1;
     report.lines.push(...differences.map((line) => `${method} ${target}: ${line}`));
   }
   report.lines.push(...linkBaseLines(linkBases));
+  report.notes.push(...departureLines(departures.values()));
   const bodiesOnHead = outcomes.filter((outcome) => outcome.bodyOnHead).length;
   if (bodiesOnHead > 0) report.notes.push(bodyOnHeadLine(bodiesOnHead));
   return report;

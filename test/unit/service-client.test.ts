@@ -316,19 +316,22 @@ describe('serviceClient on every framing of an answer', () => {
     // A server that keeps the connection open although the request said `Connection: close`.
     ['under Content-Length, the connection left open', [`${HEAD_LINES}${LENGTH}\r\n`, BODY], false],
     ['chunked, the connection left open', [`${HEAD_LINES}Transfer-Encoding: chunked\r\n\r\n`, ...CHUNKED_BODY], false],
-  ] as const)('reads past a body sent on HEAD %s, says so, and the next requests are answered right', async (_how, bytes, close) => {
-    const { base, requests } = await rawServe((method) =>
-      method === 'HEAD' ? { bytes: [...bytes], close } : { bytes: [`${HEAD_LINES}Content-Length: 2\r\n\r\n`, '[]'] },
-    );
-    const client = serviceClient(base, { ...FAST, retries: 0, concurrency: 1 });
-    const answer = await client.request('company/', { method: 'HEAD' });
-    expect(answer).toMatchObject({ status: 200, bodyOnHead: true });
-    expect(answer.headers['content-type']).toBe('application/json');
-    expect(answer.body.length).toBe(0);
-    expect((await client.request('company/')).body.toString()).toBe('[]');
-    expect((await client.request('event/')).body.toString()).toBe('[]');
-    // HEAD on a connection of its own: the GETs, on the client's pooled connection, never met
-    // the stray body.
-    expect(requests).toEqual(['HEAD #1', 'GET #1', 'GET #2']);
-  });
+  ] as const)(
+    'reads past a body sent on HEAD %s, says so, and the next requests are answered right',
+    async (_how, bytes, close) => {
+      const { base, requests } = await rawServe((method) =>
+        method === 'HEAD' ? { bytes: [...bytes], close } : { bytes: [`${HEAD_LINES}Content-Length: 2\r\n\r\n`, '[]'] },
+      );
+      const client = serviceClient(base, { ...FAST, retries: 0, concurrency: 1 });
+      const answer = await client.request('company/', { method: 'HEAD' });
+      expect(answer).toMatchObject({ status: 200, bodyOnHead: true });
+      expect(answer.headers['content-type']).toBe('application/json');
+      expect(answer.body.length).toBe(0);
+      expect((await client.request('company/')).body.toString()).toBe('[]');
+      expect((await client.request('event/')).body.toString()).toBe('[]');
+      // HEAD on a connection of its own: the GETs, on the client's pooled connection, never met
+      // the stray body.
+      expect(requests).toEqual(['HEAD #1', 'GET #1', 'GET #2']);
+    },
+  );
 });

@@ -1,6 +1,7 @@
 // `npm run verify` (scripts/migrate/verify*.ts, scripts/cli/verify-command.ts). The sample data,
 // built and served by the real local server behind a small proxy on 127.0.0.1, stands in for the
 // running DRF service; the proxy strips a path prefix or spoils one answer to make it differ.
+// drf-service.test.ts runs verify against a real DRF service under gunicorn.
 
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import http from 'node:http';
@@ -362,6 +363,66 @@ describe('npm run verify', () => {
     expect(summaryLine(report)).toBe(
       `verify: ${report.requests} requests, ${report.requests - RESOURCES.length - 3} the same, ${RESOURCES.length + 2} differ only where the contract departs from Django (docs/contract.md, section 8), 1 differ`,
     );
+  });
+
+  it("takes DRF's browsable API on format=api as the contract decides, and still compares a JSON answer there", async () => {
+    type Page = { results: Array<{ id: string; name: string }> };
+    const page2 = JSON.parse(
+      await readFile(path.join(served.outDir, 'virtualbooth-texture/format=api/page=2.json'), 'utf8'),
+    ) as Page;
+    const texture = page2.results[0];
+    if (!texture) throw new Error('the sample data has too few textures for this test');
+    plain.tamper = (_method, target, answer) => {
+      if (!target.includes('format=api')) return answer;
+      if (target.endsWith('page=2')) {
+        const page = JSON.parse(answer.body.toString()) as Page;
+        (page.results[0] as { name: string }).name = 'Renamed';
+        return { ...answer, body: Buffer.from(JSON.stringify(page)) };
+      }
+      const headers = { ...answer.headers, 'content-type': 'text/html; charset=utf-8' };
+      return {
+        ...answer,
+        headers,
+        body: Buffer.from('<!DOCTYPE html>\n<html><title>Virtual Booth Texture List</title></html>'),
+      };
+    };
+    const report = await verifyInProcess(plain);
+    expect(report.lines).toEqual([
+      `GET virtualbooth-texture/?format=api&page=2: virtualbooth-texture ${texture.id} ${JSON.stringify(texture.name)}: name "Renamed" → ${JSON.stringify(texture.name)}`,
+    ]);
+    const browsable = served.routes.filter((route) => route.query.format === 'api').length - 1;
+    expect(report).toMatchObject({ departed: browsable, differ: 1 });
+    // One line for them all, however many pages.
+    expect(report.notes).toEqual([
+      `GET virtualbooth-texture/?format=api, virtualbooth-texture/?format=api&page=last, virtualbooth-texture/?format=api&page=3 and ${browsable - 3} more: differs only as the contract decides: DRF's browsable API is an HTML page, the build answers the JSON (docs/contract.md, section 8, decision 11)`,
+    ]);
+  });
+
+  it('says once that the service sends a body on HEAD, and compares HEAD by its status and headers', async () => {
+    // The client reads such a body and flags it (service-client.test.ts); gunicorn sends one
+    // (drf-service.test.ts).
+    const client = serviceClient(plain.base, { retryDelayMs: 1 });
+    const bodyOnHead: ReturnType<typeof serviceClient> = {
+      request: async (target, init) => {
+        const answer = await client.request(target, init);
+        return init?.method === 'HEAD' ? { ...answer, bodyOnHead: true } : answer;
+      },
+    };
+    plain.tamper = (method, target, answer) => {
+      if (method !== 'HEAD' || target !== 'event/') return answer;
+      const { vary: _vary, ...headers } = answer.headers;
+      return { ...answer, headers };
+    };
+    const report = await verifyAgainst(
+      { client: bodyOnHead, base: plain.base },
+      { client: serviceClient(served.url), base: served.url },
+      verifyRequests(served.routes),
+    );
+    expect(report.lines).toEqual(['HEAD event/: Vary none → "Accept"']);
+    expect(report.notes).toEqual([
+      `the service sends a body with its answer to HEAD (${RESOURCES.length} answers), which HTTP forbids; HEAD is compared by status and headers`,
+    ]);
+    expect(summaryLine(report)).toBe(`verify: ${report.requests} requests, ${report.requests - 1} the same, 1 differ`);
   });
 
   it("reports the answer to an unknown path when it is neither the build's nor Django's page", async () => {

@@ -72,7 +72,9 @@ class VirtualFairSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = VirtualFair
-        fields = ["id", "slug", "name", "link", "logo", "has_catalog", "events", "url", "tiles", "size", "zoom", "show"]
+        fields = [
+            "id", "slug", "name", "link", "logo", "has_catalog", "events", "url", "tiles", "size", "zoom", "show",
+        ]
 
 
 class TextureSerializer(serializers.ModelSerializer):
@@ -81,6 +83,8 @@ class TextureSerializer(serializers.ModelSerializer):
         fields = ["id", "name", "texture", "categories"]
 
 
+# The views have no docstring: DRF would show it as the description in OPTIONS, which the
+# contract has empty.
 class CompanyList(generics.ListAPIView):
     queryset = Company.objects.all()
     serializer_class = CompanySerializer

@@ -1,7 +1,9 @@
 // A stand-in for a running DRF service, on node:http and 127.0.0.1 only: the four lists with
 // DRF's bytes and headers, the texture list paginated as PageNumberPagination paginates it (any
 // page size), an optional path prefix, and faults to inject: error statuses, answers that never
-// come, closed connections, other bytes, edited bodies. Each test closes the one it starts.
+// come, closed connections, other bytes, edited bodies. It is for what a real service cannot be
+// made to do on cue; drf-service.test.ts runs the import against a real one, Django and DRF under
+// gunicorn. Each test closes the one it starts.
 
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
