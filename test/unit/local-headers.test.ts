@@ -76,6 +76,10 @@ describe.skipIf(!installed)('the local server and the nginx target', () => {
     localOrigin = await listen(local, '127.0.0.1', 0);
   }, 60_000);
 
+  /** The header names of the same request on the local server and on nginx. */
+  const bothNames = (method: string, target: string) =>
+    Promise.all([names(localOrigin, method, target), names(deployed.origin, method, target)]);
+
   afterAll(async () => {
     await deployed?.stop();
     await new Promise((done) => local?.close(done));
@@ -87,10 +91,7 @@ describe.skipIf(!installed)('the local server and the nginx target', () => {
     const answersFromFiles = [...requests.slice(0, routeCount), ...requests.filter(({ method }) => method === 'HEAD')];
     const differences: string[] = [];
     for (const { method, target } of answersFromFiles) {
-      const [fromLocal, fromNginx] = await Promise.all([
-        names(localOrigin, method, target),
-        names(deployed.origin, method, target),
-      ]);
+      const [fromLocal, fromNginx] = await bothNames(method, target);
       const expected = fromNginx.filter((name) => !SERVER_ONLY.has(name));
       if (fromLocal.join() !== expected.join())
         differences.push(`${method} ${target}: local ${fromLocal.join(', ')}; nginx ${expected.join(', ')}`);
@@ -104,10 +105,7 @@ describe.skipIf(!installed)('the local server and the nginx target', () => {
   it('send no header name that nginx does not, on every error, method and sorted answer too', async () => {
     const extra: string[] = [];
     for (const { method, target } of requests) {
-      const [fromLocal, fromNginx] = await Promise.all([
-        names(localOrigin, method, target),
-        names(deployed.origin, method, target),
-      ]);
+      const [fromLocal, fromNginx] = await bothNames(method, target);
       const more = fromLocal.filter((name) => !fromNginx.includes(name));
       if (more.length > 0) extra.push(`${method} ${target}: ${more.join(', ')}`);
     }
