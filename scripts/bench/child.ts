@@ -1,25 +1,20 @@
-// Runs inside a fresh child process, started by measure.ts as `node --import tsx child.ts <job.json>`:
-// either the BUILD (build() of scripts/cli/run-build.ts) or the BASELINE (the same file I/O and
-// JSON.parse, nothing else). Each times only its work: modules are loaded and inputs read before the clock starts.
-// Stage lines go to stderr as they happen; the one JSON result goes to stdout.
+// Runs inside a fresh child process, started by measure.ts as `node --import tsx child.ts` with the
+// job on stdin: a case (the build, the diff, the import) or its baseline, which does the same I/O
+// and JSON.parse and nothing else. Each times only its work: modules are loaded and inputs read
+// before the clock starts. Stage lines go to stderr as they happen; the one JSON result to stdout.
 
 import { readFile as readFileWithCallback, writeFile as writeFileWithCallback } from 'node:fs';
 import { mkdir, readdir, readFile } from 'node:fs/promises';
 import http from 'node:http';
 import path from 'node:path';
+import { text } from 'node:stream/consumers';
 import { promisify } from 'node:util';
-import type { BuildOptions } from '../cli/run-build.ts';
+import type { BuildOptions } from '../builder/build.ts';
 
 export type Job =
   | { kind: 'build'; options: Omit<BuildOptions, 'log' | 'check'> }
-  | {
-      kind: 'baseline';
-      /** The files the build reads, in the order it reads them. */
-      sourceFiles: string[];
-      /** A finished build's output (public/ and targets/): its files are what the baseline writes. */
-      referenceDir: string;
-      outDir: string;
-    }
+  /** The build's baseline: reads and parses `sourceFiles` (the build's, in its order), then writes `referenceDir`'s files. */
+  | { kind: 'baseline'; sourceFiles: string[]; referenceDir: string; outDir: string }
   /** `npm run diff` between two built output folders: reading both sides and comparing them. */
   | { kind: 'diff'; before: string; after: string }
   /** The diff's baseline: reading and JSON.parse-ing every JSON file of both folders. */
@@ -51,9 +46,8 @@ export interface ChildResult {
   systemMs: number;
   /**
    * Time the main thread was busy (the event loop's active time: JavaScript, the encoding and
-   * parsing it calls, its share of garbage collection). The work of the other threads (file
-   * system calls, a server's other process) can overlap it, but nothing on one thread can bring
-   * the run's time below it.
+   * parsing it calls, its share of garbage collection). Other threads' work (file system calls,
+   * a server in another process) can overlap it; nothing on one thread brings a run below it.
    */
   mainThreadMs: number;
   /** process.resourceUsage().maxRSS, in bytes: the peak, start-up included. */
@@ -61,15 +55,11 @@ export interface ChildResult {
   /** RSS once modules are loaded, just before the clock starts. */
   startRssBytes: number;
   stages: Stage[];
-  sourceFiles: number;
-  sourceBytes: number;
+  /** The build's routes. */
   routes?: number;
-  records?: number;
-  /** Set when the work failed (bad data, an exception); the figures are then meaningless. */
-  error?: string;
 }
 
-// Same bounds and the same calls as the build's load and write (scripts/build/load.ts, write.ts),
+// Same bounds and the same calls as the build's load and write (scripts/builder/load.ts, shared/write.ts),
 // so the baseline is neither handicapped by its I/O pattern nor favoured by an unbounded one.
 const READ_CONCURRENCY = 64;
 const WRITE_CONCURRENCY = 32;
@@ -90,74 +80,54 @@ async function mapLimited<T, R>(items: readonly T[], limit: number, task: (item:
   return results;
 }
 
-/** Every file under `dir`, as relative path → text. */
-async function readTree(dir: string): Promise<Map<string, string>> {
-  const files = new Map<string, string>();
-  const walk = async (relative: string): Promise<void> => {
-    for (const entry of await readdir(path.join(dir, relative), { withFileTypes: true })) {
-      const child = relative ? `${relative}/${entry.name}` : entry.name;
-      if (entry.isDirectory()) await walk(child);
-      else files.set(child, await readFile(path.join(dir, child), 'utf8'));
-    }
-  };
-  await walk('');
-  return files;
+/** Every file under `dir`, relative to it, in path order. */
+export async function filesUnder(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
+  return entries
+    .filter((entry) => !entry.isDirectory())
+    .map((entry) => path.relative(dir, path.join(entry.parentPath, entry.name)))
+    .sort();
 }
 
-const cpuNow = () => {
-  const { user, system } = process.cpuUsage();
-  return (user + system) / 1000;
-};
-
-/** Starts the clocks of a run; the function returned reads what the run has taken so far. */
-function startClocks(): () => Pick<
-  ChildResult,
-  'ms' | 'cpuMs' | 'systemMs' | 'mainThreadMs' | 'maxRssBytes' | 'startRssBytes'
-> {
+/**
+ * Starts the clocks of a run. `record` ends a stage the work timed itself (the build's lines),
+ * `step` one timed here, printed in the build's format; each stage's CPU and main thread time
+ * count from the end of the stage before.
+ */
+function startClocks() {
   const startRssBytes = process.memoryUsage().rss;
-  const { user, system } = process.cpuUsage();
+  const cpu = process.cpuUsage();
   const loop = performance.eventLoopUtilization();
   const started = performance.now();
-  return () => {
-    const now = process.cpuUsage();
-    return {
-      ms: performance.now() - started,
-      cpuMs: (now.user + now.system - user - system) / 1000,
-      systemMs: (now.system - system) / 1000,
-      mainThreadMs: performance.eventLoopUtilization(loop).active,
-      maxRssBytes: process.resourceUsage().maxRSS * 1024,
-      startRssBytes,
-    };
+  const stages: Stage[] = [];
+  let lap = { cpu, loop, at: started };
+  const record = (stage: Pick<Stage, 'name' | 'ms' | 'line'>) => {
+    const now = { cpu: process.cpuUsage(), loop: performance.eventLoopUtilization(), at: performance.now() };
+    const cpuMs = (now.cpu.user + now.cpu.system - lap.cpu.user - lap.cpu.system) / 1000;
+    const mainThreadMs = performance.eventLoopUtilization(now.loop, lap.loop).active;
+    stages.push({ ...stage, cpuMs: Math.round(cpuMs), mainThreadMs: Math.round(mainThreadMs) });
+    lap = now;
   };
-}
-
-/** CPU and main thread ms since the previous call (the first call: since this was made). */
-function lapClocks(): () => Pick<Stage, 'cpuMs' | 'mainThreadMs'> {
-  let cpu = cpuNow();
-  let loop = performance.eventLoopUtilization();
-  return () => {
-    const cpuThen = cpu;
-    const loopThen = loop;
-    cpu = cpuNow();
-    loop = performance.eventLoopUtilization();
-    return {
-      cpuMs: Math.round(cpu - cpuThen),
-      mainThreadMs: Math.round(performance.eventLoopUtilization(loop, loopThen).active),
-    };
-  };
-}
-
-/** The baseline's stage lines, in the build's format. */
-function stageTimer(stages: Stage[]) {
-  let started = performance.now();
-  const lap = lapClocks();
-  return (name: string, detail: string) => {
-    const now = performance.now();
-    const ms = Math.round(now - started);
-    const line = `${name}: ${detail} (${ms} ms)`;
-    stages.push({ name, ms, ...lap(), line });
-    process.stderr.write(`${line}\n`);
-    started = now;
+  return {
+    record,
+    step(name: string, detail: string) {
+      const ms = Math.round(performance.now() - lap.at);
+      const line = `${name}: ${detail} (${ms} ms)`;
+      process.stderr.write(`${line}\n`);
+      record({ name, ms, line });
+    },
+    result(): ChildResult {
+      const now = process.cpuUsage();
+      return {
+        ms: performance.now() - started,
+        cpuMs: (now.user + now.system - cpu.user - cpu.system) / 1000,
+        systemMs: (now.system - cpu.system) / 1000,
+        mainThreadMs: performance.eventLoopUtilization(loop).active,
+        maxRssBytes: process.resourceUsage().maxRSS * 1024,
+        startRssBytes,
+        stages,
+      };
+    },
   };
 }
 
@@ -168,134 +138,94 @@ export function parseStage(line: string): Omit<Stage, 'cpuMs' | 'mainThreadMs'> 
 }
 
 async function runBuild(job: Extract<Job, { kind: 'build' }>): Promise<ChildResult> {
-  const { build } = await import('../cli/run-build.ts');
-  const { DataErrors, formatDataError } = await import('../build/errors.ts');
-  const stages: Stage[] = [];
-  const taken = startClocks();
-  const lap = lapClocks();
-  // build() calls log as each stage ends, so the time used since the last call is that stage's.
+  const { build } = await import('../builder/build.ts');
+  const { DataErrors, formatDataError } = await import('../builder/errors.ts');
+  const clocks = startClocks();
+  // build() logs as each stage ends, so the time used since the last line is that stage's.
   const log = (line: string) => {
     process.stderr.write(`${line}\n`);
     const stage = parseStage(line);
-    if (stage) stages.push({ ...stage, ...lap() });
+    if (stage) clocks.record(stage);
   };
   try {
     const result = await build({ ...job.options, log });
-    return {
-      ...taken(),
-      stages,
-      sourceFiles: result.sourceFiles,
-      sourceBytes: result.sourceBytes,
-      routes: result.routes.length,
-      records: result.records,
-    };
+    return { ...clocks.result(), routes: result.routes.length };
   } catch (error) {
-    const message =
-      error instanceof DataErrors
-        ? [error.message, ...error.errors.slice(0, 20).map(formatDataError)].join('\n')
-        : String((error as Error).stack ?? error);
-    return {
-      ms: 0,
-      cpuMs: 0,
-      systemMs: 0,
-      mainThreadMs: 0,
-      maxRssBytes: 0,
-      startRssBytes: taken().startRssBytes,
-      stages,
-      sourceFiles: 0,
-      sourceBytes: 0,
-      error: message,
-    };
+    if (error instanceof DataErrors)
+      process.stderr.write(`${error.errors.slice(0, 20).map(formatDataError).join('\n')}\n`);
+    throw error;
   }
 }
 
 async function runBaseline(job: Extract<Job, { kind: 'baseline' }>): Promise<ChildResult> {
-  // Loaded before the clock: the baseline writes bytes it already holds, as the build does
-  // once it has rendered them.
-  const outputs = await readTree(job.referenceDir);
+  // Loaded before the clock: the baseline writes bytes it already holds, as the build does once it
+  // has rendered them.
+  const outputs = new Map<string, string>();
+  for (const file of await filesUnder(job.referenceDir))
+    outputs.set(file, await readFile(path.join(job.referenceDir, file), 'utf8'));
   let outputBytes = 0;
   for (const text of outputs.values()) outputBytes += Buffer.byteLength(text);
-  const stages: Stage[] = [];
-  const step = stageTimer(stages);
-  const taken = startClocks();
-
+  const clocks = startClocks();
   let sourceBytes = 0;
   const parsed = await mapLimited(job.sourceFiles, READ_CONCURRENCY, async (file) => {
     const data = await readSource(file);
     sourceBytes += data.length;
     return JSON.parse(data.toString('utf8')) as unknown;
   });
-  step('read+parse', `${parsed.length} files, ${sourceBytes} bytes`);
-
+  clocks.step('read+parse', `${parsed.length} files, ${sourceBytes} bytes`);
   const dirs = new Set([...outputs.keys()].map((file) => path.dirname(path.join(job.outDir, file))));
   for (const dir of [...dirs].sort()) await mkdir(dir, { recursive: true });
   await mapLimited([...outputs], WRITE_CONCURRENCY, ([file, text]) =>
     writeOutputFile(path.join(job.outDir, file), text),
   );
-  step('write', `${outputs.size} files, ${outputBytes} bytes`);
-
-  return {
-    ...taken(),
-    stages,
-    // The parsed values stay alive until here, as the build's records do until it has rendered.
-    sourceFiles: parsed.length,
-    sourceBytes,
-  };
+  // Naming the parsed values keeps them alive until here, as the build holds its records.
+  clocks.step('write', `${outputs.size} files, ${outputBytes} bytes, ${parsed.length} parsed files held`);
+  return clocks.result();
 }
 
 async function runDiff(job: Extract<Job, { kind: 'diff' }>): Promise<ChildResult> {
   const { readSide } = await import('../review/side.ts');
   const { compareSides } = await import('../review/compare.ts');
-  const stages: Stage[] = [];
-  const step = stageTimer(stages);
-  const taken = startClocks();
+  const clocks = startClocks();
   const [before, after] = [await readSide(job.before, job.before), await readSide(job.after, job.after)];
-  step('read', `${before.files.size} + ${after.files.size} files`);
-  const report = compareSides(before, after);
-  const changed = report.resources.reduce(
+  clocks.step('read', `${before.files.size} + ${after.files.size} files`);
+  const { resources } = compareSides(before, after);
+  const changed = resources.reduce(
     (sum, diff) => sum + diff.added.length + diff.removed.length + diff.changed.length,
     0,
   );
-  step('compare', `${changed} records differ`);
-  return { ...taken(), stages, sourceFiles: before.files.size + after.files.size, sourceBytes: 0 };
+  clocks.step('compare', `${changed} records differ`);
+  return clocks.result();
 }
 
 async function runDiffBaseline(job: Extract<Job, { kind: 'diff-baseline' }>): Promise<ChildResult> {
-  const stages: Stage[] = [];
-  const step = stageTimer(stages);
-  const taken = startClocks();
+  const clocks = startClocks();
   let files = 0;
-  let bytes = 0;
   const parsed: unknown[] = [];
   for (const dir of [job.before, job.after]) {
     // Read as the diff reads a folder (scripts/review/side.ts): every file at once.
-    const entries = await readdir(dir, { recursive: true, withFileTypes: true });
-    const names = entries.filter((entry) => entry.isFile()).map((entry) => path.join(entry.parentPath, entry.name));
+    const names = (await filesUnder(dir)).map((name) => path.join(dir, name));
     const texts = await Promise.all(names.map((name) => readFile(name, 'utf8')));
+    files += names.length;
     names.forEach((name, index) => {
-      const text = texts[index] as string;
-      files++;
-      bytes += text.length;
-      if (name.endsWith('.json')) parsed.push(JSON.parse(text));
+      if (name.endsWith('.json')) parsed.push(JSON.parse(texts[index] as string));
     });
   }
-  step('read+parse', `${files} files, ${parsed.length} parsed`);
-  return { ...taken(), stages, sourceFiles: files, sourceBytes: bytes };
+  clocks.step('read+parse', `${files} files, ${parsed.length} parsed`);
+  return clocks.result();
 }
 
 async function runImport(job: Extract<Job, { kind: 'import' }>): Promise<ChildResult> {
   const { importService } = await import('../migrate/import.ts');
   const { settingsFileText } = await import('../cli/settings-file.ts');
-  const stages: Stage[] = [];
-  const step = stageTimer(stages);
-  // Each of the import's lines ends a stage: reading the lists, then the conversion and the
+  // Each of these lines of the import ends a stage: reading the lists, then the conversion and the
   // build's own check of it, then the writes.
   const STAGES: Array<[RegExp, string]> = [
     [/^import: read /, 'read'],
     [/^import: npm run build answers /, 'check'],
     [/^import: wrote /, 'write'],
   ];
-  const taken = startClocks();
+  const clocks = startClocks();
   const result = await importService({
     from: job.from,
     dataDir: job.dataDir,
@@ -304,11 +234,11 @@ async function runImport(job: Extract<Job, { kind: 'import' }>): Promise<ChildRe
     settingsText: settingsFileText,
     log: (line) => {
       const stage = STAGES.find(([pattern]) => pattern.test(line));
-      if (stage) step(stage[1], line.replace(/^import: /, ''));
+      if (stage) clocks.step(stage[1], line.replace(/^import: /, ''));
     },
   });
   if (result.problems.length > 0) throw new Error(`the import found ${result.problems.length} problems`);
-  return { ...taken(), stages, sourceFiles: result.files, sourceBytes: 0 };
+  return clocks.result();
 }
 
 /** A GET of the whole body, as the import's client asks (node:http, its default keep-alive agent). */
@@ -325,18 +255,15 @@ function fetchBody(url: string): Promise<Buffer> {
 }
 
 async function runImportBaseline(job: Extract<Job, { kind: 'import-baseline' }>): Promise<ChildResult> {
-  const stages: Stage[] = [];
-  const step = stageTimer(stages);
-  const taken = startClocks();
+  const clocks = startClocks();
   let bytes = 0;
   const parsed = await mapLimited(job.targets, job.concurrency, async (target) => {
     const body = await fetchBody(new URL(target, job.from).href);
     bytes += body.length;
     return JSON.parse(body.toString('utf8')) as unknown;
   });
-  step('fetch+parse', `${parsed.length} answers, ${bytes} bytes`);
-  // The parsed values stay alive until here, as the import's records do until it has written them.
-  return { ...taken(), stages, sourceFiles: parsed.length, sourceBytes: bytes };
+  clocks.step('fetch+parse', `${parsed.length} answers, ${bytes} bytes`);
+  return clocks.result();
 }
 
 const RUNS = {
@@ -348,14 +275,8 @@ const RUNS = {
   'import-baseline': runImportBaseline,
 } as const;
 
-async function main(): Promise<void> {
-  const jobFile = process.argv[2];
-  if (!jobFile) throw new Error('usage: child.ts <job.json>');
-  const job = JSON.parse(await readFile(jobFile, 'utf8')) as Job;
-  const run = RUNS[job.kind] as (job: Job) => Promise<ChildResult>;
-  const result = await run(job);
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const job = JSON.parse(await text(process.stdin)) as Job;
+  const result = await (RUNS[job.kind] as (job: Job) => Promise<ChildResult>)(job);
   process.stdout.write(`${JSON.stringify(result)}\n`);
-  process.exitCode = result.error ? 1 : 0;
 }
-
-if (import.meta.url === `file://${process.argv[1]}`) await main();

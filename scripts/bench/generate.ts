@@ -81,277 +81,154 @@ interface Country {
   phone: (r: Rng) => string;
 }
 
-const country = (c: Country) => c;
+// biome-ignore format: a table reads best packed
 const COUNTRIES: Country[] = [
-  country({
-    name: 'Germany',
-    weight: 30,
-    cities: [
-      ['Remscheid', '42853'],
-      ['Chemnitz', '09111'],
-      ['Frankfurt am Main', '60311'],
-      ['Stuttgart', '70173'],
-      ['Düsseldorf', '40213'],
-      ['Köln', '50667'],
-      ['München', '80331'],
-      ['Hamburg', '20095'],
-      ['Solingen', '42651'],
-      ['Görlitz', '02826'],
-      ['Nürnberg', '90402'],
-    ],
-    streets: [
-      'Königsallee',
-      'Werkstraße',
-      'Hansaallee',
-      'Industriestraße',
-      'Am Schäferhof',
-      'Gießereiweg',
-      'Hauptstraße',
-      'Zur Hütte',
-    ],
-    company: (r) =>
-      `${r.pick(['Vogelsang', 'Thießen', 'Müller', 'Schäfer', 'Weiß', 'Krämer', 'Böhm', 'Köhler', 'Süßmann', 'Jäger', '4M', 'Rheinmetallbau', 'Großkopf', 'Ölschläger', 'Metallwerk "Nord"', 'ebm'])} ${r.pick(['Oberflächentechnik', 'Lasertechnik', 'Präzisionsteile', 'Fördertechnik', 'Maschinenbau', 'Werkzeugbau', 'Blechbearbeitung', 'Schweißtechnik', 'Gießerei', 'Antriebstechnik', 'Industrietechnik'])} ${r.pick(['GmbH', 'GmbH', 'AG', 'GmbH & Co. KG', 'e.K.', 'KG'])}`,
+  {
+    name: 'Germany', weight: 30,
+    cities: [['Remscheid', '42853'], ['Chemnitz', '09111'], ['Frankfurt am Main', '60311'], ['Stuttgart', '70173'],
+      ['Düsseldorf', '40213'], ['Köln', '50667'], ['München', '80331'], ['Hamburg', '20095'], ['Solingen', '42651'],
+      ['Görlitz', '02826'], ['Nürnberg', '90402']],
+    streets: ['Königsallee', 'Werkstraße', 'Hansaallee', 'Industriestraße', 'Am Schäferhof', 'Gießereiweg',
+      'Hauptstraße', 'Zur Hütte'],
+    company: (r) => `${r.pick(['Vogelsang', 'Thießen', 'Müller', 'Schäfer', 'Weiß', 'Krämer', 'Böhm', 'Köhler', 'Süßmann', 'Jäger', '4M', 'Rheinmetallbau', 'Großkopf', 'Ölschläger', 'Metallwerk "Nord"', 'ebm'])} ${r.pick(['Oberflächentechnik', 'Lasertechnik', 'Präzisionsteile', 'Fördertechnik', 'Maschinenbau', 'Werkzeugbau', 'Blechbearbeitung', 'Schweißtechnik', 'Gießerei', 'Antriebstechnik', 'Industrietechnik'])} ${r.pick(['GmbH', 'GmbH', 'AG', 'GmbH & Co. KG', 'e.K.', 'KG'])}`,
     phone: (r) =>
       r.chance(0.5)
         ? `0${r.int(2, 9)}${r.digits(3)}/${r.digits(5)}`
         : `+49 (0)${r.int(2, 9)}${r.digits(2)} ${r.digits(6)}`,
-  }),
-  country({
-    name: 'Poland',
-    weight: 8,
-    cities: [
-      ['Łódź', '90-001'],
-      ['Poznań', '60-101'],
-      ['Kraków', '30-001'],
-      ['Gdańsk', '80-001'],
-      ['Wrocław', '50-001'],
-    ],
+  },
+  {
+    name: 'Poland', weight: 8,
+    cities: [['Łódź', '90-001'], ['Poznań', '60-101'], ['Kraków', '30-001'], ['Gdańsk', '80-001'],
+      ['Wrocław', '50-001']],
     streets: ['ul. Piotrkowska', 'ul. Świętokrzyska', 'al. Jana Pawła II', 'ul. Żeromskiego'],
-    company: (r) =>
-      `${r.pick(['Łódzkie', 'Poznańskie', 'Śląskie', 'Wielkopolskie', 'Gdańskie', 'Małopolskie'])} ${r.pick(['Zakłady Metalowe', 'Narzędzia', 'Odlewnie', 'Konstrukcje Stalowe', 'Spawalnictwo'])} ${r.pick(['Sp. z o.o.', 'S.A.', 'Sp.j.'])}`,
+    company: (r) => `${r.pick(['Łódzkie', 'Poznańskie', 'Śląskie', 'Wielkopolskie', 'Gdańskie', 'Małopolskie'])} ${r.pick(['Zakłady Metalowe', 'Narzędzia', 'Odlewnie', 'Konstrukcje Stalowe', 'Spawalnictwo'])} ${r.pick(['Sp. z o.o.', 'S.A.', 'Sp.j.'])}`,
     phone: (r) => `+48 ${r.digits(2)} ${r.digits(3)} ${r.digits(2)} ${r.digits(2)}`,
-  }),
-  country({
-    name: 'United Kingdom',
-    weight: 8,
-    cities: [
-      ['Manchester', 'M1 1AE'],
-      ['Birmingham', 'B1 1AA'],
-      ['London', 'EC1A 1BB'],
-      ['Sheffield', 'S1 2HE'],
-    ],
+  },
+  {
+    name: 'United Kingdom', weight: 8,
+    cities: [['Manchester', 'M1 1AE'], ['Birmingham', 'B1 1AA'], ['London', 'EC1A 1BB'], ['Sheffield', 'S1 2HE']],
     streets: ['Foundry Lane', 'Victoria Works', 'Canal Street', 'Mill Road'],
-    company: (r) =>
-      `${r.pick(['Black Country', 'Sheffield', 'Pennine', 'Albion', 'Crown', '247', "O'Brien"])} ${r.pick(['Tools', 'Fasteners', 'Steel', 'Engineering', 'Castings', 'Precision'])} ${r.pick(['Ltd', 'Ltd.', 'plc', '& Sons Ltd'])}`,
+    company: (r) => `${r.pick(['Black Country', 'Sheffield', 'Pennine', 'Albion', 'Crown', '247', "O'Brien"])} ${r.pick(['Tools', 'Fasteners', 'Steel', 'Engineering', 'Castings', 'Precision'])} ${r.pick(['Ltd', 'Ltd.', 'plc', '& Sons Ltd'])}`,
     phone: (r) => `0${r.int(113, 161)} ${r.digits(3)} ${r.digits(4)}`,
-  }),
-  country({
-    name: 'Switzerland',
-    weight: 5,
-    cities: [
-      ['Zürich', 'CH-8005'],
-      ['Biel/Bienne', 'CH-2502'],
-      ['Genève', 'CH-1201'],
-      ['Basel', 'CH-4051'],
-    ],
+  },
+  {
+    name: 'Switzerland', weight: 5,
+    cities: [['Zürich', 'CH-8005'], ['Biel/Bienne', 'CH-2502'], ['Genève', 'CH-1201'], ['Basel', 'CH-4051']],
     streets: ['Güterstrasse', 'Bahnhofstrasse', 'Rue du Rhône', 'Hardstrasse'],
-    company: (r) =>
-      `${r.pick(['Ammann & Frey', 'Micronex', 'Décolletage', 'Helvetia', 'Jura'])} ${r.pick(['Präzision', 'Mikrotechnik', 'Horlogerie', 'Usinage'])} ${r.pick(['SA', 'AG', 'Sàrl'])}`,
+    company: (r) => `${r.pick(['Ammann & Frey', 'Micronex', 'Décolletage', 'Helvetia', 'Jura'])} ${r.pick(['Präzision', 'Mikrotechnik', 'Horlogerie', 'Usinage'])} ${r.pick(['SA', 'AG', 'Sàrl'])}`,
     phone: (r) => `+41 ${r.digits(2)} ${r.digits(3)} ${r.digits(2)} ${r.digits(2)}`,
-  }),
-  country({
-    name: 'China',
-    weight: 8,
-    cities: [
-      ['Shanghai', '200000'],
-      ['Shenzhen', '518000'],
-      ['苏州', '215000'],
-      ['Ningbo', '315000'],
-    ],
+  },
+  {
+    name: 'China', weight: 8,
+    cities: [['Shanghai', '200000'], ['Shenzhen', '518000'], ['苏州', '215000'], ['Ningbo', '315000']],
     streets: ['No. 88 Huanghai Road', 'Jinqiao Road', '工业园区星湖街', 'Binhai Avenue'],
     company: (r) =>
       r.chance(0.3)
         ? `${r.pick(['苏州', '宁波', '深圳', '上海'])}${r.pick(['精密', '华达', '恒达', '金属'])}${r.pick(['机械', '模具', '五金'])}有限公司`
         : `${r.pick(['Zhejiang', 'Jiangsu', 'Ningbo', 'Shenzhen'])} ${r.pick(['Hengda', 'Huada', 'Jinyu', 'Xinlong'])} ${r.pick(['Machinery', 'Hardware', 'Mould', 'Metal Products'])} Co., Ltd.`,
     phone: (r) => `+86 ${r.digits(2)} ${r.digits(4)} ${r.digits(4)}`,
-  }),
-  country({
-    name: 'Japan',
-    weight: 3,
-    cities: [
-      ['東京', '100-0001'],
-      ['Osaka', '530-0001'],
-      ['Nagoya', '450-0002'],
-    ],
+  },
+  {
+    name: 'Japan', weight: 3,
+    cities: [['東京', '100-0001'], ['Osaka', '530-0001'], ['Nagoya', '450-0002']],
     streets: ['丸の内', 'Chuo-ku 2-chome', 'Minato-ku'],
     company: (r) =>
       r.chance(0.5)
         ? `株式会社${r.pick(['タナカ', 'スズキ', 'ヤマモト'])}${r.pick(['精機', '工業', '製作所'])}`
         : `${r.pick(['Tanaka', 'Suzuki', 'Yamamoto'])} ${r.pick(['Seiki', 'Kogyo', 'Seisakusho'])} Co., Ltd.`,
     phone: (r) => `+81 ${r.digits(2)}-${r.digits(4)}-${r.digits(4)}`,
-  }),
-  country({
-    name: 'Austria',
-    weight: 4,
-    cities: [
-      ['Wien', 'A-1010'],
-      ['Graz', 'A-8010'],
-      ['Linz', 'A-4020'],
-    ],
+  },
+  {
+    name: 'Austria', weight: 4,
+    cities: [['Wien', 'A-1010'], ['Graz', 'A-8010'], ['Linz', 'A-4020']],
     streets: ['Industriezeile', 'Mariahilfer Straße', 'Grazer Straße'],
-    company: (r) =>
-      `${r.pick(['Hofbauer', 'Pöttinger', 'Wögerer'])} ${r.pick(['Fördertechnik', 'Stahlbau', 'Anlagenbau'])} ${r.pick(['Ges.m.b.H.', 'GmbH'])}`,
+    company: (r) => `${r.pick(['Hofbauer', 'Pöttinger', 'Wögerer'])} ${r.pick(['Fördertechnik', 'Stahlbau', 'Anlagenbau'])} ${r.pick(['Ges.m.b.H.', 'GmbH'])}`,
     phone: (r) => `+43 ${r.int(1, 7)} ${r.digits(6)}`,
-  }),
-  country({
-    name: 'Italy',
-    weight: 6,
-    cities: [
-      ['Torino', 'I-10121'],
-      ['Milano', 'I-20121'],
-      ['Brescia', 'I-25121'],
-    ],
+  },
+  {
+    name: 'Italy', weight: 6,
+    cities: [['Torino', 'I-10121'], ['Milano', 'I-20121'], ['Brescia', 'I-25121']],
     streets: ['Via Emilia', 'Corso Francia', 'Via dell’Industria'],
-    company: (r) =>
-      `${r.pick(['Ferraresi', 'Officine Lombarde', 'Fonderia Bresciana', 'Pressofusione'])} ${r.pick(['Presse', 'Meccanica', 'Acciai'])} ${r.pick(['S.r.l.', 'S.p.A.'])}`,
+    company: (r) => `${r.pick(['Ferraresi', 'Officine Lombarde', 'Fonderia Bresciana', 'Pressofusione'])} ${r.pick(['Presse', 'Meccanica', 'Acciai'])} ${r.pick(['S.r.l.', 'S.p.A.'])}`,
     phone: (r) => `+39 0${r.digits(2)} ${r.digits(7)}`,
-  }),
-  country({
-    name: 'United States',
-    weight: 6,
-    cities: [
-      ['Detroit', '48201'],
-      ['Charlotte', '28202'],
-      ['Houston', '77002'],
-      ['Cleveland', '44113'],
-    ],
+  },
+  {
+    name: 'United States', weight: 6,
+    cities: [['Detroit', '48201'], ['Charlotte', '28202'], ['Houston', '77002'], ['Cleveland', '44113']],
     streets: ['Woodward Avenue', 'Industrial Pkwy', 'Main Street'],
-    company: (r) =>
-      `${r.pick(['Great Lakes', 'Lone Star', 'Motor City', 'Buckeye'])} ${r.pick(['Tooling', 'Fabrication', 'Automation', 'Forge'])} ${r.pick(['Inc.', 'LLC', 'Corp.'])}`,
+    company: (r) => `${r.pick(['Great Lakes', 'Lone Star', 'Motor City', 'Buckeye'])} ${r.pick(['Tooling', 'Fabrication', 'Automation', 'Forge'])} ${r.pick(['Inc.', 'LLC', 'Corp.'])}`,
     phone: (r) => `+1 (${r.int(200, 989)}) ${r.digits(3)}-${r.digits(4)}`,
-  }),
-  country({
-    name: 'France',
-    weight: 4,
-    cities: [
-      ['Lyon', '69001'],
-      ['Saint-Étienne', '42000'],
-      ['Strasbourg', '67000'],
-    ],
+  },
+  {
+    name: 'France', weight: 4,
+    cities: [['Lyon', '69001'], ['Saint-Étienne', '42000'], ['Strasbourg', '67000']],
     streets: ['Rue de la République', 'Avenue Jean Jaurès', 'Rue des Forges'],
-    company: (r) =>
-      `${r.pick(['Aciéries de', 'Forges de', 'Mécanique de'])} ${r.pick(['Saint-Étienne', 'Lorraine', 'l’Isère'])} ${r.pick(['SAS', 'SA', 'SARL'])}`,
+    company: (r) => `${r.pick(['Aciéries de', 'Forges de', 'Mécanique de'])} ${r.pick(['Saint-Étienne', 'Lorraine', 'l’Isère'])} ${r.pick(['SAS', 'SA', 'SARL'])}`,
     phone: (r) => `+33 ${r.int(1, 9)} ${r.digits(2)} ${r.digits(2)} ${r.digits(2)} ${r.digits(2)}`,
-  }),
-  country({
-    name: 'Turkey',
-    weight: 3,
-    cities: [
-      ['İstanbul', '34000'],
-      ['Ankara', '06000'],
-      ['Bursa', '16000'],
-    ],
+  },
+  {
+    name: 'Turkey', weight: 3,
+    cities: [['İstanbul', '34000'], ['Ankara', '06000'], ['Bursa', '16000']],
     streets: ['Organize Sanayi Bölgesi', 'Atatürk Cad.', 'İkitelli OSB'],
-    company: (r) =>
-      `${r.pick(['Öztürk', 'Yılmaz', 'Çelik'])} ${r.pick(['Makina', 'Döküm', 'Kalıp'])} San. ve Tic. A.Ş.`,
+    company: (r) => `${r.pick(['Öztürk', 'Yılmaz', 'Çelik'])} ${r.pick(['Makina', 'Döküm', 'Kalıp'])} San. ve Tic. A.Ş.`,
     phone: (r) => `+90 ${r.digits(3)} ${r.digits(3)} ${r.digits(2)} ${r.digits(2)}`,
-  }),
-  country({
-    name: 'Greece',
-    weight: 1,
-    cities: [
-      ['Θεσσαλονίκη', '546 25'],
-      ['Αθήνα', '105 57'],
-    ],
+  },
+  {
+    name: 'Greece', weight: 1,
+    cities: [['Θεσσαλονίκη', '546 25'], ['Αθήνα', '105 57']],
     streets: ['Οδός Εγνατίας', 'Λεωφόρος Κηφισίας'],
     company: (r) => `${r.pick(['Αφοί Παπαδόπουλοι', 'Μεταλλουργία Βορείου Ελλάδος'])} ${r.pick(['Α.Ε.', 'Ε.Π.Ε.'])}`,
     phone: (r) => `+30 2${r.digits(2)} ${r.digits(3)} ${r.digits(4)}`,
-  }),
-  country({
-    name: 'Sweden',
-    weight: 2,
-    cities: [
-      ['Göteborg', '411 01'],
-      ['Uppsala', '753 10'],
-      ['Västerås', '722 11'],
-    ],
+  },
+  {
+    name: 'Sweden', weight: 2,
+    cities: [['Göteborg', '411 01'], ['Uppsala', '753 10'], ['Västerås', '722 11']],
     streets: ['Sveavägen', 'Industrigatan', 'Hamngatan'],
-    company: (r) =>
-      `${r.pick(['Göteborgs', 'Västerås', 'Norrlands'])} ${r.pick(['Stålverk', 'Verktyg', 'Mekaniska Verkstad'])} AB`,
+    company: (r) => `${r.pick(['Göteborgs', 'Västerås', 'Norrlands'])} ${r.pick(['Stålverk', 'Verktyg', 'Mekaniska Verkstad'])} AB`,
     phone: (r) => `+46 ${r.digits(2)}-${r.digits(3)} ${r.digits(2)} ${r.digits(2)}`,
-  }),
-  country({
-    name: 'Denmark',
-    weight: 1,
-    cities: [
-      ['København', '1050'],
-      ['Aarhus', '8000'],
-    ],
+  },
+  {
+    name: 'Denmark', weight: 1,
+    cities: [['København', '1050'], ['Aarhus', '8000']],
     streets: ['Østergade', 'Værkstedvej'],
     company: (r) => `${r.pick(['Ørsted', 'Søndergaard', 'Æbelø'])} ${r.pick(['Maskinfabrik', 'Stålindustri'])} A/S`,
     phone: (r) => `+45 ${r.digits(2)} ${r.digits(2)} ${r.digits(2)} ${r.digits(2)}`,
-  }),
-  country({
-    name: 'Czech Republic',
-    weight: 2,
-    cities: [
-      ['Plzeň', '301 00'],
-      ['Brno', '602 00'],
-      ['Ostrava', '702 00'],
-    ],
+  },
+  {
+    name: 'Czech Republic', weight: 2,
+    cities: [['Plzeň', '301 00'], ['Brno', '602 00'], ['Ostrava', '702 00']],
     streets: ['Průmyslová', 'Náměstí Míru'],
-    company: (r) =>
-      `${r.pick(['Strojírny', 'Slévárna', 'Kovárna'])} ${r.pick(['Plzeň', 'Třinec', 'Brno'])} ${r.pick(['a.s.', 's.r.o.'])}`,
+    company: (r) => `${r.pick(['Strojírny', 'Slévárna', 'Kovárna'])} ${r.pick(['Plzeň', 'Třinec', 'Brno'])} ${r.pick(['a.s.', 's.r.o.'])}`,
     phone: (r) => `+420 ${r.digits(3)} ${r.digits(3)} ${r.digits(3)}`,
-  }),
-  country({
-    name: 'India',
-    weight: 3,
-    cities: [
-      ['Chennai', '600001'],
-      ['Pune', '411001'],
-      ['Coimbatore', '641001'],
-    ],
+  },
+  {
+    name: 'India', weight: 3,
+    cities: [['Chennai', '600001'], ['Pune', '411001'], ['Coimbatore', '641001']],
     streets: ['Ambattur Industrial Estate', 'MIDC Bhosari', 'Avinashi Road'],
-    company: (r) =>
-      `${r.pick(['Chennai', 'Deccan', 'Kaveri'])} ${r.pick(['Precision', 'Forgings', 'Castings'])} Pvt. Ltd.`,
+    company: (r) => `${r.pick(['Chennai', 'Deccan', 'Kaveri'])} ${r.pick(['Precision', 'Forgings', 'Castings'])} Pvt. Ltd.`,
     phone: (r) => `+91 ${r.digits(2)} ${r.digits(4)} ${r.digits(4)}`,
-  }),
-  country({
-    name: 'Brazil',
-    weight: 2,
-    cities: [
-      ['Joinville', '89201-000'],
-      ['São Paulo', '01000-000'],
-    ],
+  },
+  {
+    name: 'Brazil', weight: 2,
+    cities: [['Joinville', '89201-000'], ['São Paulo', '01000-000']],
     streets: ['Rua das Indústrias', 'Avenida Paulista'],
-    company: (r) =>
-      `${r.pick(['Metalúrgica', 'Fundição', 'Usinagem'])} ${r.pick(['Joinville', 'Paulista', 'São Bento'])} Ltda.`,
+    company: (r) => `${r.pick(['Metalúrgica', 'Fundição', 'Usinagem'])} ${r.pick(['Joinville', 'Paulista', 'São Bento'])} Ltda.`,
     phone: (r) => `+55 ${r.digits(2)} ${r.digits(4)}-${r.digits(4)}`,
-  }),
-  country({
-    name: 'Spain',
-    weight: 2,
-    cities: [
-      ['Bilbao', '48001'],
-      ['Zaragoza', '50001'],
-    ],
+  },
+  {
+    name: 'Spain', weight: 2,
+    cities: [['Bilbao', '48001'], ['Zaragoza', '50001']],
     streets: ['Calle de la Industria', 'Polígono Industrial Malpica'],
     company: (r) => `${r.pick(['Fundiciones', 'Talleres', 'Aceros'])} ${r.pick(['Añón', 'Ibáñez', 'del Norte'])} S.L.`,
     phone: (r) => `+34 9${r.digits(2)} ${r.digits(3)} ${r.digits(3)}`,
-  }),
-  country({
-    name: 'Netherlands',
-    weight: 2,
-    cities: [
-      ['Eindhoven', '5611 AA'],
-      ['Rotterdam', '3011 AA'],
-    ],
+  },
+  {
+    name: 'Netherlands', weight: 2,
+    cities: [['Eindhoven', '5611 AA'], ['Rotterdam', '3011 AA']],
     streets: ['Industrieweg', 'Havenstraat'],
-    company: (r) =>
-      `${r.pick(['Van der Berg', "'t Hooft", 'De Vries'])} ${r.pick(['Machinebouw', 'Metaaltechniek'])} B.V.`,
+    company: (r) => `${r.pick(['Van der Berg', "'t Hooft", 'De Vries'])} ${r.pick(['Machinebouw', 'Metaaltechniek'])} B.V.`,
     phone: (r) => `+31 ${r.digits(2)} ${r.digits(3)} ${r.digits(4)}`,
-  }),
+  },
 ];
 const COUNTRY_WEIGHTS = COUNTRIES.reduce((sum, c) => sum + c.weight, 0);
 
@@ -364,40 +241,14 @@ function pickCountry(r: Rng): Country {
   return COUNTRIES[0] as Country;
 }
 
-const TAGS = [
-  'Hydraulics & Pneumatics',
-  'CAD/CAM Software',
-  'Trade Press (Media)',
-  'Welding & Cutting',
-  'Press Technology',
-  'Measuring & Testing',
-  'Machine Tools',
-  'Industrial Safety',
-  'Logistics & Intralogistics',
-  'Surface Technology',
-  'Automation/Robotics',
-  'Tube & Pipe',
-  'Tools/Dies/Moulds',
-  'Medical Technology',
-  'Oil & Gas',
-  'Metal & Steel',
-  'Foundry',
-  'Fasteners',
-  'Research & Education',
-  'Services (Consulting)',
-  'Additive Manufacturing (3D Printing)',
-  'Sheet Metal Working',
-  'Drive Technology',
-  'Plastics & Rubber',
-  'Electronics/Electrical Engineering',
-  'Software (ERP/MES)',
-  'Compressed Air',
-  'Lubricants & Coolants',
-  'Bearings & Linear Technology',
-  'Energy (Wind/Solar)',
-  'Oberflächentechnik',
-  'Sécurité industrielle',
-];
+// biome-ignore format: a list reads best packed
+const TAGS = ['Hydraulics & Pneumatics', 'CAD/CAM Software', 'Trade Press (Media)', 'Welding & Cutting',
+  'Press Technology', 'Measuring & Testing', 'Machine Tools', 'Industrial Safety', 'Logistics & Intralogistics',
+  'Surface Technology', 'Automation/Robotics', 'Tube & Pipe', 'Tools/Dies/Moulds', 'Medical Technology', 'Oil & Gas',
+  'Metal & Steel', 'Foundry', 'Fasteners', 'Research & Education', 'Services (Consulting)',
+  'Additive Manufacturing (3D Printing)', 'Sheet Metal Working', 'Drive Technology', 'Plastics & Rubber',
+  'Electronics/Electrical Engineering', 'Software (ERP/MES)', 'Compressed Air', 'Lubricants & Coolants',
+  'Bearings & Linear Technology', 'Energy (Wind/Solar)', 'Oberflächentechnik', 'Sécurité industrielle'];
 
 /** Ids as a database hands them out after deletions: increasing, with gaps. */
 function ids(r: Rng, n: number, maxGap: number): number[] {
@@ -451,38 +302,14 @@ function company(r: Rng, id: number): Json {
   };
 }
 
-const EVENT_SERIES = [
-  'Welding Week',
-  'Targi Łódzkie',
-  'Hydraulik-Kolloquium',
-  'Fachmesse Öl & Gas',
-  'Industrial Safety Day',
-  'Fiera Meccanica',
-  'İstanbul Machinery Days',
-  'Packaging Innovations',
-  'Nordic Automation Fair',
-  'Blechexpo',
-  'Schweißen & Schneiden',
-  'Metalurgia Kielce',
-  'Salon de la Sous-Traitance',
-  'Göteborg Verktygsmässa',
-  'Strojírenský veletrh Brno',
-  'Έκθεση Μηχανημάτων',
-  '上海国际工业博览会',
-  '東京精密機械展',
-  'Surface Technology Forum',
-  'Additive Days (AM/3D)',
-  'Tube & Pipe Summit',
-  'Foundry Talks',
-  'Press Tech Conference',
-  'Robotics/Automation Expo',
-  'Feira Metalúrgica',
-  'Intralogistik-Tage',
-  'Messtechnik Praxis',
-  'Präzisionstage Biel',
-  'Fastener Fair',
-  'Mould & Die Days',
-];
+// biome-ignore format: a list reads best packed
+const EVENT_SERIES = ['Welding Week', 'Targi Łódzkie', 'Hydraulik-Kolloquium', 'Fachmesse Öl & Gas',
+  'Industrial Safety Day', 'Fiera Meccanica', 'İstanbul Machinery Days', 'Packaging Innovations',
+  'Nordic Automation Fair', 'Blechexpo', 'Schweißen & Schneiden', 'Metalurgia Kielce', 'Salon de la Sous-Traitance',
+  'Göteborg Verktygsmässa', 'Strojírenský veletrh Brno', 'Έκθεση Μηχανημάτων', '上海国际工业博览会', '東京精密機械展',
+  'Surface Technology Forum', 'Additive Days (AM/3D)', 'Tube & Pipe Summit', 'Foundry Talks', 'Press Tech Conference',
+  'Robotics/Automation Expo', 'Feira Metalúrgica', 'Intralogistik-Tage', 'Messtechnik Praxis', 'Präzisionstage Biel',
+  'Fastener Fair', 'Mould & Die Days'];
 const EVENT_EDITIONS = ['', '', '', ' Nord', ' Süd', ' International', ' Digital', ' (Online)', ' Spring', ' Autumn'];
 
 /** A date string; days past a month's end roll over, so leap days and month ends appear. */
@@ -549,55 +376,15 @@ function fair(r: Rng, id: number, name: string, slug: string, eventIds: readonly
   };
 }
 
-const MATERIALS = [
-  'Oak Parquet',
-  'Beech Plywood',
-  'Béton Brut',
-  'Łupek Grafitowy',
-  'Marble Nero Marquina',
-  'Carpet',
-  'Needle Felt',
-  'Brushed Aluminium',
-  'Corten Steel',
-  'Räuchereiche',
-  'Terrazzo Veneziano',
-  'Mármol Crema',
-  'Acrylic Opal',
-  'Glass Frosted',
-  'Diamond Plate',
-  'Felt Wall Panel',
-  'Honeycomb Panel',
-  'Leatherette',
-  'Mesh Fabric',
-  'Cork',
-  'Bamboo Strips',
-  'Brick',
-  '3D Wave Panel',
-  'Epoxy Floor',
-  'Canvas',
-  'Copper Patina',
-  'Galvanised Sheet',
-  'LED Wall (static)',
-  'Grass Turf',
-  'Ziegel & Putz',
-];
-const VARIANTS = [
-  '',
-  'Natur',
-  'Anthracite',
-  'Moss Green',
-  'Royal Blue',
-  'Sand',
-  'Signal Red',
-  'Weiß',
-  'Grafit',
-  'Blanc Cassé',
-  'Matt',
-  'High Gloss',
-  'Cognac',
-  '#2',
-  '#3',
-];
+// biome-ignore format: a list reads best packed
+const MATERIALS = ['Oak Parquet', 'Beech Plywood', 'Béton Brut', 'Łupek Grafitowy', 'Marble Nero Marquina', 'Carpet',
+  'Needle Felt', 'Brushed Aluminium', 'Corten Steel', 'Räuchereiche', 'Terrazzo Veneziano', 'Mármol Crema',
+  'Acrylic Opal', 'Glass Frosted', 'Diamond Plate', 'Felt Wall Panel', 'Honeycomb Panel', 'Leatherette', 'Mesh Fabric',
+  'Cork', 'Bamboo Strips', 'Brick', '3D Wave Panel', 'Epoxy Floor', 'Canvas', 'Copper Patina', 'Galvanised Sheet',
+  'LED Wall (static)', 'Grass Turf', 'Ziegel & Putz'];
+// biome-ignore format: a list reads best packed
+const VARIANTS = ['', 'Natur', 'Anthracite', 'Moss Green', 'Royal Blue', 'Sand', 'Signal Red', 'Weiß', 'Grafit',
+  'Blanc Cassé', 'Matt', 'High Gloss', 'Cognac', '#2', '#3'];
 const LIBRARIES = ['floors', 'walls', 'metals', 'fabrics', 'woods', 'stone', 'glass-acrylic', 'specials'];
 
 function texture(r: Rng, categories: readonly string[]): Json {

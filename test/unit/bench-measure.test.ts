@@ -60,7 +60,7 @@ describe('a child run', () => {
           pageSize: 10,
         },
       },
-      { jobFile: path.join(dir, 'job.json'), label: 'test', timeoutMs: 60_000 },
+      'test',
     );
     expect(result.stages.map((stage) => stage.name)).toEqual(['load', 'validate', 'render', 'targets', 'write']);
     // The run's two clocks start and stop together; the stages' laps lie within them (each is
