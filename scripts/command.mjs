@@ -6,7 +6,7 @@
 // one changed, so it is never stale and an edit takes effect on the next command with no step of
 // its own. This is the project's one cache, kept for that reason.
 
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -38,7 +38,8 @@ function freshCompilation() {
   for (const [file, version] of Object.entries(current.inputs)) {
     if (JSON.stringify(versionOf(path.join(ROOT, file))) !== JSON.stringify(version)) return undefined;
   }
-  return path.join(CACHE, current.folder);
+  const folder = path.join(CACHE, current.folder);
+  return existsSync(folder) ? folder : undefined;
 }
 
 /**
