@@ -8,6 +8,8 @@ import type { Route } from '../contract/routes.ts';
 import { recoverOutput } from '../shared/swap.ts';
 import { writeOutput } from '../shared/write.ts';
 import { TARGETS } from '../targets/index.ts';
+import { type CloudflarePlan, checkLimits, formatFinding, LIMITS, LimitsError } from '../targets/limits.ts';
+import type { Target } from '../targets/target.ts';
 import { readCatalogue } from './catalogue.ts';
 import { render } from './render.ts';
 
@@ -20,14 +22,22 @@ export interface BuildOptions {
   pageSize: number;
   /** Where the deploy targets' files go, one folder per target (targets/<name>/). */
   targetsDir: string;
-  /** Deploy targets to write files for; all of them when absent, none when empty (a preview). */
+  /**
+   * Deploy targets to write files for; all of them when absent, none when empty (a preview).
+   * Named targets must take the catalogue within their hosts' limits, or the build stops; of
+   * all of them, one that cannot is left out with a warning.
+   */
   targets?: readonly string[];
+  /** The Cloudflare plan whose limits the Cloudflare targets are checked against; free when absent. */
+  cloudflarePlan?: CloudflarePlan;
   /** Where the source files' JSON Schemas and the API's OpenAPI document go; not written when absent. */
   schemasDir?: string;
   /** Validate and render only; write nothing. */
   check?: boolean;
   /** Receives one line per finished stage, for progress on long builds. */
   log?: (line: string) => void;
+  /** Receives one line per host limit that a target is near, or over when it is left out. */
+  warn?: (line: string) => void;
 }
 
 export interface BuildResult {
@@ -65,6 +75,40 @@ async function withPath(error: unknown, headersPath: string): Promise<never> {
   throw error;
 }
 
+/**
+ * The targets (by their index in `selected`) whose hosts take this build. A target named by the
+ * user that cannot stops the build (LimitsError, one line per limit); otherwise it is left out,
+ * with a warning. Nothing has been written yet: the previous output stays whole either way.
+ */
+function withinLimits(
+  selected: readonly Target[],
+  made: readonly Map<string, string>[],
+  output: ReadonlyMap<string, string>,
+  options: BuildOptions,
+): number[] {
+  const warn = options.warn ?? (() => {});
+  const sizes = new Map([...output].map(([file, text]) => [file, Buffer.byteLength(text)]));
+  const plan = options.cloudflarePlan ?? 'free';
+  const breaches: string[] = [];
+  const kept: number[] = [];
+  for (const [index, target] of selected.entries()) {
+    const targetDir = path.join(options.targetsDir, target.name);
+    const limits = LIMITS[target.name as keyof typeof LIMITS] ?? [];
+    const built = { output, sizes, targetFiles: made[index] as Map<string, string>, plan };
+    const findings = checkLimits(target.name, limits, built, { outDir: options.outDir, targetDir });
+    for (const finding of findings.filter((found) => !found.over)) warn(formatFinding(finding));
+    const over = findings.filter((found) => found.over).map(formatFinding);
+    if (over.length === 0) kept.push(index);
+    else if (options.targets !== undefined) breaches.push(...over);
+    else {
+      for (const line of over) warn(line);
+      warn(`${target.name} is left out: ${targetDir}/ was not written (--target ${target.name} makes this an error)`);
+    }
+  }
+  if (breaches.length > 0) throw new LimitsError(breaches);
+  return kept;
+}
+
 /** Builds and writes the output and the selected targets' files; throws DataErrors on bad input. */
 export async function build(options: BuildOptions): Promise<BuildResult> {
   const step = stageLogger(options.log ?? (() => {}));
@@ -89,19 +133,22 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
   // Every target's files inside the output, whichever are selected: public/ never depends on --target.
   for (const target of TARGETS) for (const [file, text] of target.siteFiles?.(context) ?? []) files.set(file, text);
   step(`render: ${routes.length} routes, ${files.size} files`);
-  const made = await targetFiles;
+  const allMade = await targetFiles;
+  const kept = withinLimits(selected, allMade, files, options);
+  const written = kept.map((index) => selected[index] as Target);
+  const made = kept.map((index) => allMade[index] as Map<string, string>);
   const targetFileCount = made.reduce((sum, filesOfTarget) => sum + filesOfTarget.size, 0);
-  if (selected.length > 0) {
-    step(`targets: ${targetFileCount} files for ${selected.map((target) => target.name).join(', ')}`);
+  if (written.length > 0) {
+    step(`targets: ${targetFileCount} files for ${written.map((target) => target.name).join(', ')}`);
   }
   const result = { routes, ...source, outputFiles: files.size };
   if (options.check) return result;
   await writeOutput(options.outDir, files);
-  for (const [index, target] of selected.entries()) {
+  for (const [index, target] of written.entries()) {
     await writeOutput(path.join(options.targetsDir, target.name), made[index] as Map<string, string>);
   }
-  const folders = [`${options.outDir}/`, ...(selected.length > 0 ? [`${options.targetsDir}/`] : [])];
-  let written = files.size + targetFileCount;
+  const folders = [`${options.outDir}/`, ...(written.length > 0 ? [`${options.targetsDir}/`] : [])];
+  let count = files.size + targetFileCount;
   if (options.schemasDir !== undefined) {
     // Keyed by their place in the project (`schemas/openapi.json`): written into schemasDir.
     // Loaded only here: npm start, dev and check never write schemas.
@@ -109,8 +156,8 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     const schemas = [...schemaFiles(options, headersText)].map(([file, text]) => [path.basename(file), text] as const);
     await writeOutput(options.schemasDir, new Map(schemas));
     folders.push(`${options.schemasDir}/`);
-    written += schemas.length;
+    count += schemas.length;
   }
-  step(`write: ${written} files into ${folders.join(', ')}`);
+  step(`write: ${count} files into ${folders.join(', ')}`);
   return result;
 }

@@ -4,11 +4,16 @@
 import { type BuildOptions, build } from '../builder/build.ts';
 import { DataErrors, formatDataError } from '../builder/errors.ts';
 import { OutputError } from '../shared/write.ts';
+import { LimitsError } from '../targets/limits.ts';
 
 /** Runs the build with the CLI's settings; prints every data problem and returns false on bad input. */
 export async function runBuild(settings: BuildOptions): Promise<boolean> {
   try {
-    const result = await build({ ...settings, log: (line) => console.error(line) });
+    const result = await build({
+      ...settings,
+      log: (line) => console.error(line),
+      warn: (line) => console.error(`warning: ${line}`),
+    });
     const verb = settings.check ? 'checked' : `wrote ${settings.outDir}/ with`;
     console.error(
       `${verb} ${result.outputFiles} files for ${result.routes.length} routes from ${result.records} records`,
@@ -21,13 +26,20 @@ export async function runBuild(settings: BuildOptions): Promise<boolean> {
 }
 
 /**
- * Prints why a build stopped: each data problem in one line, or the write the file system refused,
+ * Prints why a build stopped: each data problem in one line, each host limit a chosen target is
+ * over, or the write the file system refused,
  * then `outcome`, by default that the folder being written was left as it was. Rethrows any other
  * error, which is not the build's to explain.
  */
 export function printBuildFailure(error: unknown, outDir: string, outcome?: string): void {
   if (error instanceof OutputError) {
     console.error(`${error.message}; ${outcome ?? `${error.output}/ was left as it was`}.`);
+    return;
+  }
+  if (error instanceof LimitsError) {
+    for (const line of error.lines) console.error(line);
+    const count = error.lines.length === 1 ? '1 host limit' : `${error.lines.length} host limits`;
+    console.error(`\n${count} of the chosen targets exceeded; nothing was written.`);
     return;
   }
   if (!(error instanceof DataErrors)) throw error;

@@ -8,9 +8,12 @@ import { ProjectError } from '../shared/errors.ts';
 export interface FileSettings {
   baseUrl?: string;
   pageSize?: number;
+  /** The deploy targets `npm run build` writes, as `--target` names them. */
+  targets?: string[];
+  cloudflarePlan?: string;
 }
 
-const KEYS = ['baseUrl', 'pageSize'] as const;
+const KEYS = ['baseUrl', 'pageSize', 'targets', 'cloudflarePlan'] as const;
 
 /** A settings file that cannot be used, said in one line naming the file. */
 export class SettingsFileError extends ProjectError {}
@@ -41,13 +44,15 @@ export function readSettingsFile(path: string, shown = path): Record<string, unk
   }
   for (const key of Object.keys(parsed)) {
     if (!(KEYS as readonly string[]).includes(key) && key !== '$schema') {
-      throw new SettingsFileError(`${file}: unexpected setting "${key}" (expected ${KEYS.join(' or ')})`);
+      throw new SettingsFileError(
+        `${file}: unexpected setting "${key}" (expected ${KEYS.slice(0, -1).join(', ')} or ${KEYS.at(-1)})`,
+      );
     }
   }
   return parsed as Record<string, unknown>;
 }
 
 /** The file's text for `settings`: keys in a fixed order, so that a re-import diffs cleanly. */
-export function settingsFileText(settings: Required<FileSettings>): string {
+export function settingsFileText(settings: Required<Pick<FileSettings, 'baseUrl' | 'pageSize'>>): string {
   return `${JSON.stringify({ baseUrl: settings.baseUrl, pageSize: settings.pageSize }, null, 2)}\n`;
 }

@@ -5,6 +5,7 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { ProjectError } from '../shared/errors.ts';
+import { CLOUDFLARE_PLANS, type CloudflarePlan } from '../targets/limits.ts';
 import { REFUSED_TARGETS, TARGET_NAMES } from '../targets/names.ts';
 import { EXIT_STATUS } from './exit-status.ts';
 import { readSettingsFile, SettingsFileError } from './settings-file.ts';
@@ -34,8 +35,10 @@ export interface Settings {
   schemasDir: string;
   /** The project settings file (settings-file.ts). */
   configPath: string;
-  /** The deploy targets to write; every target when absent. */
+  /** The deploy targets to write, named by the user (a flag or the settings file); every target when absent. */
   targets: string[] | undefined;
+  /** Whose limits the Cloudflare targets are checked against. */
+  cloudflarePlan: CloudflarePlan;
   baseUrl: string;
   /** Whether a flag or the environment set the base URL (`npm start` and `dev` otherwise use the served origin). */
   baseUrlGiven: boolean;
@@ -95,13 +98,21 @@ export const OPTIONS = {
   target: {
     flag: '--target',
     value: '<names>',
-    description: 'deploy targets to write, comma-separated',
+    fileKey: 'targets',
+    description: "deploy targets to write, comma-separated; one its host's limits refuse stops the build",
     default: 'all',
+  },
+  'cloudflare-plan': {
+    flag: '--cloudflare-plan',
+    value: '<plan>',
+    fileKey: 'cloudflarePlan',
+    description: 'free or paid: the Cloudflare plan whose limits (files per deployment) the build checks',
+    default: 'free',
   },
   config: {
     flag: '--config',
     value: '<file>',
-    description: 'the project settings file (baseUrl, pageSize); optional',
+    description: 'the project settings file (baseUrl, pageSize, targets, cloudflarePlan); optional',
     default: DEFAULTS.configPath,
   },
   'base-url': {
@@ -183,6 +194,7 @@ const BUILD_OPTIONS: readonly OptionName[] = [
   'targets-dir',
   'schemas-dir',
   'target',
+  'cloudflare-plan',
   'config',
   'base-url',
   'page-size',
@@ -200,7 +212,7 @@ export const COMMANDS = {
   check: {
     name: 'npm run check',
     summary: 'Validates the source data and the headers file; writes nothing.',
-    options: ['data', 'headers', 'config', 'base-url', 'page-size'],
+    options: ['data', 'headers', 'cloudflare-plan', 'config', 'base-url', 'page-size'],
     example: 'npm run check -- --data test/fixtures/good/data',
   },
   serve: {
@@ -302,7 +314,7 @@ function absoluteUrl(raw: string, source: string): string {
   return raw.replace(/\/+$/, '');
 }
 
-function targetList(raw: string): string[] | undefined {
+function targetList(raw: string, source: string): string[] | undefined {
   if (raw === 'all') return undefined;
   const names = raw.split(',').map((name) => name.trim());
   for (const name of names) {
@@ -310,11 +322,28 @@ function targetList(raw: string): string[] | undefined {
     const refused = REFUSED_TARGETS[name];
     throw new UsageError(
       refused
-        ? `--target ${name} is refused: ${refused}. Use some of: ${TARGET_NAMES.join(', ')}`
-        : `--target must name deploy targets among ${TARGET_NAMES.join(', ')}, or "all", got ${JSON.stringify(name)}`,
+        ? `${source} ${name} is refused: ${refused}. Use some of: ${TARGET_NAMES.join(', ')}`
+        : `${source} must name deploy targets among ${TARGET_NAMES.join(', ')}, or "all", got ${JSON.stringify(name)}`,
     );
   }
   return names;
+}
+
+/** The settings file holds the targets as an array of names, the flag as one comma-separated text. */
+function storedTargets(stored: unknown, source: string): string {
+  const names = Array.isArray(stored) && stored.every((name) => typeof name === 'string') ? stored : undefined;
+  if (names === undefined || names.length === 0 || names.some((name) => name.includes(','))) {
+    throw new UsageError(
+      `${source} must be an array of deploy target names, such as ["cloudflare-workers"], got ${JSON.stringify(stored)}`,
+    );
+  }
+  return names.join(',');
+}
+
+function cloudflarePlan(raw: string, source: string): CloudflarePlan {
+  if (!(CLOUDFLARE_PLANS as readonly string[]).includes(raw))
+    throw new UsageError(`${source} must be one of ${CLOUDFLARE_PLANS.join(', ')}, got ${JSON.stringify(raw)}`);
+  return raw as CloudflarePlan;
 }
 
 /** A service's base URL: absolute http(s), kept with its trailing slash (DRF's paths end in one). */
@@ -421,10 +450,16 @@ export function readSettings(
     if (flag !== undefined) return [flag, option.flag];
     const variable = option.variable ? env[option.variable] : undefined;
     if (variable !== undefined) return [variable, option.variable as string];
-    const stored = option.fileKey === undefined ? undefined : file[option.fileKey];
+    // The previews and `npm run check` write no targets: only the build reads which to write.
+    const skipped = option.fileKey === undefined || (name === 'target' && !command.options.includes(name));
+    const stored = skipped ? undefined : file[option.fileKey as string];
     if (stored === undefined) return undefined;
-    return [typeof stored === 'string' ? stored : JSON.stringify(stored), `${option.fileKey} in ${configPath}`];
+    const source = `${option.fileKey} in ${configPath}`;
+    if (name === 'target') return [storedTargets(stored, source), source];
+    return [typeof stored === 'string' ? stored : JSON.stringify(stored), source];
   };
+  const targets = given('target');
+  const plan = given('cloudflare-plan');
   const baseUrl = given('base-url');
   const pageSize = given('page-size');
   const port = given('port');
@@ -436,7 +471,8 @@ export function readSettings(
     targetsDir: nonEmpty(text('targets-dir') ?? DEFAULTS.targetsDir, '--targets-dir'),
     schemasDir: nonEmpty(text('schemas-dir') ?? DEFAULTS.schemasDir, '--schemas-dir'),
     configPath,
-    targets: text('target') === undefined ? undefined : targetList(text('target') as string),
+    targets: targets ? targetList(...targets) : undefined,
+    cloudflarePlan: plan ? cloudflarePlan(...plan) : 'free',
     baseUrl: baseUrl ? absoluteUrl(...baseUrl) : DEFAULTS.baseUrl,
     baseUrlGiven: text('base-url') !== undefined || env[OPTIONS['base-url'].variable] !== undefined,
     pageSize: pageSize ? wholeNumber(...pageSize, 1, Number.MAX_SAFE_INTEGER) : DEFAULTS.pageSize,

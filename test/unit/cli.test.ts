@@ -94,7 +94,10 @@ describe('readSettings', () => {
     [{ pageSize: 'ten' }, 'pageSize in CONFIG must be a whole number of at least 1, got "ten"'],
     [{ pageSize: 0 }, 'pageSize in CONFIG must be a whole number of at least 1, got "0"'],
     [{ baseUrl: 'example.com' }, 'baseUrl in CONFIG must be an absolute http(s) URL'],
-    [{ page_size: 5 }, 'CONFIG: unexpected setting "page_size" (expected baseUrl or pageSize)'],
+    [
+      { page_size: 5 },
+      'CONFIG: unexpected setting "page_size" (expected baseUrl, pageSize, targets or cloudflarePlan)',
+    ],
     [[1], 'CONFIG: expected an object'],
   ])('refuses the settings file %j', (contents, message) => {
     const config = path.join(mkdtempSync(path.join(os.tmpdir(), 'settings-')), 'static-api.config.json');

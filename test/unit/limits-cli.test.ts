@@ -1,0 +1,118 @@
+// `npm run build` and the hosts' limits, as the user runs it: of every target, one the limits
+// refuse is left out with a warning; a target the user named (--target, or `targets` in the
+// settings file) stops the build before anything is written. A `_headers` with many rules is
+// what Cloudflare Pages' static target (100 `_headers` rules) cannot take: a real limit, cheap
+// to reach.
+
+import { readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { GOOD_DATA, outputArgs, ROOT, runCommand } from './helpers/cli.ts';
+import { readTreeText, tempDirs } from './helpers/tree.ts';
+
+const tempDir = tempDirs('limits-cli-');
+
+/** The project's `_headers` (one rule) and `extra` rules more. */
+async function headersWith(dir: string, extra: number): Promise<string> {
+  const file = path.join(dir, '_headers');
+  const rules = Array.from({ length: extra }, (_, index) => `/extra-${index}/\n  X-Extra: ${index}\n`);
+  await writeFile(file, `${await readFile(path.join(ROOT, '_headers'), 'utf8')}${rules.join('')}`);
+  return file;
+}
+
+function buildArgs(dir: string, headers: string, more: string[] = []): string[] {
+  return [
+    '--data',
+    GOOD_DATA,
+    '--headers',
+    headers,
+    '--config',
+    path.join(dir, 'config.json'),
+    ...outputArgs(dir),
+    ...more,
+  ];
+}
+
+describe('npm run build against the hosts limits', () => {
+  it('of every target, leaves out one its host refuses, with a warning per limit, and writes the rest', async () => {
+    const dir = await tempDir();
+    const headers = await headersWith(dir, 120);
+    const run = await runCommand('build', buildArgs(dir, headers));
+    expect(run.code).toBe(0);
+    const pagesStatic = path.join(dir, 'targets', 'cloudflare-pages-static');
+    expect(run.stderr).toContain(
+      `warning: cloudflare-pages-static: ${pagesStatic}/_headers has 121 rules, over the limit of 100 _headers rules on Cloudflare Pages; use fewer rules in _headers, or another target (cloudflare-pages, cloudflare-workers)\n`,
+    );
+    expect(run.stderr).toContain(
+      `warning: cloudflare-pages-static is left out: ${pagesStatic}/ was not written (--target cloudflare-pages-static makes this an error)\n`,
+    );
+    const written = Object.keys(await readTreeText(path.join(dir, 'targets'))).map((file) => file.split('/')[0]);
+    expect(new Set(written)).toEqual(
+      new Set(['cloudflare-workers', 'cloudflare-pages', 'nginx', 'caddy', 'apache', 'netlify', 'vercel']),
+    );
+    expect(await readFile(path.join(dir, 'public', '_headers'), 'utf8')).toContain('/extra-119/');
+  });
+
+  it('a target named with --target or in the settings file stops the build: exit 1, nothing written', async () => {
+    const dir = await tempDir();
+    const before = await runCommand('build', buildArgs(dir, await headersWith(dir, 0)));
+    expect(before.code).toBe(0);
+    const previous = await readTreeText(dir);
+    const headers = await headersWith(dir, 150);
+    const previousWithHeaders = { ...previous, _headers: await readFile(headers, 'utf8') };
+
+    const named = await runCommand('build', buildArgs(dir, headers, ['--target', 'nginx,cloudflare-pages-static']));
+    expect(named.code).toBe(1);
+    const pagesStatic = path.join(dir, 'targets', 'cloudflare-pages-static');
+    expect(named.stderr).toContain(
+      `\ncloudflare-pages-static: ${pagesStatic}/_headers has 151 rules, over the limit of 100 _headers rules on Cloudflare Pages; use fewer rules in _headers, or another target (cloudflare-pages, cloudflare-workers)\n`,
+    );
+    expect(named.stderr).toContain('1 host limit of the chosen targets exceeded; nothing was written.');
+    expect(named.stderr).not.toContain('warning:');
+    expect(await readTreeText(dir)).toEqual(previousWithHeaders);
+
+    await writeFile(path.join(dir, 'config.json'), JSON.stringify({ targets: ['cloudflare-pages-static'] }));
+    const stored = await runCommand('build', buildArgs(dir, headers));
+    expect(stored.code).toBe(1);
+    expect(stored.stderr).toContain(`cloudflare-pages-static: ${pagesStatic}/_headers has 151 rules, over the limit`);
+    // The flag wins over the settings file: `all` is every target, the refused one left out.
+    const all = await runCommand('build', buildArgs(dir, headers, ['--target', 'all']));
+    expect(all.code).toBe(0);
+    expect(all.stderr).toContain('warning: cloudflare-pages-static is left out');
+  });
+
+  it('warns from 80% of a limit and writes the target', async () => {
+    const dir = await tempDir();
+    const run = await runCommand(
+      'build',
+      buildArgs(dir, await headersWith(dir, 84), ['--target', 'cloudflare-pages-static']),
+    );
+    expect(run.code).toBe(0);
+    expect(run.stderr).toContain(
+      `warning: cloudflare-pages-static: ${path.join(dir, 'targets', 'cloudflare-pages-static')}/_headers has 85 rules, 85% of the limit of 100 _headers rules on Cloudflare Pages; before it grows past it, use fewer rules in _headers, or another target (cloudflare-pages, cloudflare-workers)\n`,
+    );
+    expect(await readFile(path.join(dir, 'targets', 'cloudflare-pages-static', '_headers'), 'utf8')).toContain(
+      '/extra-83/',
+    );
+  });
+
+  it('refuses a settings file whose targets or plan it cannot read', async () => {
+    const dir = await tempDir();
+    const headers = await headersWith(dir, 0);
+    const config = path.join(dir, 'config.json');
+    await writeFile(config, JSON.stringify({ targets: 'nginx' }));
+    const text = await runCommand('build', buildArgs(dir, headers));
+    expect(text.code).toBe(2);
+    expect(text.stderr).toContain(
+      `targets in ${config} must be an array of deploy target names, such as ["cloudflare-workers"], got "nginx"`,
+    );
+    await writeFile(config, JSON.stringify({ targets: ['github-pages'] }));
+    expect((await runCommand('build', buildArgs(dir, headers))).stderr).toContain(
+      `targets in ${config} github-pages is refused`,
+    );
+    await writeFile(config, JSON.stringify({ cloudflarePlan: 'pro' }));
+    expect((await runCommand('build', buildArgs(dir, headers))).stderr).toContain(
+      `cloudflarePlan in ${config} must be one of free, paid, got "pro"`,
+    );
+  });
+});

@@ -1,0 +1,195 @@
+// scripts/targets/limits.ts: each host's limits, checked against the files a real build makes.
+// The rule counts come from the generated files of the sample data built at two page sizes; the
+// file sizes and counts a unit test cannot write (25 MiB, 20,000 files) are given as measured
+// sizes of that same build, changed where the test says.
+
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { build } from '../../scripts/builder/build.ts';
+import {
+  type Built,
+  checkLimits,
+  countRules,
+  formatFinding,
+  LIMITS,
+  type Limit,
+} from '../../scripts/targets/limits.ts';
+import { TARGET_NAMES } from '../../scripts/targets/names.ts';
+import { ROOT } from './helpers/cli.ts';
+import { readTree } from './helpers/tree.ts';
+
+const CHECKED = ['cloudflare-workers', 'cloudflare-pages-static', 'netlify', 'vercel'];
+const MIB = 1024 * 1024;
+
+interface Made {
+  output: Map<string, string>;
+  targets: Map<string, Map<string, string>>;
+  outDir: string;
+  targetsDir: string;
+}
+
+let dir: string;
+const made = new Map<number, Made>();
+
+async function buildSample(pageSize: number): Promise<Made> {
+  const outDir = path.join(dir, `public-${pageSize}`);
+  const targetsDir = path.join(dir, `targets-${pageSize}`);
+  await build({
+    dataDir: path.join(ROOT, 'data'),
+    headersPath: path.join(ROOT, '_headers'),
+    outDir,
+    targetsDir,
+    baseUrl: 'http://localhost:3000',
+    pageSize,
+    targets: CHECKED,
+  });
+  const text = (tree: Map<string, Buffer>) => new Map([...tree].map(([file, bytes]) => [file, bytes.toString('utf8')]));
+  const targets = new Map<string, Map<string, string>>();
+  for (const name of CHECKED) targets.set(name, text(await readTree(path.join(targetsDir, name))));
+  return { output: text(await readTree(outDir)), targets, outDir, targetsDir };
+}
+
+beforeAll(async () => {
+  dir = await mkdtemp(path.join(tmpdir(), 'limits-'));
+  made.set(1, await buildSample(1));
+  made.set(10, await buildSample(10));
+}, 30_000);
+
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+function sample(pageSize: number): Made {
+  return made.get(pageSize) as Made;
+}
+
+function built(of: Made, target: string, changes: Partial<Built> = {}): Built {
+  const sizes = new Map([...of.output].map(([file, text]) => [file, Buffer.byteLength(text)]));
+  return { output: of.output, sizes, targetFiles: of.targets.get(target) ?? new Map(), plan: 'free', ...changes };
+}
+
+function check(of: Made, target: string, limits: readonly Limit[], changes: Partial<Built> = {}): string[] {
+  const where = { outDir: of.outDir, targetDir: path.join(of.targetsDir, target) };
+  return checkLimits(target, limits, built(of, target, changes), where).map(formatFinding);
+}
+
+function limitOf(target: keyof typeof LIMITS, what: string): Limit {
+  const limit = LIMITS[target].find((each) => each.what.includes(what));
+  if (!limit) throw new Error(`${target} has no limit "${what}"`);
+  return limit;
+}
+
+const texturePages = (of: Made) =>
+  [...of.output.keys()].filter((file) => /^virtualbooth-texture\/page=\d+\.json$/.test(file)).length;
+
+describe('the limits as data', () => {
+  it('name every target, each limit with its source and the date it was read; web servers have none', () => {
+    expect(Object.keys(LIMITS)).toEqual([...TARGET_NAMES]);
+    for (const name of ['nginx', 'caddy', 'apache'] as const) expect(LIMITS[name]).toEqual([]);
+    for (const limit of Object.values(LIMITS).flat()) {
+      expect(limit.source).toMatch(/^https:\/\//);
+      expect(limit.read).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    }
+  });
+
+  it('the sample data is within every limit, at any page size', () => {
+    for (const pageSize of [1, 10]) {
+      for (const target of CHECKED)
+        expect(check(sample(pageSize), target, LIMITS[target as keyof typeof LIMITS])).toEqual([]);
+    }
+  });
+});
+
+describe('rules counted from the generated files', () => {
+  it("public/_redirects has three more rules for each more texture page (Netlify's count)", () => {
+    const small = sample(1);
+    const large = sample(10);
+    const rules = (of: Made) => countRules(of.output.get('_redirects') as string, 'redirects-all');
+    expect(texturePages(small)).toBeGreaterThan(texturePages(large) + 10);
+    expect(rules(small) - rules(large)).toBe(3 * (texturePages(small) - texturePages(large)));
+  });
+
+  it("Pages' _redirects: the list and slash rules are static, a rule per output folder dynamic", () => {
+    const text = sample(1).targets.get('cloudflare-pages-static')?.get('_redirects') as string;
+    // 4 slash redirects, 4 lists, 4 host files (/404, /404.html, /_headers, /_redirects).
+    expect(countRules(text, 'redirects-static')).toBe(12);
+    // company, virtualfair, event, virtualbooth-texture, _errors, _options: `/<folder>/*`.
+    expect(countRules(text, 'redirects-dynamic')).toBe(6);
+    // The page size changes neither: Pages routes no page.
+    const other = sample(10).targets.get('cloudflare-pages-static')?.get('_redirects') as string;
+    expect(countRules(other, 'redirects-static') + countRules(other, 'redirects-dynamic')).toBe(18);
+  });
+
+  it("vercel.json's routes are its redirects, rewrites and headers, and do not grow with the pages", () => {
+    const routes = (of: Made) => countRules(of.targets.get('vercel')?.get('vercel.json') as string, 'vercel-routes');
+    const config = JSON.parse(sample(1).targets.get('vercel')?.get('vercel.json') as string);
+    expect(routes(sample(1))).toBe(config.redirects.length + config.rewrites.length + config.headers.length);
+    expect(routes(sample(1))).toBe(routes(sample(10)));
+  });
+
+  it('a rule count over a limit is a breach naming the file, the count, the limit and the ways out; from 80% a warning', () => {
+    const of = sample(1);
+    const rules = countRules(of.output.get('_redirects') as string, 'redirects-all');
+    const limit = limitOf('netlify', '_redirects');
+    expect(check(of, 'netlify', [{ ...limit, max: rules - 1 }])).toEqual([
+      `netlify: ${of.outDir}/_redirects has ${rules} rules, over the limit of ${rules - 1} _redirects rules Netlify advises against; use a larger --page-size (three rules per texture page), or another target (cloudflare-workers, nginx, caddy or apache)`,
+    ]);
+    // Exactly at the limit is allowed, and still near it.
+    expect(check(of, 'netlify', [{ ...limit, max: rules }])[0]).toContain(`has ${rules} rules, 100% of the limit`);
+    const near = Math.ceil(rules / 0.85);
+    const share = Math.floor((rules / near) * 100);
+    expect(check(of, 'netlify', [{ ...limit, max: near }])).toEqual([
+      `netlify: ${of.outDir}/_redirects has ${rules} rules, ${share}% of the limit of ${near} _redirects rules Netlify advises against; before it grows past it, use a larger --page-size (three rules per texture page), or another target (cloudflare-workers, nginx, caddy or apache)`,
+    ]);
+    expect(check(of, 'netlify', [{ ...limit, max: Math.ceil(rules / 0.79) }])).toEqual([]);
+  });
+});
+
+describe('file sizes and counts, on measured sizes', () => {
+  it("a list over Cloudflare's 25 MiB per file is a breach; 21 MiB a warning", () => {
+    const of = sample(10);
+    const sizes = (bytes: number) => new Map([...built(of, 'x').sizes, ['company/index.json', bytes]]);
+    const limits = LIMITS['cloudflare-workers'];
+    expect(check(of, 'cloudflare-workers', limits, { sizes: sizes(43_700_000) })).toEqual([
+      `cloudflare-workers: ${of.outDir}/company/index.json is 41.7 MiB, over the limit of 25 MiB per file on Cloudflare Workers static assets; use a smaller --page-size if it is a texture page; otherwise another target (nginx, caddy or apache)`,
+    ]);
+    expect(check(of, 'cloudflare-workers', limits, { sizes: sizes(21 * MIB) })).toEqual([
+      `cloudflare-workers: ${of.outDir}/company/index.json is 21.0 MiB, 84% of the limit of 25 MiB per file on Cloudflare Workers static assets; before it grows past it, use a smaller --page-size if it is a texture page; otherwise another target (nginx, caddy or apache)`,
+    ]);
+    expect(check(of, 'cloudflare-workers', limits, { sizes: sizes(19 * MIB) })).toEqual([]);
+  });
+
+  it("Netlify's function answers: a list streamed up to 20 MB, the event list sorted and buffered up to 6 MB", () => {
+    const of = sample(10);
+    const sizes = (file: string, bytes: number) => new Map([...built(of, 'x').sizes, [file, bytes]]);
+    const findings = (file: string, bytes: number) =>
+      check(of, 'netlify', LIMITS.netlify, { sizes: sizes(file, bytes) }).map((line) => line.split(';')[0]);
+    expect(findings('company/index.json', 21_000_000)).toEqual([
+      `netlify: ${of.outDir}/company/index.json is 21.0 MB, over the limit of 20 MB streamed per Netlify function answer`,
+    ]);
+    expect(findings('event/index.json', 6_500_000)).toEqual([
+      `netlify: ${of.outDir}/event/index.json is 6.5 MB, over the limit of 6 MB buffered per Netlify function answer`,
+    ]);
+    // Files no function sends are not counted.
+    expect(findings('_errors/not-found.json', 30_000_000)).toEqual([]);
+  });
+
+  it("the file count follows the Cloudflare plan: 20,000 free, 100,000 paid; Pages' static target adds 404.html", () => {
+    const of = sample(10);
+    const many = (count: number) => new Map(Array.from({ length: count }, (_, index) => [`f${index}.json`, 10]));
+    const lines = (target: string, count: number, plan: 'free' | 'paid') =>
+      check(of, target, LIMITS[target as keyof typeof LIMITS], { sizes: many(count), plan });
+    expect(lines('cloudflare-workers', 25_000, 'free')).toEqual([
+      `cloudflare-workers: ${of.outDir}/ has 25,000 files, over the limit of 20,000 files per deployment on Cloudflare Workers static assets (Cloudflare free plan); use --cloudflare-plan paid (100,000), a larger --page-size (fewer texture pages), or another target (nginx, caddy or apache)`,
+    ]);
+    expect(lines('cloudflare-workers', 25_000, 'paid')).toEqual([]);
+    expect(lines('cloudflare-workers', 17_000, 'free')[0]).toContain('has 17,000 files, 85% of the limit of 20,000');
+    expect(lines('cloudflare-workers', 90_000, 'paid')[0]).toContain('has 90,000 files, 90% of the limit of 100,000');
+    expect(lines('cloudflare-pages-static', 20_000, 'free').filter((line) => line.includes('files,'))[0]).toContain(
+      'has 20,001 files, over the limit of 20,000',
+    );
+    expect(lines('cloudflare-workers', 20_000, 'free')[0]).toContain('has 20,000 files, 100% of the limit');
+  });
+});
