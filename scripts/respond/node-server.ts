@@ -20,7 +20,8 @@ export class ServeError extends UserFacingError {}
 /**
  * Content hashes as ETags, computed once per file version: serve-handler's own ETag is not
  * sent on its 304, and a hash is the same on every machine that serves the same build. A build
- * writes new files (new inodes), so a swapped-in output never reuses the old hashes.
+ * writes each changed file as a new one (a new inode) and carries an unchanged one over with its
+ * inode, time and size (shared/write.ts): a version seen before still has the bytes it was hashed from.
  */
 class EtagCache {
   private readonly known = new Map<string, { version: string; etag: string }>();

@@ -1,9 +1,19 @@
 // Stage 4: write the rendered files. Everything goes to a fresh folder beside the output, which
 // replaces the output only once complete (swap.ts): a failed build leaves the previous one as it
 // was, and a killed one leaves nothing the next build does not repair or remove.
+//
+// A file whose bytes are those of the same path in the current output is not written but carried
+// over as a hard link to that file: it keeps its inode and modification time, which nginx, Caddy
+// and Apache make their ETag and Last-Modified of, and which rsync compares; so a build that
+// changed one record changes the validators of the answers holding it and no others.
 
-import { writeFile as writeFileWithCallback } from 'node:fs';
-import { mkdir, rename, rm, stat } from 'node:fs/promises';
+import {
+  link as linkWithCallback,
+  lstat as lstatWithCallback,
+  readFile as readFileWithCallback,
+  writeFile as writeFileWithCallback,
+} from 'node:fs';
+import { mkdir, rename, rm, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { errnoText, UserFacingError } from './errors.ts';
@@ -15,6 +25,9 @@ const WRITE_CONCURRENCY = 32;
 // The callback API, promisified: fs/promises' writeFile opens a FileHandle for each file, which
 // costs about twice the CPU time per file.
 const writeFile = promisify(writeFileWithCallback);
+const readFile = promisify(readFileWithCallback);
+const lstat = promisify(lstatWithCallback);
+const link = promisify(linkWithCallback);
 
 /** A write of the output that failed for a reason of the file system: one line for the user. */
 export class OutputError extends UserFacingError {
@@ -38,6 +51,50 @@ function asOutputError(error: unknown, output: string, staging: string): unknown
   const where = (error as NodeJS.ErrnoException).path ?? output;
   const named = where.startsWith(staging) ? output + where.slice(staging.length) : where;
   return new OutputError(output, named.startsWith(`${output}.`) ? output : named, code, { cause: error });
+}
+
+/** Whether `previous` is a plain file holding exactly `bytes`; read only when the sizes match. */
+async function holds(previous: string, bytes: Buffer): Promise<boolean> {
+  const stats = await lstat(previous).catch(() => undefined);
+  if (!stats?.isFile() || stats.size !== bytes.length) return false;
+  const current = await readFile(previous).catch(() => undefined);
+  return current?.equals(bytes) ?? false;
+}
+
+/**
+ * Creates `destination`, never opening a file that is already there: that may be a hard link to
+ * a file of the output still being served, which must not change under it. Two paths that name
+ * one file (a case-insensitive file system) leave one of their texts, as writing over it did.
+ */
+async function createFile(destination: string, bytes: Buffer): Promise<void> {
+  for (;;) {
+    try {
+      return await writeFile(destination, bytes, { flag: 'wx' });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+    // A folder there fails here (EISDIR, EPERM), as writing over it always did.
+    await unlink(destination).catch((error: NodeJS.ErrnoException) => {
+      if (error.code !== 'ENOENT') throw error;
+    });
+  }
+}
+
+/**
+ * Puts `bytes` at `destination` in the staging folder: as a hard link to `previous`, the same
+ * path in the current output, when it holds the same bytes; otherwise, or where the file system
+ * refuses the link (no hard links, EXDEV, EPERM), as a new file, which only costs the file its
+ * modification time.
+ */
+async function placeFile(destination: string, previous: string | undefined, bytes: Buffer): Promise<void> {
+  if (previous !== undefined && (await holds(previous, bytes))) {
+    const linked = await link(previous, destination).then(
+      () => true,
+      () => false,
+    );
+    if (linked) return;
+  }
+  await createFile(destination, bytes);
 }
 
 /**
@@ -81,7 +138,7 @@ export async function writeOutput(outDir: string, files: ReadonlyMap<string, str
       const dir = path.dirname(destination);
       if (!dirs.has(dir)) dirs.set(dir, mkdir(dir, { recursive: true }));
       await dirs.get(dir);
-      await writeFile(destination, text);
+      await placeFile(destination, existing && path.join(output, file), Buffer.from(text));
       written += 1;
       if (written === half) await pausePoint('partial', output);
     });

@@ -3,9 +3,13 @@
 // (removing files that are no longer rendered), and leaves the old output untouched, with no
 // staging or backup folder left over, when writing fails. exchangeFolders (exchange.ts) swaps
 // the finished folder in on Linux; the three renames of other systems are forced and tested too.
+// A file whose bytes did not change is carried over as a hard link (same inode and modification
+// time, which web servers make their validators of), also where the swap is renames; where the
+// file system refuses the link, it is written again.
 
 import { spawnSync } from 'node:child_process';
-import { mkdir, readdir, writeFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
+import { chown, link, mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { exchangeFolders } from '../../scripts/shared/exchange.ts';
@@ -136,6 +140,136 @@ describe('writeOutput', () => {
     files.set('page/99.json/x.json', '{}');
     await expect(writeOutput(out, files)).rejects.toThrow();
     expect(await readTreeText(out)).toEqual(before);
+    expect(await readdir(parent)).toEqual(['out']);
+  });
+});
+
+/** Each file's inode and modification time under `dir`, by path relative to it. */
+async function identities(dir: string): Promise<Record<string, string>> {
+  const found: Record<string, string> = {};
+  for (const file of await readdir(dir, { recursive: true })) {
+    const stats = await stat(path.join(dir, file));
+    if (stats.isFile()) found[file] = `${stats.ino} ${stats.mtimeMs}`;
+  }
+  return found;
+}
+
+const NOBODY = 65534;
+
+/** Why a file cannot be made unlinkable here, or '' when it can (see the fallback's test). */
+function linkRefusalUnavailable(): string {
+  if (process.getuid?.() !== 0 || !process.seteuid || !process.setegid) return 'not root: cannot act as another user';
+  try {
+    if (readFileSync('/proc/sys/fs/protected_hardlinks', 'utf8').trim() !== '1') return 'fs.protected_hardlinks is off';
+  } catch {
+    return 'no fs.protected_hardlinks (not Linux)';
+  }
+  return '';
+}
+
+describe.each([
+  ['the exchange', undefined],
+  ['the renames', 'renames'],
+])('writeOutput carrying unchanged files over, with %s', (_label, swap) => {
+  beforeEach(() => {
+    if (swap) vi.stubEnv('STATIC_API_SWAP', swap);
+  });
+  afterEach(() => {
+    vi.unstubAllEnvs();
+  });
+
+  const files = new Map([
+    ['_headers', '/*\n  Vary: Accept\n'],
+    ['event/index.json', '[{"id":1,"name":"Fair"}]'],
+    ['event/format=api.json', '[{"id":1,"name":"Fair"}]'],
+    ['company/index.json', '[]'],
+  ]);
+
+  it('keeps every file, its inode and its modification time, when nothing changed', async () => {
+    const parent = await tempDir();
+    const out = path.join(parent, 'out');
+    await writeOutput(out, files);
+    const before = await identities(out);
+    // Past the file system's clock resolution: a rewritten file would have a new time.
+    await new Promise((done) => setTimeout(done, 20));
+    await writeOutput(out, files);
+    expect(await identities(out)).toEqual(before);
+    expect(Object.keys(before)).toHaveLength(4);
+    expect(await readTreeText(out)).toEqual(Object.fromEntries(files));
+    // The previous output is gone: each file has its one name again.
+    for (const file of files.keys()) expect((await stat(path.join(out, file))).nlink).toBe(1);
+    expect(await readdir(parent)).toEqual(['out']);
+  });
+
+  it('writes a changed file anew, also one of the same size, adds new ones and drops removed ones', async () => {
+    const parent = await tempDir();
+    const out = path.join(parent, 'out');
+    await writeOutput(out, files);
+    const before = await identities(out);
+    await new Promise((done) => setTimeout(done, 20));
+    const next = new Map(files);
+    next.set('event/index.json', '[{"id":1,"name":"Expo"}]');
+    next.set('event/format=api.json', '[{"id":1,"name":"Trade fair"}]');
+    next.delete('company/index.json');
+    next.set('company/page=2.json', '[]');
+    await writeOutput(out, next);
+    const after = await identities(out);
+    expect(after._headers).toBe(before._headers);
+    expect(after['event/index.json']).not.toBe(before['event/index.json']);
+    expect(after['event/format=api.json']).not.toBe(before['event/format=api.json']);
+    expect(Object.keys(after).sort()).toEqual([...next.keys()].sort());
+    expect(await readTreeText(out)).toEqual(Object.fromEntries(next));
+    expect(await readdir(parent)).toEqual(['out']);
+  });
+
+  it('never writes into a file of the output being replaced, even when two paths name one file', async () => {
+    const parent = await tempDir();
+    const out = path.join(parent, 'out');
+    const names = Array.from({ length: 40 }, (_, i) => `page/${i}.json`);
+    await writeOutput(out, new Map(names.map((name) => [name, 'same'])));
+    // A name of each old file outside the output: what a reader of the old output would see.
+    await mkdir(path.join(parent, 'kept'));
+    for (const [i, name] of names.entries()) await link(path.join(out, name), path.join(parent, 'kept', `${i}`));
+    // Each file twice: carried over under one name, and other bytes of the same size under the other.
+    await writeOutput(out, new Map(names.flatMap((name) => [[name, 'same'] as const, [`./${name}`, 'diff'] as const])));
+    for (const [i, name] of names.entries()) {
+      expect(await readFile(path.join(parent, 'kept', `${i}`), 'utf8')).toBe('same');
+      expect(['same', 'diff']).toContain(await readFile(path.join(out, name), 'utf8'));
+    }
+    expect((await readdir(parent)).sort()).toEqual(['kept', 'out']);
+  });
+
+  // Real, not a double: a file owned by another user that this one may read but not write cannot
+  // be hard-linked under fs.protected_hardlinks (Linux's default), the case of an output built
+  // by another user. It stands for every file system that refuses a link.
+  it('writes the file again when the file system refuses the link', async (context) => {
+    const unavailable = linkRefusalUnavailable();
+    if (unavailable) context.skip(unavailable);
+    const parent = await tempDir();
+    const out = path.join(parent, 'out');
+    await writeOutput(out, files);
+    // The folders become nobody's, so that nobody may replace the output; the files stay root's.
+    for (const dir of [parent, out, path.join(out, 'event'), path.join(out, 'company')]) {
+      await chown(dir, NOBODY, NOBODY);
+    }
+    const before = await identities(out);
+    process.setegid?.(NOBODY);
+    process.seteuid?.(NOBODY);
+    try {
+      await expect(link(path.join(out, '_headers'), path.join(parent, 'probe'))).rejects.toMatchObject({
+        code: 'EPERM',
+      });
+      await writeOutput(out, files);
+    } finally {
+      process.seteuid?.(0);
+      process.setegid?.(0);
+    }
+    const after = await identities(out);
+    for (const file of files.keys()) {
+      expect(after[file]).not.toBe(before[file]);
+      expect((await stat(path.join(out, file))).uid).toBe(NOBODY);
+    }
+    expect(await readTreeText(out)).toEqual(Object.fromEntries(files));
     expect(await readdir(parent)).toEqual(['out']);
   });
 });
