@@ -5,7 +5,9 @@
 // A file whose bytes are those of the same path in the current output is not written but carried
 // over as a hard link to that file: it keeps its inode and modification time, which nginx, Caddy
 // and Apache make their ETag and Last-Modified of, and which rsync compares; so a build that
-// changed one record changes the validators of the answers holding it and no others.
+// changed one record changes the validators of the answers holding it and no others. Where the
+// output is committed, a file holding HEAD's bytes has the time of its last commit instead
+// (commit-times.ts), so that builds in other clones give it the same validators.
 
 import {
   link as linkWithCallback,
@@ -13,9 +15,10 @@ import {
   readFile as readFileWithCallback,
   writeFile as writeFileWithCallback,
 } from 'node:fs';
-import { mkdir, rename, rm, stat, unlink } from 'node:fs/promises';
+import { mkdir, rename, rm, stat, unlink, utimes } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { readCommitTimes } from './commit-times.ts';
 import { errnoText, UserFacingError } from './errors.ts';
 import { exchangeFolders } from './exchange.ts';
 import { mapLimited } from './map-limited.ts';
@@ -53,14 +56,6 @@ function asOutputError(error: unknown, output: string, staging: string): unknown
   return new OutputError(output, named.startsWith(`${output}.`) ? output : named, code, { cause: error });
 }
 
-/** Whether `previous` is a plain file holding exactly `bytes`; read only when the sizes match. */
-async function holds(previous: string, bytes: Buffer): Promise<boolean> {
-  const stats = await lstat(previous).catch(() => undefined);
-  if (!stats?.isFile() || stats.size !== bytes.length) return false;
-  const current = await readFile(previous).catch(() => undefined);
-  return current?.equals(bytes) ?? false;
-}
-
 /**
  * Creates `destination`, never opening a file that is already there: that may be a hard link to
  * a file of the output still being served, which must not change under it. Two paths that name
@@ -84,10 +79,24 @@ async function createFile(destination: string, bytes: Buffer): Promise<void> {
  * Puts `bytes` at `destination` in the staging folder: as a hard link to `previous`, the same
  * path in the current output, when it holds the same bytes; otherwise, or where the file system
  * refuses the link (no hard links, EXDEV, EPERM), as a new file, which only costs the file its
- * modification time.
+ * modification time. `time` (s), when given, is the time the file is to have (commit-times.ts):
+ * a previous file with another time is not linked (its time cannot change under a server), and
+ * a new file gets it unless it would not be newer than the other bytes it replaces.
  */
-async function placeFile(destination: string, previous: string | undefined, bytes: Buffer): Promise<void> {
-  if (previous !== undefined && (await holds(previous, bytes))) {
+async function placeFile(
+  destination: string,
+  previous: string | undefined,
+  bytes: Buffer,
+  time: number | undefined,
+): Promise<void> {
+  const stats = previous === undefined ? undefined : await lstat(previous).catch(() => undefined);
+  // Read only when the sizes match.
+  const same =
+    previous !== undefined &&
+    stats?.isFile() === true &&
+    stats.size === bytes.length &&
+    ((await readFile(previous).catch(() => undefined))?.equals(bytes) ?? false);
+  if (same && (time === undefined || stats.mtimeMs === time * 1000)) {
     const linked = await link(previous, destination).then(
       () => true,
       () => false,
@@ -95,6 +104,9 @@ async function placeFile(destination: string, previous: string | undefined, byte
     if (linked) return;
   }
   await createFile(destination, bytes);
+  if (time !== undefined && (same || !stats?.isFile() || time * 1000 > stats.mtimeMs)) {
+    await utimes(destination, time, time);
+  }
 }
 
 /**
@@ -130,6 +142,7 @@ export async function writeOutput(outDir: string, files: ReadonlyMap<string, str
     await mkdir(path.dirname(output), { recursive: true });
     // Not recursive: a recursive mkdir reports a read-only file system as ENOENT.
     await mkdir(staging);
+    const commitTime = await readCommitTimes(output);
     const dirs = new Map<string, Promise<unknown>>();
     let written = 0;
     const half = Math.floor(files.size / 2);
@@ -138,7 +151,8 @@ export async function writeOutput(outDir: string, files: ReadonlyMap<string, str
       const dir = path.dirname(destination);
       if (!dirs.has(dir)) dirs.set(dir, mkdir(dir, { recursive: true }));
       await dirs.get(dir);
-      await placeFile(destination, existing && path.join(output, file), Buffer.from(text));
+      const bytes = Buffer.from(text);
+      await placeFile(destination, existing && path.join(output, file), bytes, commitTime?.(file, bytes));
       written += 1;
       if (written === half) await pausePoint('partial', output);
     });
