@@ -5,6 +5,7 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Route } from '../contract/routes.ts';
+import { readCommitTimes, subfolderTimes } from '../shared/commit-times.ts';
 import { recoverOutput } from '../shared/swap.ts';
 import { writeOutput } from '../shared/write.ts';
 import { TARGETS } from '../targets/index.ts';
@@ -144,8 +145,11 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
   const result = { routes, ...source, outputFiles: files.size };
   if (options.check) return result;
   await writeOutput(options.outDir, files);
+  // One read of the history for every target's folder, each under targetsDir.
+  const targetTimes = written.length > 0 ? readCommitTimes(path.resolve(options.targetsDir)) : undefined;
   for (const [index, target] of written.entries()) {
-    await writeOutput(path.join(options.targetsDir, target.name), made[index] as Map<string, string>);
+    const times = targetTimes?.then((ofTargets) => ofTargets && subfolderTimes(ofTargets, target.name));
+    await writeOutput(path.join(options.targetsDir, target.name), made[index] as Map<string, string>, times);
   }
   const folders = [`${options.outDir}/`, ...(written.length > 0 ? [`${options.targetsDir}/`] : [])];
   let count = files.size + targetFileCount;

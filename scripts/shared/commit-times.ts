@@ -61,6 +61,11 @@ function lastChanges(log: string): Map<string, number> {
 /** The time (s) a file of the output is to have, when its bytes are those committed at HEAD. */
 export type CommitTime = (file: string, bytes: Buffer) => number | undefined;
 
+/** The times of a subfolder's files, from those read for the folder holding it. */
+export function subfolderTimes(ofFolder: CommitTime, subfolder: string): CommitTime {
+  return (file, bytes) => ofFolder(`${subfolder}/${file}`, bytes);
+}
+
 /**
  * The commit times of the files of `output` (a folder, present or not) as committed at HEAD;
  * undefined outside a git work tree, without git, or when HEAD holds no file under `output`.

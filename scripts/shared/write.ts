@@ -18,7 +18,7 @@ import {
 import { mkdir, rename, rm, stat, unlink, utimes } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { readCommitTimes } from './commit-times.ts';
+import { type CommitTime, readCommitTimes } from './commit-times.ts';
 import { errnoText, UserFacingError } from './errors.ts';
 import { exchangeFolders } from './exchange.ts';
 import { mapLimited } from './map-limited.ts';
@@ -124,8 +124,16 @@ async function pausePoint(step: string, output: string): Promise<void> {
   await new Promise(() => setInterval(() => {}, 60_000));
 }
 
-/** Writes `files` (path → text) as the new content of `outDir`. */
-export async function writeOutput(outDir: string, files: ReadonlyMap<string, string>): Promise<void> {
+/**
+ * Writes `files` (path → text) as the new content of `outDir`. `commitTimes` are the files'
+ * commit times (commit-times.ts), read for `outDir` unless the caller read them for a folder
+ * holding it: one history walk then serves every target's folder of a build.
+ */
+export async function writeOutput(
+  outDir: string,
+  files: ReadonlyMap<string, string>,
+  commitTimes: Promise<CommitTime | undefined> = readCommitTimes(path.resolve(outDir)),
+): Promise<void> {
   const output = path.resolve(outDir);
   const stamp = swapStamp();
   const staging = siblingPath(output, 'tmp', stamp);
@@ -142,7 +150,7 @@ export async function writeOutput(outDir: string, files: ReadonlyMap<string, str
     await mkdir(path.dirname(output), { recursive: true });
     // Not recursive: a recursive mkdir reports a read-only file system as ENOENT.
     await mkdir(staging);
-    const commitTime = await readCommitTimes(output);
+    const commitTime = await commitTimes;
     const dirs = new Map<string, Promise<unknown>>();
     let written = 0;
     const half = Math.floor(files.size / 2);
