@@ -15,6 +15,8 @@ import { Float, type Json } from '../contract/json.ts';
 import { prettyWithFloats } from '../migrate/convert.ts';
 
 export const COUNTS = { companies: 100_000, events: 10_000, fairs: 1_000, textures: 20_000 } as const;
+/** How many records of each resource to make: the bench's COUNTS, or fewer for a test's catalogue. */
+export type Counts = Readonly<Record<keyof typeof COUNTS, number>>;
 const COMPANIES_PER_FILE = 1_000;
 const TEXTURES_PER_FILE = 100;
 const SEED = 0x5eed_2024;
@@ -317,9 +319,9 @@ function isoDate(date: Date): string {
   return date.toISOString().slice(0, 10);
 }
 
-function events(r: Rng): Json[] {
+function events(r: Rng, count: number): Json[] {
   const slugs = new Set<string>();
-  return ids(r, COUNTS.events, 3).map((id) => {
+  return ids(r, count, 3).map((id) => {
     const name = `${r.pick(EVENT_SERIES)}${r.pick(EVENT_EDITIONS)}`;
     const start = new Date(Date.UTC(r.int(2000, 2027), r.int(0, 11), r.int(1, 31)));
     const end = new Date(start.getTime() + r.int(0, 6) * 86_400_000);
@@ -401,8 +403,11 @@ function texture(r: Rng, categories: readonly string[]): Json {
 
 const FAIR_PREFIXES = ['Virtual', 'Virtuelle', 'Wirtualne', 'Virtuale', 'Online', 'Digital'];
 
-/** Writes the catalogue into `dataDir` (emptied first) and describes what was written. */
-export function generate(dataDir: string): Generated {
+/**
+ * Writes the catalogue into `dataDir` (emptied first) and describes what was written; other
+ * `counts` give a smaller or larger catalogue of the same kind.
+ */
+export function generate(dataDir: string, counts: Counts = COUNTS): Generated {
   rmSync(dataDir, { recursive: true, force: true });
   const r = prng(SEED);
   const files: string[] = [];
@@ -418,13 +423,13 @@ export function generate(dataDir: string): Generated {
     files.push(file);
   };
 
-  const companyIds = ids(r, COUNTS.companies, 9);
+  const companyIds = ids(r, counts.companies, 9);
   for (let i = 0; i < companyIds.length; i += COMPANIES_PER_FILE) {
     const chunk = companyIds.slice(i, i + COMPANIES_PER_FILE).map((id) => company(r, id));
     write(`company/companies-${String(i / COMPANIES_PER_FILE + 1).padStart(3, '0')}.json`, chunk);
   }
 
-  const allEvents = events(r) as Array<{ id: number; start_date: string; logo: string | null }>;
+  const allEvents = events(r, counts.events) as Array<{ id: number; start_date: string; logo: string | null }>;
   const byYear = new Map<string, typeof allEvents>();
   for (const event of [...allEvents].sort((a, b) =>
     a.start_date < b.start_date ? -1 : a.start_date > b.start_date ? 1 : a.id - b.id,
@@ -439,7 +444,7 @@ export function generate(dataDir: string): Generated {
   // Fairs show each event's logo, so only events that have one may be listed.
   const withLogo = allEvents.filter((e) => e.logo !== null).map((e) => e.id);
   const fairSlugs = new Set<string>();
-  for (const id of ids(r, COUNTS.fairs, 4)) {
+  for (const id of ids(r, counts.fairs, 4)) {
     const name = `${r.pick(FAIR_PREFIXES)} ${r.pick(EVENT_SERIES)}${r.chance(0.3) ? ` ${r.int(2, 40)}` : ''}`;
     let slug = slugify(name) || `fair-${id}`;
     if (fairSlugs.has(slug)) slug = `${slug}-${id}`;
@@ -448,7 +453,7 @@ export function generate(dataDir: string): Generated {
   }
 
   const categories = Array.from({ length: 30 }, () => r.uuid());
-  const textures = Array.from({ length: COUNTS.textures }, () => texture(r, categories));
+  const textures = Array.from({ length: counts.textures }, () => texture(r, categories));
   for (let i = 0; i < textures.length; i += TEXTURES_PER_FILE) {
     const n = i / TEXTURES_PER_FILE;
     const library = LIBRARIES[n % LIBRARIES.length] as string;
@@ -458,12 +463,12 @@ export function generate(dataDir: string): Generated {
     );
   }
 
-  const records = COUNTS.companies + COUNTS.events + COUNTS.fairs + COUNTS.textures;
+  const records = counts.companies + counts.events + counts.fairs + counts.textures;
   const layout = [
-    `company/companies-NNN.json: ${COUNTS.companies / COMPANIES_PER_FILE} arrays of ${COMPANIES_PER_FILE}`,
+    `company/companies-NNN.json: ${Math.ceil(counts.companies / COMPANIES_PER_FILE)} arrays of ${COMPANIES_PER_FILE}`,
     `event/<year>.json: ${byYear.size} arrays, one per year of start_date`,
-    `virtualfair/<slug>.json: ${COUNTS.fairs} single records`,
-    `virtualbooth-texture/<library>/textures-NNN.json: ${COUNTS.textures / TEXTURES_PER_FILE} arrays of ${TEXTURES_PER_FILE} in ${LIBRARIES.length} folders`,
+    `virtualfair/<slug>.json: ${counts.fairs} single records`,
+    `virtualbooth-texture/<library>/textures-NNN.json: ${Math.ceil(counts.textures / TEXTURES_PER_FILE)} arrays of ${TEXTURES_PER_FILE} in ${LIBRARIES.length} folders`,
   ];
   return { files, bytes, records, digest: hash.digest('hex').slice(0, 16), layout };
 }

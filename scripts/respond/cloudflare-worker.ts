@@ -4,7 +4,8 @@
 // functions run it too, with a stand-in binding (netlify-function.ts).
 
 import type { HeaderRule } from '../contract/headers.ts';
-import { createHandler, type FileStore, logFailure, type Reply } from './handler.ts';
+import { manifestFile, type PartsManifest, parseManifest, partFile } from '../shared/parts.ts';
+import { createHandler, type FileStore, logFailure, type OpenedFile, type Reply } from './handler.ts';
 
 /** Cloudflare's static assets binding (a Fetcher): the one binding the worker needs. */
 export interface Assets {
@@ -31,7 +32,7 @@ function assetStore(assets: Assets, origin: string): FileStore<Response> {
       const asset = await assets.fetch(new URL(`/${file}`, origin));
       if (asset.status === 404) {
         await asset.body?.cancel();
-        return null;
+        return openParts(assets, origin, file);
       }
       if (asset.status !== 200) throw new Error(`asset /${file} answered ${asset.status}`);
       return {
@@ -45,6 +46,76 @@ function assetStore(assets: Assets, origin: string): FileStore<Response> {
   };
 }
 
+/** Workers' stream of a known length: its answer carries Content-Length, as an asset's does. */
+declare const FixedLengthStream: (new (length: number) => TransformStream<Uint8Array, Uint8Array>) | undefined;
+
+async function fetchPart(assets: Assets, origin: string, file: string, bytes: number): Promise<ReadableStream> {
+  const asset = await assets.fetch(new URL(`/${file}`, origin));
+  if (asset.status !== 200 || asset.body === null) {
+    await asset.body?.cancel();
+    throw new Error(`asset /${file} answered ${asset.status}`);
+  }
+  const length = asset.headers.get('Content-Length');
+  if (length !== null && Number(length) !== bytes) {
+    await asset.body.cancel();
+    throw new Error(`${file} has ${length} bytes, not the manifest's ${bytes}`);
+  }
+  return asset.body;
+}
+
+/**
+ * The parts one after another into one stream: each part's body is piped in whole before the
+ * next is fetched, and a pipe writes only as the client reads (backpressure), so the worker holds
+ * a chunk or two, never a part, whatever the file's size (Workers allow 128 MB). Under workerd
+ * the pipes are the runtime's own, no chunk passing through JavaScript; FixedLengthStream frames
+ * the answer with the whole Content-Length and fails it if the parts do not add up to it.
+ * A failure cuts the answer short: a client never gets wrong bytes as a whole answer.
+ */
+function joinParts(assets: Assets, origin: string, file: string, manifest: PartsManifest): ReadableStream {
+  const { readable, writable } =
+    typeof FixedLengthStream === 'function' ? new FixedLengthStream(manifest.bytes) : new TransformStream();
+  const pipeAll = async () => {
+    for (const [index, bytes] of manifest.parts.entries()) {
+      const part = await fetchPart(assets, origin, partFile(file, index + 1), bytes);
+      await part.pipeTo(writable, { preventClose: true });
+    }
+    await writable.close();
+  };
+  pipeAll().catch(async (error: unknown) => {
+    logFailure(`sending ${file} from its parts`, error);
+    await writable.abort(error).catch(() => {});
+  });
+  return readable;
+}
+
+/**
+ * A file too large for static assets, from its manifest and parts (shared/parts.ts), or null when
+ * the build has no such file either. Its entity tag is the whole file's sha256, written by the
+ * build: the same for every request, with no part read. The manifest has the file's extension, so
+ * the asset server gives it the Content-Type it would give the file.
+ */
+async function openParts(assets: Assets, origin: string, file: string): Promise<OpenedFile<Response> | null> {
+  const asset = await assets.fetch(new URL(`/${manifestFile(file)}`, origin));
+  if (asset.status === 404) {
+    await asset.body?.cancel();
+    return null;
+  }
+  if (asset.status !== 200) throw new Error(`asset /${manifestFile(file)} answered ${asset.status}`);
+  const manifest = parseManifest(await asset.text());
+  let response: Response | null = null;
+  return {
+    etag: async () => `"${manifest.sha256}"`,
+    contentType: asset.headers.get('Content-Type') ?? 'application/json',
+    text: () => new Response(joinParts(assets, origin, file, manifest)).text(),
+    discard: async () => response?.body?.cancel(),
+    // Made when it is sent: a 304 or a HEAD never fetches a part.
+    get body() {
+      response ??= new Response(joinParts(assets, origin, file, manifest));
+      return response;
+    },
+  };
+}
+
 /**
  * HEAD is GET without the body. No Content-Length is set by hand: Cloudflare's edge gzips JSON
  * for clients that accept it, and GET then goes out chunked without one, so a hand-set length
@@ -52,8 +123,7 @@ function assetStore(assets: Assets, origin: string): FileStore<Response> {
  */
 async function toResponse(request: Request, reply: Reply<Response>): Promise<Response> {
   const init = { status: reply.status, headers: reply.headers };
-  const body = 'file' in reply ? reply.file.body.body : reply.body;
-  if (request.method !== 'HEAD') return new Response(body, init);
+  if (request.method !== 'HEAD') return new Response('file' in reply ? reply.file.body.body : reply.body, init);
   if ('file' in reply) await reply.file.discard?.();
   return new Response(null, init);
 }

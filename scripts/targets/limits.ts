@@ -5,6 +5,7 @@
 // are empty on purpose, not missing.
 
 import { UserFacingError } from '../shared/errors.ts';
+import { MAX_ASSET_BYTES, uploadedFiles } from './cloudflare/assets.ts';
 import type { TARGET_NAMES } from './names.ts';
 
 export const CLOUDFLARE_PLANS = ['free', 'paid'] as const;
@@ -20,14 +21,21 @@ interface Place {
 }
 
 /**
+ * Which files of the output a host receives: all of them, or what a Cloudflare upload keeps
+ * (targets/cloudflare/assets.ts): `code` for the targets with the worker, which upload a file
+ * over 25 MiB as its parts, `static` for cloudflare-pages-static, which uploads it whole.
+ */
+type Uploaded = 'all' | 'code' | 'static';
+
+/**
  * What a limit counts. Rules are counted in the generated files themselves: `redirects-static`
  * and `redirects-dynamic` split a `_redirects` as Cloudflare does (a source with `*` or a
  * `:placeholder` is dynamic), `headers` counts the path lines of a `_headers`, `vercel-routes`
  * the entries of vercel.json that each become a route.
  */
 type Measure =
-  | { kind: 'file-size'; files?: RegExp }
-  | { kind: 'file-count'; extra: number }
+  | { kind: 'file-size'; files?: RegExp; uploaded?: Uploaded }
+  | { kind: 'file-count'; extra: number; uploaded?: Uploaded }
   | {
       kind: 'rules';
       place: Place;
@@ -53,20 +61,23 @@ const WORKERS_LIMITS = 'https://developers.cloudflare.com/workers/platform/limit
 const PAGES_LIMITS = 'https://developers.cloudflare.com/pages/platform/limits/';
 const CODE_TARGETS = 'nginx, caddy or apache';
 
-function assetLimits(host: string, source: string): Limit[] {
+function assetLimits(host: string, source: string, uploaded: 'code' | 'static'): Limit[] {
+  // A file over the limit reaches the targets with the worker as parts that fit: only the static
+  // target can be over it, and they can take it.
+  const others = uploaded === 'static' ? `cloudflare-workers, cloudflare-pages, ${CODE_TARGETS}` : CODE_TARGETS;
   return [
     {
-      measure: { kind: 'file-size' },
-      max: 25 * MIB,
+      measure: { kind: 'file-size', uploaded },
+      max: MAX_ASSET_BYTES,
       what: `per file on ${host}`,
-      ways: `a smaller --page-size if it is a texture page; otherwise another target (${CODE_TARGETS})`,
+      ways: `a smaller --page-size if it is a texture page; otherwise another target (${others})`,
       source,
       read: READ,
     },
     {
       // Pages also uploads the target's own files laid over public/ (none for Workers: the
       // worker is code, not an asset).
-      measure: { kind: 'file-count', extra: 0 },
+      measure: { kind: 'file-count', extra: 0, uploaded },
       max: { free: 20_000, paid: 100_000 },
       what: `files per deployment on ${host}`,
       ways: `a larger --page-size (fewer texture pages), or another target (${CODE_TARGETS})`,
@@ -77,15 +88,34 @@ function assetLimits(host: string, source: string): Limit[] {
 }
 
 /**
+ * The one answer the worker holds whole: an ordering by several fields parses the event list and
+ * sorts it. Cloudflare gives a Worker 128 MB, and the parsed records take several times the
+ * text; the list is held to what a single asset could be before lists came in parts, which the
+ * worker has always sorted. Not measured in workerd: a bound kept, not one found.
+ */
+function sortedInMemory(): Limit {
+  return {
+    measure: { kind: 'file-size', files: /^event\/index\.json$/ },
+    max: MAX_ASSET_BYTES,
+    what: "sorted per request within a Worker's 128 MB of memory",
+    ways: `another target (${CODE_TARGETS}, which answer an ordering by several fields with 400)`,
+    source: WORKERS_LIMITS,
+    read: READ,
+  };
+}
+
+/**
  * Cloudflare's targets with code do not count public/_redirects or public/_headers: wrangler
  * drops the Netlify query rules as invalid and the worker applies the `_headers` rules itself.
  */
 export const LIMITS: Readonly<Record<(typeof TARGET_NAMES)[number], readonly Limit[]>> = {
-  'cloudflare-workers': assetLimits('Cloudflare Workers static assets', WORKERS_LIMITS),
-  'cloudflare-pages': assetLimits('Cloudflare Pages', PAGES_LIMITS),
+  'cloudflare-workers': [...assetLimits('Cloudflare Workers static assets', WORKERS_LIMITS, 'code'), sortedInMemory()],
+  'cloudflare-pages': [...assetLimits('Cloudflare Pages', PAGES_LIMITS, 'code'), sortedInMemory()],
   'cloudflare-pages-static': [
-    ...assetLimits('Cloudflare Pages', PAGES_LIMITS).map((limit) =>
-      limit.measure.kind === 'file-count' ? { ...limit, measure: { kind: 'file-count', extra: 1 } as const } : limit,
+    ...assetLimits('Cloudflare Pages', PAGES_LIMITS, 'static').map((limit) =>
+      limit.measure.kind === 'file-count'
+        ? { ...limit, measure: { kind: 'file-count', extra: 1, uploaded: 'static' } as const }
+        : limit,
     ),
     {
       measure: { kind: 'rules', place: { in: 'target', file: '_redirects' }, count: 'redirects-static' },
@@ -218,16 +248,20 @@ export function countRules(
   }
 }
 
+function sizesOf(built: Built, uploaded: Uploaded = 'all'): ReadonlyMap<string, number> {
+  return uploaded === 'all' ? built.sizes : uploadedFiles(built.sizes, uploaded);
+}
+
 /** Each measurement of `limit`: a rule set or the file count is one, a size is one per file. */
 function measurements(limit: Limit, built: Built, outDir: string, targetDir: string): [string, number][] {
   const { measure } = limit;
   switch (measure.kind) {
     case 'file-size':
-      return [...built.sizes]
+      return [...sizesOf(built, measure.uploaded)]
         .filter(([file]) => measure.files?.test(file) ?? true)
         .map(([file, size]) => [`${outDir}/${file}`, size]);
     case 'file-count':
-      return [[`${outDir}/`, built.sizes.size + measure.extra]];
+      return [[`${outDir}/`, sizesOf(built, measure.uploaded).size + measure.extra]];
     case 'rules': {
       const { place } = measure;
       const text = place.in === 'output' ? built.output.get(place.file) : built.targetFiles.get(place.file);

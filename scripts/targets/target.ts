@@ -2,11 +2,13 @@
 // service, generated from the route table. Each target's files go to targets/<name>/.
 
 import type { HeaderRule } from '../contract/headers.ts';
-import type { Route } from '../contract/routes.ts';
+import type { PageRoute, Route } from '../contract/routes.ts';
 
 /** One object per build, given to every target: code two targets share is made once per context. */
 export interface TargetContext {
   routes: readonly Route[];
+  /** The pages for people beside the API (planPages()): their rules exist only when these do. */
+  pages: readonly PageRoute[];
   /** The parsed `_headers` rules: the headers every answer carries. */
   headerRules: readonly HeaderRule[];
 }
@@ -18,7 +20,8 @@ export interface Target {
   /**
    * Files the target needs inside the output folder itself, because the hosting service reads them from
    * the published folder (Netlify's `_redirects`). Written whichever targets are selected, so
-   * that public/ does not depend on `--target`.
+   * that public/ does not depend on `--target`. `output` is the output folder's files so far
+   * (Cloudflare's parts of the files too large for its static assets).
    */
-  siteFiles?(context: TargetContext): Map<string, string>;
+  siteFiles?(context: TargetContext, output: ReadonlyMap<string, string>): Map<string, string>;
 }

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { build } from '../../scripts/builder/build.ts';
+import { manifestFile, PART_BYTES, partFile } from '../../scripts/shared/parts.ts';
 import {
   type Built,
   checkLimits,
@@ -159,6 +160,47 @@ describe('file sizes and counts, on measured sizes', () => {
       `cloudflare-workers: ${of.outDir}/company/index.json is 21.0 MiB, 84% of the limit of 25 MiB per file on Cloudflare Workers static assets; before it grows past it, use a smaller --page-size if it is a texture page; otherwise another target (nginx, caddy or apache)`,
     ]);
     expect(check(of, 'cloudflare-workers', limits, { sizes: sizes(19 * MIB) })).toEqual([]);
+  });
+
+  it('a list over 25 MiB reaches the targets with the worker as its parts; the static target refuses it', () => {
+    const of = sample(10);
+    // As the build writes it: the whole file, and beside it the manifest and three parts
+    // (targets/cloudflare/assets.ts), with .assetsignore and precompressed copies, which no
+    // Cloudflare upload takes.
+    const sizes = new Map([
+      ...built(of, 'x').sizes,
+      ['company/index.json', 43_700_000],
+      [manifestFile('company/index.json'), 130],
+      [partFile('company/index.json', 1), PART_BYTES],
+      [partFile('company/index.json', 2), PART_BYTES],
+      [partFile('company/index.json', 3), 43_700_000 - 2 * PART_BYTES],
+      ['company/index.json.br', 30 * MIB],
+      ['.assetsignore', 300],
+    ]);
+    for (const target of ['cloudflare-workers', 'cloudflare-pages'] as const)
+      expect(check(of, target, LIMITS[target], { sizes })).toEqual([]);
+    // Except the event list, which an ordering by several fields parses and sorts whole.
+    const events = new Map([...sizes, ['event/index.json', 30 * MIB]]);
+    const sorted = check(of, 'cloudflare-workers', LIMITS['cloudflare-workers'], { sizes: events });
+    expect(sorted.filter((line) => line.includes(' sorted '))).toEqual([
+      `cloudflare-workers: ${of.outDir}/event/index.json is 30.0 MiB, over the limit of 25 MiB sorted per request within a Worker's 128 MB of memory; use another target (nginx, caddy or apache, which answer an ordering by several fields with 400)`,
+    ]);
+    expect(check(of, 'cloudflare-pages-static', LIMITS['cloudflare-pages-static'], { sizes })).toEqual([
+      `cloudflare-pages-static: ${of.outDir}/company/index.json is 41.7 MiB, over the limit of 25 MiB per file on Cloudflare Pages; use a smaller --page-size if it is a texture page; otherwise another target (cloudflare-workers, cloudflare-pages, nginx, caddy or apache)`,
+    ]);
+  });
+
+  it('counts the files a Cloudflare upload takes: the parts, not the files they make up, nor precompressed copies', () => {
+    const of = sample(10);
+    const many = new Map<string, number>(Array.from({ length: 19_000 }, (_, index) => [`f${index}.json`, 10]));
+    for (let index = 0; index < 5_000; index++) many.set(`f${index}.json.br`, 5).set(`f${index}.json.gz`, 5);
+    const count = (target: keyof typeof LIMITS, sizes: Map<string, number>) =>
+      check(of, target, LIMITS[target], { sizes }).filter((line) => line.includes(' files,'));
+    expect(count('cloudflare-workers', many)[0]).toContain('has 19,000 files, 95% of the limit');
+    many.set(manifestFile('f1.json'), 100).set(partFile('f1.json', 1), 5).set(partFile('f1.json', 2), 5);
+    expect(count('cloudflare-workers', many)[0]).toContain('has 19,002 files, 95% of the limit');
+    // The static target uploads the whole file and not its parts: 19,000 and its 404.html.
+    expect(count('cloudflare-pages-static', many)[0]).toContain('has 19,001 files, 95% of the limit');
   });
 
   it("Netlify's function answers: a list streamed up to 20 MB, the event list sorted and buffered up to 6 MB", () => {

@@ -12,6 +12,7 @@ import {
   methodNotAllowedFile,
   NOT_FOUND_FILE,
   optionsFile,
+  type PageRoute,
   RESOURCES,
   type Route,
 } from '../../contract/routes.ts';
@@ -20,22 +21,30 @@ import type { Target } from '../target.ts';
 
 const NAME = 'cloudflare-pages-static';
 const DEPLOY_DIR = `.deploy/${NAME}`;
+/**
+ * Run in the deployed folder: removes what this target does not upload. `.assetsignore` and the
+ * parts of the files over 25 MiB are for the targets with the worker (assets.ts; past 25 MiB the
+ * build refuses this target), and the precompressed copies would be served at their own paths.
+ */
+export const PAGES_STATIC_PRUNE = "rm -rf .assetsignore _parts && find . \\( -name '*.br' -o -name '*.gz' \\) -delete";
+
 /** A path with no file: a proxy to it makes Pages answer with 404.html and status 404. */
 const NOWHERE = '/_not-found';
 
 /** Top-level folders of the output, so that no file can be requested by its own path. */
-function outputFolders(routes: readonly Route[]): string[] {
+function outputFolders(routes: readonly Route[], pages: readonly PageRoute[]): string[] {
   const files = [
     ...routes.map((route) => route.file),
     NOT_FOUND_FILE,
     INVALID_PAGE_FILE,
     methodNotAllowedFile('POST'),
     ...RESOURCES.map((resource) => optionsFile(resource.name)),
+    ...pages.map((page) => page.file),
   ];
   return [...new Set(files.map((file) => file.split('/')[0] as string))];
 }
 
-export function renderPagesRedirects(routes: readonly Route[]): string {
+export function renderPagesRedirects(routes: readonly Route[], pages: readonly PageRoute[]): string {
   const lists = routes.filter((route) => Object.keys(route.query).length === 0);
   const lines = [
     generatedNote(NAME, '#'),
@@ -45,12 +54,16 @@ export function renderPagesRedirects(routes: readonly Route[]): string {
     ...RESOURCES.map((resource) => `${resource.path.slice(0, -1)} ${resource.path} 301`),
     '# Each list from its file; a proxy (200), so the URL stays the list path.',
     ...lists.map((route) => `${route.path} /${route.file} 200`),
+    ...(pages.length > 0
+      ? ['# The pages beside the API (the reference, when on) from their files, the same way.']
+      : []),
+    ...pages.map((page) => `${page.path} /${page.file} 200`),
     '# Pages serves 404.html at /404 with status 200; wrangler pages dev answers /_headers and',
     '# /_redirects with a 502 (on Cloudflare they are not uploaded). All are unknown URLs here.',
     ...['/404', '/404.html', '/_headers', '/_redirects'].map((path) => `${path} ${NOWHERE} 200`),
     '# The output files themselves are not URLs of the API (as on the local server): a proxy to a',
     '# path without a file makes Pages answer with 404.html, status 404.',
-    ...outputFolders(routes).map((folder) => `/${folder}/* ${NOWHERE} 200`),
+    ...outputFolders(routes, pages).map((folder) => `/${folder}/* ${NOWHERE} 200`),
   ];
   return `${lines.join('\n')}\n`;
 }
@@ -61,8 +74,12 @@ export function renderPagesRedirects(routes: readonly Route[]): string {
  * one rule per path (a second `/*` block would replace the first) and applies a rule's
  * removals before its values, so a CORS header the project sets itself is still sent.
  * (The project's `_headers` cannot hold the removal: `! Name` is Cloudflare's syntax only.)
+ *
+ * Each page beside the API gets a rule of its own after them: Pages applies every matching rule
+ * in the file's order and joins a name set twice with a comma (`application/json, text/html`), so
+ * the page's rule first removes the Content-Type the rules above set, then sets its own.
  */
-export function renderPagesHeaders(rules: readonly HeaderRule[]): string {
+export function renderPagesHeaders(rules: readonly HeaderRule[], pages: readonly PageRoute[]): string {
   const unset = '  ! Access-Control-Allow-Origin';
   const all = rules.some((rule) => rule.pattern === '/*') ? rules : [{ pattern: '/*', headers: [] }, ...rules];
   let done = false;
@@ -71,7 +88,8 @@ export function renderPagesHeaders(rules: readonly HeaderRule[]): string {
     if (first) done = true;
     return [rule.pattern, ...(first ? [unset] : []), ...rule.headers.map(([name, value]) => `  ${name}: ${value}`)];
   });
-  return `${[generatedNote(NAME, '#'), ...lines].join('\n')}\n`;
+  const pageLines = pages.flatMap((page) => [page.path, '  ! Content-Type', `  Content-Type: ${page.contentType}`]);
+  return `${[generatedNote(NAME, '#'), ...lines, ...pageLines].join('\n')}\n`;
 }
 
 function readme(): string {
@@ -87,6 +105,8 @@ Deploy, from the project folder:
 \`\`\`sh
 npm run build
 rm -rf ${DEPLOY_DIR} && mkdir -p .deploy && cp -R public ${DEPLOY_DIR}
+# What the targets with the worker need, and precompressed copies: not for Pages without code.
+(cd ${DEPLOY_DIR} && ${PAGES_STATIC_PRUNE})
 # Replaces public/_redirects (Netlify's query rules, which Pages rejects) and public/_headers
 # (the same rules, less the CORS header Pages adds), and adds the JSON 404 page.
 cp targets/${NAME}/_redirects targets/${NAME}/_headers targets/${NAME}/404.html ${DEPLOY_DIR}/
@@ -116,10 +136,10 @@ end-to-end suite lists each case in test/e2e/expectations.ts):
 
 export const cloudflarePagesStatic: Target = {
   name: NAME,
-  files: ({ routes, headerRules }) =>
+  files: ({ routes, pages, headerRules }) =>
     new Map([
-      ['_redirects', renderPagesRedirects(routes)],
-      ['_headers', renderPagesHeaders(headerRules)],
+      ['_redirects', renderPagesRedirects(routes, pages)],
+      ['_headers', renderPagesHeaders(headerRules, pages)],
       ['404.html', NOT_FOUND_BODY],
       ['README.md', readme()],
     ]),

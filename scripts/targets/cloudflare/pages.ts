@@ -11,6 +11,14 @@ const NAME = 'cloudflare-pages';
 /** Where the recipe assembles the deployed folder; any folder outside public/ will do. */
 const DEPLOY_DIR = `.deploy/${NAME}`;
 
+/**
+ * Run in the deployed folder: removes what public/.assetsignore lists (assets.ts), which
+ * `wrangler pages deploy` does not read, as `wrangler deploy` does for Workers. Its lines are
+ * exact paths from the folder's root (`/company/index.json`) and the `*.br` and `*.gz` patterns.
+ */
+export const PAGES_PRUNE =
+  "sed -n 's|^/||p' .assetsignore | xargs rm -f && find . \\( -name '*.br' -o -name '*.gz' \\) -delete && rm .assetsignore";
+
 function readme(): string {
   return `${generatedMarkdownNote(NAME)}
 # Cloudflare Pages with \`_worker.js\` (advanced mode)
@@ -28,8 +36,10 @@ Deploy, from the project folder:
 npm run build -- --base-url https://api.example.com
 rm -rf ${DEPLOY_DIR} && mkdir -p .deploy && cp -R public ${DEPLOY_DIR}
 cp targets/${NAME}/_worker.js ${DEPLOY_DIR}/
-# public/_redirects holds Netlify's query rules, which Pages rejects; the worker does not use it.
-rm ${DEPLOY_DIR}/_redirects
+# Leave out what public/.assetsignore lists: the files over Pages' 25 MiB per file (the worker
+# sends them from their parts in _parts/), _redirects (Netlify's query rules, which Pages
+# rejects; the worker does not use it) and precompressed copies.
+(cd ${DEPLOY_DIR} && ${PAGES_PRUNE})
 npx wrangler pages deploy ${DEPLOY_DIR} --project-name <your-project>
 \`\`\`
 

@@ -4,6 +4,7 @@
 
 import { generatedNote } from '../generated-note.ts';
 import type { Target } from '../target.ts';
+import { assetFiles } from './assets.ts';
 import { bundleWorker } from './bundle.ts';
 import { COMPATIBILITY_DATE, WORKER_NAME } from './runtime.ts';
 
@@ -30,6 +31,8 @@ function wranglerConfig(): string {
 // Try it locally: npx wrangler dev -c targets/${NAME}/wrangler.jsonc
 // wrangler warns that the query rules of public/_redirects (Netlify's format) are invalid for
 // Cloudflare and drops them: the worker never uses _redirects, so nothing depends on them.
+// A file over 25 MiB, the largest asset, is left out by public/.assetsignore (written by the
+// build, and read by wrangler): the worker sends it from its parts in public/_parts/.
 {
   "name": ${JSON.stringify(WORKER_NAME)},
   "main": "worker.js",
@@ -55,4 +58,7 @@ export const cloudflareWorkers: Target = {
       ['wrangler.jsonc', wranglerConfig()],
       ['worker.js', `${generatedNote(NAME, '//')}\n\n${await bundleWorker(context)}`],
     ]),
+  // The parts of the files too large for static assets, and `.assetsignore`: cloudflare-pages
+  // runs the same worker on the same files, so this one target writes them for both.
+  siteFiles: (_context, output) => assetFiles(output),
 };
