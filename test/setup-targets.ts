@@ -6,9 +6,10 @@
 //   (ignored by git, and emptied by `npm ci`, so run this after it). It is kept out of the
 //   project's own dependencies: its peer dependencies (@opentelemetry/api) conflict with the
 //   project's, and it is 420 MB that only one target needs. Needs no root.
-// - The web servers of the self-hosted targets, and gunicorn with Django and Django REST
-//   framework for the DRF service test, from Debian's packages through apt-get, as root or with
-//   sudo. Elsewhere it says what to install and fails, as it does when apt-get cannot be used.
+// - The web servers of the self-hosted targets (with nginx's brotli_static module), and gunicorn
+//   with Django and Django REST framework for the DRF service test, and Chromium for the reference
+//   page's browser test, from Debian's packages through apt-get, as root or with sudo. Elsewhere
+//   it says what to install and fails, as it does when apt-get cannot be used.
 //
 // Each is installed only when missing, so a second run changes nothing.
 
@@ -29,6 +30,19 @@ interface SystemNeed {
   debian: readonly string[];
   /** Elsewhere, for the message: Homebrew's formula, or the package for python3's pip. */
   elsewhere: { brew: string } | { pip: string };
+  /** Installed on Debian only: elsewhere the tests do without it (nginx then sends gzip, not br). */
+  debianOnly?: true;
+}
+
+/** Whether nginx has the dynamic module `file` in the modules folder it was built with. */
+function nginxModule(file: string): () => boolean {
+  return () => {
+    const nginx = findProgram(['nginx']);
+    if (!nginx) return false;
+    const built = spawnSync(nginx, ['-V'], { encoding: 'utf8' });
+    const modules = /--modules-path=(\S+)/.exec(`${built.stderr}${built.stdout}`)?.[1];
+    return modules !== undefined && existsSync(path.join(modules, file));
+  };
 }
 
 /**
@@ -54,7 +68,22 @@ const SYSTEM: readonly SystemNeed[] = [
     debian: ['nginx-light', 'nginx'],
     elsewhere: { brew: 'nginx' },
   },
+  // nginx's br answers (targets/nginx/brotli.conf); test/e2e/targets/nginx.ts loads it when present.
+  {
+    what: "nginx's brotli_static module",
+    installed: nginxModule('ngx_http_brotli_static_module.so'),
+    debian: ['libnginx-mod-http-brotli-static'],
+    elsewhere: { brew: 'nginx' },
+    debianOnly: true,
+  },
   { what: 'Caddy', installed: () => !!findProgram(['caddy']), debian: ['caddy'], elsewhere: { brew: 'caddy' } },
+  // The API reference page's browser test (test/browser/); Playwright cannot download its own here.
+  {
+    what: 'Chromium',
+    installed: () => !!findProgram(['chromium']),
+    debian: ['chromium'],
+    elsewhere: { brew: 'chromium' },
+  },
   {
     what: 'Apache httpd',
     installed: () => !!findProgram(['apache2', 'httpd']),
@@ -148,13 +177,14 @@ function withoutServiceStarts(prefix: readonly string[], install: () => void): v
 }
 
 function setUpSystem(): boolean {
-  const missing = SYSTEM.filter((need) => !need.installed());
+  const debian = existsSync('/etc/debian_version') && findProgram(['apt-get']) !== undefined;
+  const needs = SYSTEM.filter((need) => debian || !need.debianOnly);
+  const missing = needs.filter((need) => !need.installed());
   if (missing.length === 0) {
-    say(`${SYSTEM.map((need) => need.what).join(', ')} are already installed`);
+    say(`${needs.map((need) => need.what).join(', ')} are already installed`);
     return true;
   }
   const names = missing.map((need) => need.what).join(', ');
-  const debian = existsSync('/etc/debian_version') && findProgram(['apt-get']) !== undefined;
   const prefix = asRoot();
   if (!debian) {
     const brew = missing.flatMap(({ elsewhere }) => ('brew' in elsewhere ? [elsewhere.brew] : []));
@@ -182,7 +212,7 @@ function setUpSystem(): boolean {
     say(`installing ${packages.join(' ')}`);
     aptGet('install', '-y', '--no-install-recommends', ...packages);
   });
-  const still = SYSTEM.filter((need) => !need.installed());
+  const still = needs.filter((need) => !need.installed());
   if (still.length) {
     console.error(`setup:targets: still missing after apt-get: ${still.map((need) => need.what).join(', ')}`);
     return false;

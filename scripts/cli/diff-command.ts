@@ -55,6 +55,8 @@ async function workingTree(args: DiffArgs, folder: string): Promise<Side> {
     baseUrl: args.baseUrl,
     pageSize: args.pageSize,
     check: false,
+    // The review reads the answers only.
+    precompress: false,
   });
   const side = await readSide(outDir, args.repo);
   return { label: 'the working tree', files: side.files };

@@ -33,7 +33,17 @@ await runCommand(async () => {
     const { dataDir, headersPath, baseUrl, pageSize } = settings;
     // Output only: no deploy target's files, and no schemas.
     const targetsDir = path.join(folder, 'targets');
-    const { routes } = await build({ dataDir, headersPath, baseUrl, pageSize, outDir, targetsDir, targets: [] });
+    // Its client asks for no Accept-Encoding: the answers' siblings would go unread.
+    const { routes } = await build({
+      dataDir,
+      headersPath,
+      baseUrl,
+      pageSize,
+      outDir,
+      targetsDir,
+      targets: [],
+      precompress: false,
+    });
     server = createApiServer(outDir);
     const local = `${await listen(server, '127.0.0.1', 0)}/`;
     const requests = verifyRequests(routes);

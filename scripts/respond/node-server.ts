@@ -10,8 +10,10 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import serveHandler from 'serve-handler';
 import { type HeaderRule, parseHeadersFile } from '../contract/headers.ts';
+import { ENCODINGS, type Encoding } from '../shared/compress.ts';
 import { UserFacingError } from '../shared/errors.ts';
 import { listLeftovers, newestComplete } from '../shared/swap.ts';
+import { chooseEncoding } from './encodings.ts';
 import { createHandler, type FileStore, type Handler, logFailure, type Reply } from './handler.ts';
 
 /** A problem that stops the server from starting, said in one line (no output, a bad `_headers`). */
@@ -84,6 +86,8 @@ interface Body {
   file: string;
   handle: FileHandle;
   stats: Stats;
+  /** Set when the file is the answer's precompressed sibling, `file` + its extension. */
+  encoding?: Encoding;
 }
 
 async function readAll(body: Body): Promise<Buffer> {
@@ -118,26 +122,54 @@ async function openInOutput(publicDir: string, file: string): Promise<Body | nul
   return null;
 }
 
-/** The output folder's files, each opened once so that a swap under way cannot pull it away. */
-function folderStore(publicDir: string, etags: EtagCache): FileStore<Body> {
+/** The text of a file of the output; it is closed once read. */
+async function readText(body: Body): Promise<string> {
+  try {
+    return (await readAll(body)).toString('utf8');
+  } finally {
+    await body.handle.close();
+  }
+}
+
+/**
+ * The output folder's files, each opened once so that a swap under way cannot pull it away. With
+ * an `encoding`, a file that has a sibling in it (shared/compress.ts) is opened as that sibling,
+ * whose hash is its ETag; its text is still the file's own (a list sorted at request time).
+ */
+function folderStore(
+  publicDir: string,
+  etags: EtagCache,
+  encoding: Encoding | undefined,
+  opened: (body: Body) => void,
+): FileStore<Body> {
+  const extension = ENCODINGS.find((known) => known.encoding === encoding)?.extension;
   return {
     async open(file) {
-      const body = await openInOutput(publicDir, file);
+      const sibling = extension === undefined ? null : await openInOutput(publicDir, `${file}${extension}`);
+      const body = sibling === null ? await openInOutput(publicDir, file) : { ...sibling, encoding };
       if (body === null) return null;
+      opened(body);
       return {
-        etag: async () => etags.etagOf(path.join(publicDir, file), body.stats, () => readAll(body)),
+        etag: async () => etags.etagOf(path.join(publicDir, body.file), body.stats, () => readAll(body)),
         text: async () => {
-          try {
-            return (await readAll(body)).toString('utf8');
-          } finally {
-            await body.handle.close();
-          }
+          if (sibling === null) return readText(body);
+          await body.handle.close();
+          const own = await openInOutput(publicDir, file);
+          if (own === null) throw new Error(`the build has ${body.file} but no ${file}`);
+          return readText(own);
         },
         discard: () => body.handle.close(),
         body,
       };
     },
   };
+}
+
+/** `headers` with Accept-Encoding added to Vary: the answer was chosen by it. */
+function varyingWithEncoding(headers: Record<string, string>): Record<string, string> {
+  const name = Object.keys(headers).find((key) => key.toLowerCase() === 'vary');
+  if (name === undefined) return { ...headers, Vary: 'Accept-Encoding' };
+  return { ...headers, [name]: `${headers[name]}, Accept-Encoding` };
 }
 
 /**
@@ -196,14 +228,24 @@ export function createApiServer(root: string): http.Server {
 export function apiRequestListener(root: string): http.RequestListener {
   const publicDir = path.resolve(root);
   const handlerNow = headersWatcher(publicDir, readRules(root, publicDir));
-  const store = folderStore(publicDir, new EtagCache());
+  const etags = new EtagCache();
 
-  async function write(req: http.IncomingMessage, res: http.ServerResponse, reply: Reply<Body>): Promise<void> {
+  async function write(
+    req: http.IncomingMessage,
+    res: http.ServerResponse,
+    reply: Reply<Body>,
+    fromSibling: boolean,
+  ): Promise<void> {
+    // A sibling's answer, or the 304 that confirms it, varies with Accept-Encoding too.
+    const headers = fromSibling ? varyingWithEncoding(reply.headers) : reply.headers;
     if ('file' in reply) {
-      const { handle, stats, file } = reply.file.body;
+      const { handle, stats, file, encoding } = reply.file.body;
+      const extension = ENCODINGS.find((known) => known.encoding === encoding)?.extension ?? '';
+      const encoded = encoding === undefined ? [] : [{ key: 'Content-Encoding', value: encoding }];
       // The handler named the file, so the URL serve-handler sees is never the client's; it
-      // sends the file already opened, whichever folder holds it now.
-      req.url = `/${encodeURI(file)}`;
+      // sends the file already opened, whichever folder holds it now. The answer's own name,
+      // not its sibling's, so that it types the body as the answer.
+      req.url = `/${encodeURI(file.slice(0, file.length - extension.length))}`;
       return serveHandler(
         req,
         res,
@@ -216,7 +258,8 @@ export function apiRequestListener(root: string): http.RequestListener {
             {
               source: '**',
               headers: [
-                ...Object.entries(reply.headers).map(([key, value]) => ({ key, value })),
+                ...Object.entries(headers).map(([key, value]) => ({ key, value })),
+                ...encoded,
                 ...SERVE_HANDLER_EXTRAS,
               ],
             },
@@ -233,18 +276,23 @@ export function apiRequestListener(root: string): http.RequestListener {
       );
     }
     if (reply.body === null) {
-      res.writeHead(reply.status, reply.headers);
+      res.writeHead(reply.status, headers);
       res.end();
       return;
     }
     // On HEAD node sends the headers only, Content-Length included.
-    res.writeHead(reply.status, { ...reply.headers, 'Content-Length': Buffer.byteLength(reply.body) });
+    res.writeHead(reply.status, { ...headers, 'Content-Length': Buffer.byteLength(reply.body) });
     res.end(reply.body);
   }
 
   return (req, res) => {
     const target = originForm(req.url ?? '/');
     let handler: Handler | undefined;
+    // The file the handler opened last: a sibling, when its reply is that file or its 304.
+    let lastOpened: Body | undefined;
+    const store = folderStore(publicDir, etags, chooseEncoding(req.headers['accept-encoding']), (body) => {
+      lastOpened = body;
+    });
     handlerNow()
       .then((current) => {
         handler = current;
@@ -253,11 +301,14 @@ export function apiRequestListener(root: string): http.RequestListener {
           store,
         );
       })
-      .then((reply) => write(req, res, reply))
+      .then((reply) => {
+        const fromFile = 'file' in reply || reply.status === 304;
+        return write(req, res, reply, fromFile && lastOpened?.encoding !== undefined);
+      })
       .catch((error: unknown) => {
         logFailure(`sending the answer to ${req.method} ${target}`, error);
         if (res.headersSent || !handler) res.destroy();
-        else write(req, res, handler.failure(target)).catch(() => res.destroy());
+        else write(req, res, handler.failure(target), false).catch(() => res.destroy());
       });
   };
 }

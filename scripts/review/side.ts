@@ -6,6 +6,7 @@ import { execFile, spawn } from 'node:child_process';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { isSibling } from '../shared/compress.ts';
 import { ProjectError } from '../shared/errors.ts';
 
 const run = promisify(execFile);
@@ -31,8 +32,10 @@ async function isFolder(where: string): Promise<boolean> {
 async function readFolder(root: string): Promise<Map<string, Buffer>> {
   const files = new Map<string, Buffer>();
   const entries = await readdir(root, { recursive: true, withFileTypes: true });
+  // A built folder holds each answer's precompressed siblings, which the review leaves out (as
+  // it does where a revision committed them).
   const names = entries
-    .filter((entry) => entry.isFile())
+    .filter((entry) => entry.isFile() && !isSibling(entry.name))
     .map((entry) => path.relative(root, path.join(entry.parentPath, entry.name)).split(path.sep).join('/'));
   await Promise.all(names.map(async (name) => files.set(name, await readFile(path.join(root, name)))));
   return files;
@@ -58,7 +61,8 @@ async function readRevision(repo: string, commit: string, folder: string): Promi
   const blobs: Array<[name: string, id: string]> = [];
   for (const entry of stdout.split('\0')) {
     const match = /^\d+ blob ([0-9a-f]+)\t(.*)$/s.exec(entry);
-    if (match) blobs.push([(match[2] as string).slice(folder.length + 1), match[1] as string]);
+    if (match && !isSibling(match[2] as string))
+      blobs.push([(match[2] as string).slice(folder.length + 1), match[1] as string]);
   }
   const files = new Map<string, Buffer>();
   if (blobs.length === 0) return files;

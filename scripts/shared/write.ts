@@ -8,6 +8,9 @@
 // changed one record changes the validators of the answers holding it and no others. Where the
 // output is committed, a file holding HEAD's bytes has the time of its last commit instead
 // (commit-times.ts), so that builds in other clones give it the same validators.
+//
+// An answer's precompressed siblings (compress.ts) get its modification time, and are carried
+// over with it: compressed again only when its bytes changed.
 
 import {
   link as linkWithCallback,
@@ -19,6 +22,7 @@ import { mkdir, rename, rm, stat, unlink, utimes } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { type CommitTime, readCommitTimes } from './commit-times.ts';
+import { ENCODINGS, siblingsOf, worthCompressing } from './compress.ts';
 import { errnoText, UserFacingError } from './errors.ts';
 import { exchangeFolders } from './exchange.ts';
 import { mapLimited } from './map-limited.ts';
@@ -88,7 +92,7 @@ async function placeFile(
   previous: string | undefined,
   bytes: Buffer,
   time: number | undefined,
-): Promise<void> {
+): Promise<Placed> {
   const stats = previous === undefined ? undefined : await lstat(previous).catch(() => undefined);
   // Read only when the sizes match.
   const same =
@@ -101,12 +105,66 @@ async function placeFile(
       () => true,
       () => false,
     );
-    if (linked) return;
+    if (linked) return { linked, previousTime: stats.mtimeMs };
   }
   await createFile(destination, bytes);
   if (time !== undefined && (same || !stats?.isFile() || time * 1000 > stats.mtimeMs)) {
     await utimes(destination, time, time);
   }
+  return { linked: false, previousTime: same ? stats.mtimeMs : undefined };
+}
+
+/** How placeFile put a file: linked to the previous one, and that file's time when its bytes were the same. */
+interface Placed {
+  linked: boolean;
+  previousTime: number | undefined;
+}
+
+/**
+ * Puts the siblings of the file just placed at `destination` (compress.ts) beside it, with its
+ * modification time. A previous sibling written with the previous file (the same time, to the
+ * millisecond) holds the compression of the same bytes when those bytes did not change: it is
+ * linked when the file was, copied with the new time when only the time changed, and compressed
+ * again only when the bytes changed or it is missing.
+ */
+async function placeSiblings(
+  destination: string,
+  previous: string | undefined,
+  bytes: Buffer,
+  placed: Placed,
+): Promise<void> {
+  // One time for the file and its siblings, set by the same call: a time read back is in
+  // nanoseconds, and one set from it may land a fraction of a microsecond away. A linked file
+  // keeps its time (it is still served from the current output).
+  const time = (await lstat(destination)).mtimeMs / 1000;
+  if (!placed.linked) await utimes(destination, time, time);
+  const reusable = async (extension: string) => {
+    if (previous === undefined || placed.previousTime === undefined) return undefined;
+    const stats = await lstat(`${previous}${extension}`).catch(() => undefined);
+    const sameVersion = stats?.isFile() && Math.trunc(stats.mtimeMs) === Math.trunc(placed.previousTime);
+    return sameVersion ? `${previous}${extension}` : undefined;
+  };
+  let compressed: Promise<Map<string, Buffer>> | undefined;
+  const compressOnce = () => {
+    compressed ??= siblingsOf(bytes);
+    return compressed;
+  };
+  await Promise.all(
+    ENCODINGS.map(async ({ extension }) => {
+      const sibling = `${destination}${extension}`;
+      const kept = await reusable(extension);
+      if (kept !== undefined && placed.linked) {
+        const linked = await link(kept, sibling).then(
+          () => true,
+          () => false,
+        );
+        if (linked) return;
+      }
+      const keptBytes = kept === undefined ? undefined : await readFile(kept).catch(() => undefined);
+      await createFile(sibling, keptBytes ?? ((await compressOnce()).get(extension) as Buffer));
+      await utimes(sibling, time, time);
+    }),
+  );
 }
 
 /**
@@ -124,6 +182,11 @@ async function pausePoint(step: string, output: string): Promise<void> {
   await new Promise(() => setInterval(() => {}, 60_000));
 }
 
+interface WriteOptions {
+  /** Writes each answer's precompressed siblings beside it (compress.ts); none when absent. */
+  precompress?: boolean;
+}
+
 /**
  * Writes `files` (path → text) as the new content of `outDir`. `commitTimes` are the files'
  * commit times (commit-times.ts), read for `outDir` unless the caller read them for a folder
@@ -133,6 +196,7 @@ export async function writeOutput(
   outDir: string,
   files: ReadonlyMap<string, string>,
   commitTimes: Promise<CommitTime | undefined> = readCommitTimes(path.resolve(outDir)),
+  options: WriteOptions = {},
 ): Promise<void> {
   const output = path.resolve(outDir);
   const stamp = swapStamp();
@@ -160,7 +224,11 @@ export async function writeOutput(
       if (!dirs.has(dir)) dirs.set(dir, mkdir(dir, { recursive: true }));
       await dirs.get(dir);
       const bytes = Buffer.from(text);
-      await placeFile(destination, existing && path.join(output, file), bytes, commitTime?.(file, bytes));
+      const previousFile = existing && path.join(output, file);
+      const placed = await placeFile(destination, previousFile, bytes, commitTime?.(file, bytes));
+      if (options.precompress && worthCompressing(file, bytes.length)) {
+        await placeSiblings(destination, previousFile, bytes, placed);
+      }
       written += 1;
       if (written === half) await pausePoint('partial', output);
     });

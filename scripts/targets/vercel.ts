@@ -10,7 +10,7 @@
 
 import { NOT_FOUND_BODY } from '../contract/bodies.ts';
 import type { HeaderRule } from '../contract/headers.ts';
-import { FORMATS, fileFor, RESOURCES, type Route } from '../contract/routes.ts';
+import { FORMATS, fileFor, type PageRoute, RESOURCES, type Route } from '../contract/routes.ts';
 import { generatedMarkdownNote } from './generated-note.ts';
 import { combinations, fileAnswer, listKeys, subsets } from './netlify/redirects.ts';
 import type { Target } from './target.ts';
@@ -138,7 +138,16 @@ export function headerSource(pattern: string): string {
     .join('(.*)');
 }
 
-export function vercelConfig(routes: readonly Route[], rules: readonly HeaderRule[]): VercelConfig {
+/**
+ * `pages` are the pages beside the API (the reference, when on): each a rewrite of its path to its
+ * file, and a header rule after the `_headers` ones, as Vercel lets the last rule that sets a
+ * name win, so the page is HTML where `_headers` types every path as JSON.
+ */
+export function vercelConfig(
+  routes: readonly Route[],
+  rules: readonly HeaderRule[],
+  pages: readonly PageRoute[],
+): VercelConfig {
   return {
     $schema: 'https://openapi.vercel.sh/vercel.json',
     framework: null,
@@ -151,11 +160,20 @@ export function vercelConfig(routes: readonly Route[], rules: readonly HeaderRul
       destination: resource.path,
       statusCode: 301,
     })),
-    rewrites: RESOURCES.flatMap((resource) => listRewrites(resource.path, routes)),
-    headers: rules.map((rule) => ({
-      source: headerSource(rule.pattern),
-      headers: rule.headers.map(([key, value]) => ({ key, value })),
-    })),
+    rewrites: [
+      ...RESOURCES.flatMap((resource) => listRewrites(resource.path, routes)),
+      ...pages.map((page) => ({ source: page.path, destination: `/${page.file}` })),
+    ],
+    headers: [
+      ...rules.map((rule) => ({
+        source: headerSource(rule.pattern),
+        headers: rule.headers.map(([key, value]) => ({ key, value })),
+      })),
+      ...pages.map((page) => ({
+        source: headerSource(page.path),
+        headers: [{ key: 'Content-Type', value: page.contentType }],
+      })),
+    ],
   };
 }
 
@@ -176,9 +194,13 @@ Deploy, from the project folder:
 npm run build -- --base-url https://api.example.com
 rm -rf ${DEPLOY_DIR} && mkdir -p ${DEPLOY_DIR}
 cp -R public ${DEPLOY_DIR}/public && rm ${DEPLOY_DIR}/public/_redirects ${DEPLOY_DIR}/public/_headers
+find ${DEPLOY_DIR}/public -type f \\( -name '*.br' -o -name '*.gz' \\) -delete
 cp targets/${NAME}/vercel.json ${DEPLOY_DIR}/ && cp targets/${NAME}/404.html ${DEPLOY_DIR}/public/
 cd ${DEPLOY_DIR} && npx vercel deploy --prod
 \`\`\`
+
+The \`find\` leaves out the build's precompressed \`.br\` and \`.gz\` siblings of the answers:
+Vercel compresses answers itself, and would serve the siblings at their own paths.
 
 What it cannot do like the DRF service (a rewrite has no status of its own, and there is no code):
 
@@ -213,9 +235,9 @@ network, and does not evaluate \`has\` either), its headers, its method handling
 
 export const vercel: Target = {
   name: NAME,
-  files: ({ routes, headerRules }) =>
+  files: ({ routes, pages, headerRules }) =>
     new Map([
-      ['vercel.json', `${JSON.stringify(vercelConfig(routes, headerRules), null, 2)}\n`],
+      ['vercel.json', `${JSON.stringify(vercelConfig(routes, headerRules, pages), null, 2)}\n`],
       ['404.html', NOT_FOUND_BODY],
       ['README.md', readme()],
     ]),

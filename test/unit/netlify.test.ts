@@ -236,7 +236,7 @@ describe("public/_redirects in Netlify's redirect engine", () => {
   });
 
   it('forces only the catch-all: a rule never hides a file at its own path, and every other rule is a 200', () => {
-    const all = redirectRules(built.routes);
+    const all = redirectRules(built.routes, []);
     expect(all.filter((rule) => rule.force)).toEqual([all.at(-1)]);
     expect(all.slice(0, -1).every((rule) => rule.status === 200)).toBe(true);
   });

@@ -18,7 +18,7 @@ import { exactly, headerSource, NOWHERE, vercelConfig } from '../../scripts/targ
 
 const routes = planRoutes(6);
 const headersText = readFileSync(fileURLToPath(new URL('../../_headers', import.meta.url)), 'utf8');
-const config = vercelConfig(routes, parseHeadersFile(headersText).rules);
+const config = vercelConfig(routes, parseHeadersFile(headersText).rules, []);
 const files = new Set(routes.map((route) => route.file));
 
 interface CompiledRoute {
@@ -118,7 +118,7 @@ describe("vercel.json against Vercel's schemas and route compiler", () => {
   });
 
   it('has as many rules for 2,000 texture pages as for 6: one rule per format serves every page number', () => {
-    const large = vercelConfig(planRoutes(2000), parseHeadersFile(headersText).rules);
+    const large = vercelConfig(planRoutes(2000), parseHeadersFile(headersText).rules, []);
     expect(large.rewrites.length).toBe(config.rewrites.length);
     expect(large.rewrites).toContainEqual({
       source: '/virtualbooth-texture/',

@@ -7,7 +7,7 @@
 // list of methods for all of its paths, and GET on a list path must stay static. Where Netlify
 // still differs from DRF is in the README it writes (and in test/e2e/expectations.ts).
 
-import { REJECTED_METHODS, RESOURCES } from '../../contract/routes.ts';
+import { type PageRoute, REJECTED_METHODS, RESOURCES } from '../../contract/routes.ts';
 import { routeUrls } from '../../respond/netlify-function.ts';
 import { generatedMarkdownNote, generatedNote } from '../generated-note.ts';
 import type { Target } from '../target.ts';
@@ -39,7 +39,23 @@ export const METHODS_CONFIG: FunctionConfig = {
 /** The rewrite target of public/_redirects, every method (only GET and HEAD get there). */
 export const QUERY_CONFIG: FunctionConfig = { path: [`${FUNCTION_PREFIX}/*`] };
 
-function netlifyToml(): string {
+/**
+ * The Content-Type of each page beside the API: public/_headers is the project's and types every
+ * path as JSON. netlify.toml's headers are read after it, and netlify-cli gives a name the value
+ * of the last rule that matches (@netlify/headers-parser, headersForPath); whether Netlify's CDN
+ * does the same for two paths no offline run can show (netlify dev types files by their name).
+ */
+function pageHeaders(pages: readonly PageRoute[]): string {
+  const tables = pages.map(
+    (page) =>
+      `\n[[headers]]\n  for = ${JSON.stringify(page.path)}\n  [headers.values]\n    Content-Type = ${JSON.stringify(page.contentType)}\n`,
+  );
+  return tables.length > 0
+    ? `\n# The pages beside the API (the reference, when on): HTML, not _headers' JSON.${tables.join('')}`
+    : '';
+}
+
+function netlifyToml(pages: readonly PageRoute[]): string {
   return `${generatedNote(NAME, '#')}
 # Netlify's settings for the deployed folder (see README.md): the build output as the publish
 # directory (its _headers and _redirects are Netlify's own format), and the two functions.
@@ -50,7 +66,7 @@ function netlifyToml(): string {
 
 [functions]
   directory = "${FUNCTIONS_DIR}"
-`;
+${pageHeaders(pages)}`;
 }
 
 function readme(): string {
@@ -82,9 +98,15 @@ Deploy, from the project folder:
 npm run build -- --base-url https://api.example.com
 rm -rf ${DEPLOY_DIR} && mkdir -p ${DEPLOY_DIR}
 cp -R public ${DEPLOY_DIR}/public
+find ${DEPLOY_DIR}/public -type f \\( -name '*.br' -o -name '*.gz' \\) -delete
 cp -R targets/${NAME}/netlify.toml targets/${NAME}/netlify ${DEPLOY_DIR}/
 cd ${DEPLOY_DIR} && npx netlify deploy --prod
 \`\`\`
+
+The \`find\` leaves out the build's precompressed \`.br\` and \`.gz\` siblings of the answers:
+Netlify compresses answers itself. \`netlify deploy\` has no setting to exclude files; uploaded,
+the siblings would still answer 404, as the forced \`/*\` rule of \`_redirects\` answers every path
+that no rule rewrites.
 
 What Netlify cannot do like the DRF service:
 
@@ -122,15 +144,15 @@ How it is tested:
 
 export const netlify: Target = {
   name: NAME,
-  files: async ({ routes, headerRules }) => {
+  files: async ({ routes, pages, headerRules }) => {
     const code = await bundleFunctionCode(headerRules, routeUrls(routes), FUNCTION_PREFIX);
     const banner = generatedNote(NAME, '//');
     return new Map([
-      ['netlify.toml', netlifyToml()],
+      ['netlify.toml', netlifyToml(pages)],
       [`${FUNCTIONS_DIR}/methods.mjs`, functionFile(banner, code, METHODS_CONFIG)],
       [`${FUNCTIONS_DIR}/query.mjs`, functionFile(banner, code, QUERY_CONFIG)],
       ['README.md', readme()],
     ]);
   },
-  siteFiles: ({ routes }) => new Map([['_redirects', renderRedirects(routes)]]),
+  siteFiles: ({ routes, pages }) => new Map([['_redirects', renderRedirects(routes, pages)]]),
 };

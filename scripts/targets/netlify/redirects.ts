@@ -19,7 +19,15 @@
 // Netlify target's function, which answers it with the same resolve(). So a query is either
 // answered from the file DRF's answer is in or by the function; never from another file.
 
-import { EVENT_FIELDS, FORMATS, NOT_FOUND_FILE, RESOURCES, type Route, resolve } from '../../contract/routes.ts';
+import {
+  EVENT_FIELDS,
+  FORMATS,
+  NOT_FOUND_FILE,
+  type PageRoute,
+  RESOURCES,
+  type Route,
+  resolve,
+} from '../../contract/routes.ts';
 
 /**
  * Where the rules send a query that no file answers: the path of the Netlify target's function,
@@ -159,10 +167,14 @@ function listRules(path: string, routes: readonly Route[]): RedirectRule[] {
   return rules;
 }
 
-/** The rules in order: each list path's, then the forced 404 for every other path. */
-export function redirectRules(routes: readonly Route[]): RedirectRule[] {
+/**
+ * The rules in order: each list path's, each page's beside the API (its path to its file, before
+ * the 404 that hides the file's own name), then the forced 404 for every other path.
+ */
+export function redirectRules(routes: readonly Route[], pages: readonly PageRoute[]): RedirectRule[] {
   return [
     ...RESOURCES.flatMap((resource) => listRules(resource.path, routes)),
+    ...pages.map((page) => ({ path: page.path, query: [], to: `/${page.file}`, status: 200, force: false })),
     { path: '/*', query: [], to: `/${NOT_FOUND_FILE}`, status: 404, force: true },
   ];
 }
@@ -172,14 +184,14 @@ export function formatRule(rule: RedirectRule): string {
   return `${rule.path} ${conditions}${rule.to} ${rule.status}${rule.force ? '!' : ''}`;
 }
 
-export function renderRedirects(routes: readonly Route[]): string {
+export function renderRedirects(routes: readonly Route[], pages: readonly PageRoute[]): string {
   const lines = [
     '# Generated from the route table by `npm run build` (scripts/targets/netlify/redirects.ts). Netlify reads it,',
     '# together with the functions of targets/netlify/ (a query no file answers is rewritten to',
     `# ${FUNCTION_PREFIX}/...); Cloudflare Pages cannot match query strings (see README, "Hosts").`,
     '# First match wins: for each list, rules with more query keys come first, exact values before',
     '# `key=:key` (any value). A rule matches a path with or without its trailing slash.',
-    ...redirectRules(routes).map(formatRule),
+    ...redirectRules(routes, pages).map(formatRule),
   ];
   return `${lines.join('\n')}\n`;
 }

@@ -43,6 +43,29 @@ function serveFile(pattern: string, file: string, flags = ''): string {
   return `RewriteRule ${pattern} "%{DOCUMENT_ROOT}/${file}" [${flags}L]`;
 }
 
+/** Accept-Encoding names the coding with a weight above 0 (a `;q=0` refuses it). */
+const ACCEPTS = (coding: string) => [
+  `RewriteCond %{HTTP:Accept-Encoding} ${quoted(`(?:^|,)[[:blank:]]*${coding}[[:blank:]]*(?:[,;]|$)`)} [NC]`,
+  `RewriteCond %{HTTP:Accept-Encoding} ${quoted(`!(?:^|,)[[:blank:]]*${coding}[[:blank:]]*;[[:blank:]]*q=0(?:[.]0*)?[[:blank:]]*(?:,|$)`)} [NC]`,
+];
+
+/**
+ * The rules that answer with an answer file under `conditions`: its br sibling, then its gzip
+ * sibling, to a client that accepts that coding, where the build wrote one (answers of 4 KiB or
+ * more); else the file itself. `file` names no %N: the conditions are not the last ones matched.
+ * API_ENCODED adds Accept-Encoding to Vary; no-gzip and no-brotli keep mod_deflate and
+ * mod_brotli, where loaded, from compressing the sibling again.
+ */
+function serveAnswer(conditions: readonly string[], pattern: string, file: string, flags = ''): string[] {
+  const sibling = (coding: string, extension: string) => [
+    ...conditions,
+    ...ACCEPTS(coding),
+    `RewriteCond "%{DOCUMENT_ROOT}/${file}${extension}" -f`,
+    serveFile(pattern, `${file}${extension}`, `${flags}E=API_ENCODED:1,E=no-gzip:1,E=no-brotli:1,`),
+  ];
+  return [...sibling('br', '.br'), ...sibling('gzip', '.gz'), ...conditions, serveFile(pattern, file, flags)];
+}
+
 /** A rule that fails with a status; the ErrorDocument then serves the file named in API_ERROR. */
 function fail(pattern: string, status: number, file?: string): string {
   return `RewriteRule ${pattern} - [${file ? `E=API_ERROR:${file},` : ''}R=${status},L]`;
@@ -84,11 +107,10 @@ function eventRules(plan: ServerPlan): string[] {
     `RewriteRule ${pattern} - [E=API_TERM:%1]`,
     ...event.orderings
       .filter((ordering) => ordering.file !== event.listFile.get(''))
-      .flatMap((ordering) => [
-        `RewriteCond %{ENV:API_TERM} ${quoted(orderingTerm(ordering.term))}`,
-        serveFile(pattern, ordering.file),
-      ]),
-    serveFile(pattern, event.listFile.get('') as string),
+      .flatMap((ordering) =>
+        serveAnswer([`RewriteCond %{ENV:API_TERM} ${quoted(orderingTerm(ordering.term))}`], pattern, ordering.file),
+      ),
+    ...serveAnswer([], pattern, event.listFile.get('') as string),
   ];
 }
 
@@ -107,14 +129,21 @@ function textureRules(plan: ServerPlan): string[] {
     fail(pattern, 404, plan.invalidPageFile),
     'RewriteCond %{ENV:API_PAGE} =1',
     `RewriteRule ${pattern} - [E=API_PAGE:]`,
-    ...formats.flatMap((format) => [
-      `RewriteCond %{ENV:API_FORMAT}:%{ENV:API_PAGE} ${quoted(`^${format}:(.+)$`)}`,
-      serveFile(pattern, texture.pageFile(format, '%1'), `E=API_ERROR:${plan.invalidPageFile},`),
-    ]),
-    ...formats.flatMap((format) => [
-      `RewriteCond %{ENV:API_FORMAT} ${quoted(`^${format}$`)}`,
-      serveFile(pattern, texture.listFile.get(format) as string),
-    ]),
+    ...formats.flatMap((format) =>
+      serveAnswer(
+        [`RewriteCond %{ENV:API_FORMAT}:%{ENV:API_PAGE} ${quoted(`^${format}:.`)}`],
+        pattern,
+        texture.pageFile(format, '%{ENV:API_PAGE}'),
+        `E=API_ERROR:${plan.invalidPageFile},`,
+      ),
+    ),
+    ...formats.flatMap((format) =>
+      serveAnswer(
+        [`RewriteCond %{ENV:API_FORMAT} ${quoted(`^${format}$`)}`],
+        pattern,
+        texture.listFile.get(format) as string,
+      ),
+    ),
   ];
 }
 
@@ -178,6 +207,11 @@ export function renderApacheConf(plan: ServerPlan): string {
     "# A list path without its slash: 301 to the slash, keeping the query (Django's APPEND_SLASH).",
     ...redirects(plan),
     '',
+    ...plan.pages.flatMap((page, index) => [
+      index === 0 ? '# The pages beside the API (npm run build with the reference on): GET and HEAD only.' : '',
+      'RewriteCond %{REQUEST_METHOD} ^(?:GET|HEAD)$',
+      serveFile(pathPattern(page.path), page.file, `E=API_PAGE_${index}:1,`),
+    ]),
     ...readQuery(),
     '',
     ...formatAndMethod(plan),
@@ -189,7 +223,7 @@ export function renderApacheConf(plan: ServerPlan): string {
     '# The other lists.',
     ...plan.resources
       .filter((resource) => resource.name !== plan.event.name && resource.name !== plan.texture.name)
-      .map((resource) => serveFile(pathPattern(resource.path), resource.listFile.get('') as string)),
+      .flatMap((resource) => serveAnswer([], pathPattern(resource.path), resource.listFile.get('') as string)),
     '',
     "# Everything else, the output's own files included: 404 Not found.",
     fail('^', 404),
@@ -214,6 +248,10 @@ export function renderApacheConf(plan: ServerPlan): string {
     '    Require all granted',
     '    # Every file of the build output is one JSON answer.',
     `    ForceType ${quoted(contentType ?? 'application/octet-stream')}`,
+    "    # An answer's precompressed siblings, which the rules below serve to a client that accepts",
+    '    # them: their Content-Encoding comes from their name.',
+    '    AddEncoding br .br',
+    '    AddEncoding gzip .gz',
     '</Directory>',
     '# The empty body of the slash redirect (see the ErrorDocument of 301 below).',
     '<Directory "/dev">',
@@ -230,6 +268,12 @@ export function renderApacheConf(plan: ServerPlan): string {
     '# unsetting the success table drops what Apache itself adds there (its own Allow on OPTIONS).',
     ...others.flatMap(([name, value]) => [`Header unset ${name}`, `Header always set ${name} ${quoted(value)}`]),
     ...(contentType ? [`Header always set Content-Type ${quoted(contentType)}`] : []),
+    '# A precompressed answer varies with Accept-Encoding too (one Vary header: append merges).',
+    'Header always append Vary Accept-Encoding env=API_ENCODED',
+    // After the API's: the later `set` wins for the page the rules below served.
+    ...plan.pages.map(
+      (page, index) => `Header always set Content-Type ${quoted(page.contentType)} env=API_PAGE_${index}`,
+    ),
     '# Django sends the slash redirect with a relative Location; mod_rewrite makes it absolute.',
     // Both tables: the Location of the ErrorDocument request is in the success table.
     ...['Header edit', 'Header always edit'].map(

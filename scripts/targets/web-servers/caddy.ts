@@ -3,6 +3,7 @@
 // (servers/plan.ts) and the query patterns (servers/query.ts). Tested on Caddy 2.6 (Debian 12);
 // the OPTIONS and error answers ask the file server with GET, as Caddy 2.7+ requires.
 
+import type { PageRoute } from '../../contract/routes.ts';
 import { generatedNote } from '../generated-note.ts';
 import type { Target } from '../target.ts';
 import { QUERY_KEYS, type ResourcePlan, type ServerPlan, serverPlan } from './plan.ts';
@@ -41,9 +42,13 @@ function block(head: string, lines: readonly string[]): string[] {
   return [`${head} {`, ...lines.map((line) => (line === '' ? '' : `\t${line}`)), '}'];
 }
 
-/** Serves one file of the build output as the answer (status 200, or the file_server's 404). */
+/**
+ * Serves one file of the build output as the answer (status 200, or the file_server's 404). A
+ * client that accepts br or gzip gets the file's precompressed sibling when the build wrote one
+ * (answers of 4 KiB or more), with Content-Encoding, its own ETag and `Vary: Accept-Encoding`.
+ */
 function serve(file: string): string[] {
-  return [`rewrite * /${file}`, 'file_server'];
+  return [`rewrite * /${file}`, ...block('file_server', ['precompressed br gzip'])];
 }
 
 /** Fails with a status; handle_errors answers with the file in {vars.api_error}. */
@@ -132,6 +137,20 @@ function resourceRoute(plan: ServerPlan, resource: ResourcePlan): string[] {
   ];
 }
 
+/** A page beside the API: its file for GET and HEAD, typed as the page, the API's 404 otherwise. */
+function pageRoute(page: PageRoute, index: number): string[] {
+  const name = `page_${index}`;
+  return [
+    `@${name} vars_regexp {http.request.uri.path} ${quoted(exactPath(page.path))}`,
+    ...block(`route @${name}`, [
+      '@page_other_method not method GET HEAD',
+      'error @page_other_method 404',
+      `header Content-Type ${quoted(page.contentType)}`,
+      ...serve(page.file),
+    ]),
+  ];
+}
+
 function redirectRoute(resource: ResourcePlan): string[] {
   const name = `${resource.name}_no_slash`;
   return [
@@ -186,6 +205,8 @@ export function renderCaddyfile(plan: ServerPlan): string {
       ...plan.resources.flatMap((resource) => [...resourceRoute(plan, resource), '']),
       "# A list path without its slash: 301 to the slash, keeping the query (Django's APPEND_SLASH).",
       ...plan.resources.flatMap(redirectRoute),
+      ...(plan.pages.length > 0 ? ['', '# The pages beside the API (npm run build with the reference on).'] : []),
+      ...plan.pages.flatMap(pageRoute),
       '',
       "# Everything else, the output's own files included: 404 Not found.",
       'error 404',

@@ -3,6 +3,7 @@
 // is generated from the route table (servers/plan.ts) and the query patterns (servers/query.ts).
 // How nginx is made to answer like DRF, and what it cannot do, is in the README it writes.
 
+import type { PageRoute } from '../../contract/routes.ts';
 import { generatedNote } from '../generated-note.ts';
 import type { Target } from '../target.ts';
 import { QUERY_KEYS, type ResourcePlan, type ServerPlan, serverPlan } from './plan.ts';
@@ -107,15 +108,44 @@ function resourceLocation(plan: ServerPlan, resource: ResourcePlan): string[] {
     ...dotSegmentCheck(),
     ...formatAndMethod(plan, resource),
     ...query,
+    ...encodingVary(),
     '# Served from this location, so HEAD, ETag, If-None-Match and Range work as for any file.',
     'rewrite ^ /$api_file break;',
   ];
   return [`location = ${resource.path} {`, ...body.map((line) => `    ${line}`), '}'];
 }
 
+/**
+ * Vary names Accept-Encoding on the answers that may be sent compressed: those with siblings
+ * (the build writes `.gz` and `.br` together), to a client naming gzip or br. gzip_vary would
+ * add it to every answer with a `.gz`, identity answers included, as a second Vary header; a
+ * client sending no Accept-Encoding gets the answer exactly as without siblings.
+ */
+function encodingVary(): string[] {
+  return [
+    '# Vary names Accept-Encoding where the answer may be sent compressed.',
+    'set $api_encodings "";',
+    'if (-f $document_root/$api_file.gz) { set $api_encodings "sibling"; }',
+    `if ($http_accept_encoding ~* ${regex('gzip|br')}) { set $api_encodings "$api_encodings:accepted"; }`,
+    'if ($api_encodings = "sibling:accepted") { set $api_vary $api_vary_encoded; }',
+  ];
+}
+
 /** nginx resolves `.` and `..` segments before matching a location; Django would not. */
 function dotSegmentCheck(): string[] {
   return ['if ($request_uri ~ "^[^?]*(?:[.]|%2[eE])") { return 404; }'];
+}
+
+/** A page beside the API: its file for GET and HEAD, typed as the page, the API's 404 otherwise. */
+function pageLocation(page: PageRoute): string[] {
+  return [
+    `location = ${page.path} {`,
+    ...dotSegmentCheck().map((line) => `    ${line}`),
+    '    if ($request_method !~ ^(?:GET|HEAD)$) { return 404; }',
+    `    default_type ${literal(page.contentType)};`,
+    `    rewrite ^ /${page.file} break;`,
+    '}',
+  ];
 }
 
 function redirectLocation(resource: ResourcePlan): string[] {
@@ -133,7 +163,9 @@ export function renderApiConf(plan: ServerPlan): string {
     if (resource.path.includes('.')) throw new Error(`nginx: list path with a dot: ${resource.path}`);
   }
   const contentType = plan.headers.find(([name]) => name.toLowerCase() === 'content-type')?.[1];
+  const vary = plan.headers.find(([name]) => name.toLowerCase() === 'vary');
   const others = plan.headers.filter(([name]) => name.toLowerCase() !== 'content-type');
+  const varyEncoded = [vary?.[1], 'Accept-Encoding'].filter((value) => value !== undefined).join(', ');
   const lines = [
     generatedNote(NAME, '#'),
     '#',
@@ -153,8 +185,23 @@ export function renderApiConf(plan: ServerPlan): string {
     'absolute_redirect off;',
     '',
     '# The headers of _headers on every answer. No location below has an add_header of its own,',
-    '# which would drop these; `always` puts them on 4xx answers too.',
-    ...others.map(([name, value]) => `add_header ${name} ${literal(value)} always;`),
+    '# which would drop these; `always` puts them on 4xx answers too. Vary is $api_vary, which a',
+    '# location that may send a precompressed answer sets to name Accept-Encoding too (an empty',
+    '# value sends no header).',
+    `set $api_vary ${literal(vary?.[1] ?? '')};`,
+    `set $api_vary_encoded ${literal(varyEncoded)};`,
+    ...others.map(([name, value]) =>
+      name === vary?.[0] ? `add_header ${name} $api_vary always;` : `add_header ${name} ${literal(value)} always;`,
+    ),
+    ...(vary === undefined ? ['add_header Vary $api_vary always;'] : []),
+    '',
+    '# Precompressed answers: the build writes <file>.gz (and <file>.br) beside every answer of',
+    '# 4 KiB or more, and a client that accepts gzip gets the .gz, with its own ETag and',
+    '# Content-Length; nothing is compressed at request time. brotli.conf, beside this file, does',
+    '# the same for br where the brotli_static module is loaded. gzip_proxied: the answers carry',
+    '# Vary, so a client behind a proxy (Via) gets them too.',
+    'gzip_static on;',
+    'gzip_proxied any;',
     '# Content-Type comes from the type of the file: every answer is one of the JSON files.',
     'types { }',
     `default_type ${literal(contentType ?? 'application/octet-stream')};`,
@@ -195,6 +242,8 @@ export function renderApiConf(plan: ServerPlan): string {
     '',
     "# A list path without its slash: 301 to the slash, keeping the query (Django's APPEND_SLASH).",
     ...plan.resources.flatMap(redirectLocation),
+    ...(plan.pages.length > 0 ? ['', '# The pages beside the API (npm run build with the reference on).'] : []),
+    ...plan.pages.flatMap(pageLocation),
   ];
   return `${lines.join('\n')}\n`;
 }
@@ -208,6 +257,9 @@ export function renderExampleConf(): string {
 
 worker_processes auto;
 pid /run/nginx-api.pid;
+# The br answers need the brotli_static module (README.md): once installed, uncomment this line
+# and the include of brotli.conf below.
+# load_module /usr/lib/nginx/modules/ngx_http_brotli_static_module.so;
 
 events {
     worker_connections 1024;
@@ -225,8 +277,21 @@ http {
         # The one setting: the folder \`npm run build\` wrote (public/), readable by nginx's user.
         root /srv/api/public;
         include api.conf;
+        # include brotli.conf;
     }
 }
+`;
+}
+
+/** The brotli_static directive, apart: nginx refuses a directive of a module it has not loaded. */
+export function renderBrotliConf(): string {
+  return `${generatedNote(NAME, '#')}
+#
+# Include this file beside api.conf, in the same server block, where nginx loads the
+# brotli_static module (Debian: apt-get install libnginx-mod-http-brotli-static, which loads it
+# from /etc/nginx/modules-enabled/). A client that accepts br then gets <file>.br, which the
+# build writes beside every answer of 4 KiB or more; see README.md.
+brotli_static on;
 `;
 }
 
@@ -236,6 +301,7 @@ export const nginx: Target = {
     const plan = serverPlan(context, NAME);
     return new Map([
       ['api.conf', renderApiConf(plan)],
+      ['brotli.conf', renderBrotliConf()],
       ['nginx.conf', renderExampleConf()],
       ['README.md', nginxReadme()],
     ]);

@@ -13,6 +13,7 @@ import {
   methodNotAllowedFile,
   NOT_FOUND_FILE,
   optionsFile,
+  type PageRoute,
   REJECTED_METHODS,
   RESOURCES,
   type ResourceName,
@@ -59,6 +60,8 @@ export interface ServerPlan {
   methodNotAllowedBody: readonly [before: string, after: string];
   /** The headers of every answer, Content-Type included, in `_headers` order. */
   headers: ReadonlyArray<readonly [name: string, value: string]>;
+  /** The pages beside the API (the reference), each a GET or HEAD of one path, with its own Content-Type. */
+  pages: readonly PageRoute[];
 }
 
 /** Query keys the lists read; the route table's own keys must be among them. */
@@ -162,5 +165,6 @@ export function serverPlan(context: TargetContext, target: string): ServerPlan {
     methodNotAllowedFile,
     methodNotAllowedBody: [before, after],
     headers: uniformHeaders(context.headerRules, target),
+    pages: context.pages,
   };
 }

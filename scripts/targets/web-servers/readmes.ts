@@ -11,6 +11,11 @@ const shared = (
 \`E2E_TARGETS=${target} npx playwright test\`):
 
 - the four lists with the \`_headers\` headers (each once), HEAD, ETag and If-None-Match (304);
+- an answer of 4 KiB or more sent as its precompressed \`.br\` or \`.gz\` sibling (written by the
+  build beside it) to a client whose \`Accept-Encoding\` accepts it, br first, with
+  \`Content-Encoding\`, \`Accept-Encoding\` added to \`Vary\` and an ETag of its own (304 to it);
+  nothing is compressed at request time, and a client sending no \`Accept-Encoding\` gets the
+  answer as it is;
 - \`?format=api\`, \`?format=json\` and an empty format like no format; any other format is
   404 \`{"detail":"Not found."}\`, before the method is looked at;
 - \`?ordering=\` by one event field, either direction, percent-encoded or padded with spaces as
@@ -46,6 +51,7 @@ server {
     server_name api.example.com;
     root /srv/api/public;                  # the build output, readable by nginx's user
     include /etc/nginx/snippets/api.conf;
+    include /etc/nginx/snippets/brotli.conf;   # only with the brotli_static module, see below
 }
 \`\`\`
 
@@ -53,10 +59,25 @@ server {
 path is the API's 404) and sets \`merge_slashes off\`, \`absolute_redirect off\`, \`types\` and
 \`add_header\` for the whole server. An \`add_header\` of your own in that server block replaces
 all of the snippet's headers (nginx inherits \`add_header\` only from the level above when a
-level has none), so add headers to \`_headers\` instead and build again. With \`gzip_vary on\`
-nginx adds a second \`Vary\` header.
+level has none), so add headers to \`_headers\` instead and build again.
 
-Written for nginx 1.22 (Debian 12's \`nginx-light\` is enough: core, rewrite, headers).
+**Compressed answers.** \`api.conf\` turns on \`gzip_static\` (and \`gzip_proxied any\`): a client
+that accepts gzip gets the \`.gz\` sibling the build wrote beside each answer of 4 KiB or more.
+For br, install the brotli_static module and include \`brotli.conf\` beside \`api.conf\`; without
+the module nginx refuses that file, and a client that accepts gzip too (every browser) gets gzip.
+On Debian:
+
+\`\`\`sh
+apt-get install libnginx-mod-http-brotli-static   # loads itself from /etc/nginx/modules-enabled/
+cp targets/nginx/brotli.conf /etc/nginx/snippets/
+\`\`\`
+
+Elsewhere, load it at the top of nginx.conf: \`load_module modules/ngx_http_brotli_static_module.so;\`.
+\`api.conf\` adds \`Accept-Encoding\` to \`Vary\` where an answer may be sent compressed; leave
+\`gzip_vary\` off, which would add a second \`Vary\` header to every answer with a \`.gz\`, and
+\`gzip on\` is not needed. nginx ignores \`Range\` on a compressed answer (200, the whole of it).
+
+Written for nginx 1.22 (Debian 12's \`nginx-light\` is enough: core, rewrite, headers, gzip_static).
 
 ${shared('nginx')}
 
@@ -82,6 +103,12 @@ To serve it from a Caddyfile of your own, \`import\` this file there (it holds o
 block; put global options before it in yours). Tested on Caddy 2.6.2 (Debian 12); OPTIONS and the
 error answers ask the file server with GET, as Caddy 2.7 and later require.
 
+**Compressed answers.** The file server sends the \`.br\` or \`.gz\` sibling the build wrote
+beside each answer of 4 KiB or more (\`precompressed br gzip\`), adding a second \`Vary\` header,
+\`Accept-Encoding\`. Caddy 2.6 sends such an answer without \`Content-Length\` (Go's
+\`http.ServeContent\` writes none with a \`Content-Encoding\`): chunked, and its HEAD with no
+length. A \`Range\` gets a slice of the compressed bytes (206).
+
 ${shared('caddy')}
 `;
 }
@@ -106,6 +133,13 @@ Needs mod_rewrite, mod_headers and mod_mime (\`a2enmod rewrite headers\`). It is
 configuration, not \`.htaccess\`: ErrorDocument bodies chosen per request, \`MergeSlashes\` and
 \`AllowEncodedSlashes\` are not available there. The slash redirect's empty body is \`/dev/null\`,
 which the config lets Apache read. Tested on Apache 2.4 (Debian 12).
+
+**Compressed answers.** The rules send the \`.br\` or \`.gz\` sibling the build wrote beside each
+answer of 4 KiB or more to a client whose \`Accept-Encoding\` accepts it (a \`;q=0\` refuses it),
+typed by \`AddEncoding\`, with \`Accept-Encoding\` appended to \`Vary\`; a \`Range\` gets a slice of
+the compressed bytes (206). mod_deflate and mod_brotli are not needed; where they are loaded,
+the \`no-gzip\` and \`no-brotli\` variables the rules set keep them from compressing a sibling
+again (they still compress the smaller answers on the fly, as without siblings).
 
 ${shared('apache')}
 
