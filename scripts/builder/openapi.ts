@@ -280,7 +280,7 @@ function pathItems(resource: (typeof RESOURCES)[number], rules: Rules): Record<s
   };
 }
 
-function openApiDocument(settings: SchemaSettings, headersFile: string): Record<string, unknown> {
+export function openApiDocument(settings: SchemaSettings, headersFile: string): Record<string, unknown> {
   const rules: Rules = { rules: parseHeadersFile(headersFile).rules, components: new Map(), responses: new Map() };
   const paths = Object.assign({}, ...RESOURCES.map((resource) => pathItems(resource, rules)));
   const headerObjects = [...rules.components].map(([key, { name, value }]) => [

@@ -11,9 +11,11 @@ export interface FileSettings {
   /** The deploy targets `npm run build` writes, as `--target` names them. */
   targets?: string[];
   cloudflarePlan?: string;
+  /** Whether `npm run build` writes the API reference page at /_reference/. */
+  reference?: boolean;
 }
 
-const KEYS = ['baseUrl', 'pageSize', 'targets', 'cloudflarePlan'] as const;
+const KEYS = ['baseUrl', 'pageSize', 'targets', 'cloudflarePlan', 'reference'] as const;
 
 /** A settings file that cannot be used, said in one line naming the file. */
 export class SettingsFileError extends ProjectError {}

@@ -43,6 +43,8 @@ export interface Settings {
   /** Whether a flag or the environment set the base URL (`npm start` and `dev` otherwise use the served origin). */
   baseUrlGiven: boolean;
   pageSize: number;
+  /** Whether the build writes the API reference page at /_reference/ (builder/reference.ts). */
+  reference: boolean;
   host: string;
   port: number;
   check: boolean;
@@ -112,7 +114,7 @@ export const OPTIONS = {
   config: {
     flag: '--config',
     value: '<file>',
-    description: 'the project settings file (baseUrl, pageSize, targets, cloudflarePlan); optional',
+    description: 'the project settings file (baseUrl, pageSize, targets, cloudflarePlan, reference); optional',
     default: DEFAULTS.configPath,
   },
   'base-url': {
@@ -130,6 +132,14 @@ export const OPTIONS = {
     fileKey: 'pageSize',
     description: 'textures per page',
     default: String(DEFAULTS.pageSize),
+  },
+  reference: {
+    flag: '--reference',
+    value: '<on/off>',
+    variable: 'REFERENCE',
+    fileKey: 'reference',
+    description: 'the API reference page at /_reference/, beside the API (true or false in the settings file)',
+    default: 'off; on in npm start and npm run dev',
   },
   host: {
     flag: '--host',
@@ -198,9 +208,19 @@ const BUILD_OPTIONS: readonly OptionName[] = [
   'config',
   'base-url',
   'page-size',
+  'reference',
 ];
 
-const PREVIEW_OPTIONS: readonly OptionName[] = ['data', 'headers', 'config', 'base-url', 'page-size', 'host', 'port'];
+const PREVIEW_OPTIONS: readonly OptionName[] = [
+  'data',
+  'headers',
+  'config',
+  'base-url',
+  'page-size',
+  'reference',
+  'host',
+  'port',
+];
 
 export const COMMANDS = {
   build: {
@@ -340,6 +360,19 @@ function storedTargets(stored: unknown, source: string): string {
   return names.join(',');
 }
 
+/** A switch given as a value, so that a preview's default (on) can be turned off: on or off. */
+function onOff(raw: string, source: string): boolean {
+  if (raw !== 'on' && raw !== 'off') throw new UsageError(`${source} must be on or off, got ${JSON.stringify(raw)}`);
+  return raw === 'on';
+}
+
+/** The settings file holds a switch as true or false, the flag and variable as on or off. */
+function storedSwitch(stored: unknown, source: string): string {
+  if (typeof stored !== 'boolean')
+    throw new UsageError(`${source} must be true or false, got ${JSON.stringify(stored)}`);
+  return stored ? 'on' : 'off';
+}
+
 function cloudflarePlan(raw: string, source: string): CloudflarePlan {
   if (!(CLOUDFLARE_PLANS as readonly string[]).includes(raw))
     throw new UsageError(`${source} must be one of ${CLOUDFLARE_PLANS.join(', ')}, got ${JSON.stringify(raw)}`);
@@ -451,17 +484,20 @@ export function readSettings(
     const variable = option.variable ? env[option.variable] : undefined;
     if (variable !== undefined) return [variable, option.variable as string];
     // The previews and `npm run check` write no targets: only the build reads which to write.
-    const skipped = option.fileKey === undefined || (name === 'target' && !command.options.includes(name));
+    const skipped =
+      option.fileKey === undefined || ((name === 'target' || name === 'reference') && !command.options.includes(name));
     const stored = skipped ? undefined : file[option.fileKey as string];
     if (stored === undefined) return undefined;
     const source = `${option.fileKey} in ${configPath}`;
     if (name === 'target') return [storedTargets(stored, source), source];
+    if (name === 'reference') return [storedSwitch(stored, source), source];
     return [typeof stored === 'string' ? stored : JSON.stringify(stored), source];
   };
   const targets = given('target');
   const plan = given('cloudflare-plan');
   const baseUrl = given('base-url');
   const pageSize = given('page-size');
+  const reference = given('reference');
   const port = given('port');
   const host = given('host');
   return {
@@ -476,6 +512,8 @@ export function readSettings(
     baseUrl: baseUrl ? absoluteUrl(...baseUrl) : DEFAULTS.baseUrl,
     baseUrlGiven: text('base-url') !== undefined || env[OPTIONS['base-url'].variable] !== undefined,
     pageSize: pageSize ? wholeNumber(...pageSize, 1, Number.MAX_SAFE_INTEGER) : DEFAULTS.pageSize,
+    // On where people look at the API by hand; off for a deploy, whose paths stay DRF's alone.
+    reference: reference ? onOff(...reference) : commandName === 'start' || commandName === 'dev',
     host: host ? nonEmpty(...host) : DEFAULTS.host,
     port: port ? wholeNumber(...port, 0, 65_535) : DEFAULTS.port,
     check: commandName === 'check' || values.check === true,

@@ -72,6 +72,12 @@ function withContentType(
     : { ...headers, 'Content-Type': contentType };
 }
 
+/** `headers` with `contentType` in place of theirs: `_headers` types every answer as JSON, a page is not. */
+function withType(headers: ReplyHeaders, contentType: string): ReplyHeaders {
+  const others = Object.entries(headers).filter(([name]) => name.toLowerCase() !== 'content-type');
+  return { ...Object.fromEntries(others), 'Content-Type': contentType };
+}
+
 export interface Handler {
   /** The reply to a request; never throws (a failure is the 500 reply, and is logged). */
   answer<Body>(request: ApiRequest, store: FileStore<Body>): Promise<Reply<Body>>;
@@ -131,7 +137,11 @@ export function createHandler(rules: readonly HeaderRule[]): Handler {
           throw new Error(`the build has no ${answer.file}`);
         }
         const etag = await file.etag();
-        const fileHeaders = withContentType(etag === null ? headers : { ...headers, ETag: etag }, file.contentType);
+        const ownHeaders = answer.contentType === undefined ? headers : withType(headers, answer.contentType);
+        const fileHeaders = withContentType(
+          etag === null ? ownHeaders : { ...ownHeaders, ETag: etag },
+          file.contentType,
+        );
         if (notModified(request.ifNoneMatch, etag)) {
           await file.discard?.();
           return { status: 304, headers: fileHeaders, body: null };

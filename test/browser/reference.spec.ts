@@ -1,0 +1,139 @@
+// The API reference page (docs/reference.md) in Chromium, on the project's own server: the shipped
+// sample built with the page on into a temp folder, served on 127.0.0.1. The page loads nothing
+// from elsewhere, describes the four paths, sends a request and shows the built file's answer,
+// and axe finds no serious or critical accessibility violation. REFERENCE_SCREENSHOT=1 also
+// writes docs/reference.png.
+
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
+import { expect, type Page, test } from '@playwright/test';
+import { build } from '../../scripts/builder/build.ts';
+import { REFERENCE_PAGE, RESOURCES } from '../../scripts/contract/routes.ts';
+import { apiRequestListener, listen } from '../../scripts/respond/node-server.ts';
+import { findProgram, reportMissing } from '../installed.ts';
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+const CHROMIUM = '/usr/bin/chromium';
+const PAGE_SIZE = 10;
+
+let tmp: string;
+let publicDir: string;
+let server: http.Server;
+let origin: string;
+
+const chromium = findProgram([CHROMIUM]);
+if (!chromium) reportMissing('Chromium', 'the reference page browser test');
+test.skip(!chromium, `${CHROMIUM} is not installed`);
+
+test.beforeAll(async () => {
+  tmp = await mkdtemp(path.join(os.tmpdir(), 'reference-browser-'));
+  publicDir = path.join(tmp, 'public');
+  // Bound first, as npm start binds: the page links name the port.
+  let answer: http.RequestListener | undefined;
+  server = http.createServer((request, response) => answer?.(request, response));
+  origin = await listen(server, '127.0.0.1', 0);
+  await build({
+    dataDir: path.join(ROOT, 'data'),
+    headersPath: path.join(ROOT, '_headers'),
+    outDir: publicDir,
+    targetsDir: path.join(tmp, 'targets'),
+    targets: [],
+    baseUrl: origin,
+    pageSize: PAGE_SIZE,
+    reference: true,
+  });
+  answer = apiRequestListener(publicDir);
+});
+
+test.afterAll(async () => {
+  if (server) await new Promise((done) => server.close(done));
+  if (tmp) await rm(tmp, { recursive: true, force: true });
+});
+
+const builtJson = async (file: string) => JSON.parse(await readFile(path.join(publicDir, file), 'utf8'));
+
+/** Opens the page, recording every request it makes and every message it logs. */
+async function openReference(page: Page): Promise<{ requests: string[]; errors: string[] }> {
+  const requests: string[] = [];
+  const errors: string[] = [];
+  page.on('request', (request) => requests.push(request.url()));
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(message.text());
+  });
+  page.on('pageerror', (error) => errors.push(error.message));
+  const response = await page.goto(`${origin}${REFERENCE_PAGE.path}`);
+  expect(response?.status()).toBe(200);
+  expect(response?.headers()['content-type']).toBe(REFERENCE_PAGE.contentType);
+  return { requests, errors };
+}
+
+test('[reference.page] loads nothing from elsewhere and describes the four paths', async ({ page }) => {
+  const { requests, errors } = await openReference(page);
+  const textures = await builtJson('virtualbooth-texture/index.json');
+  const pages = Math.max(1, Math.ceil(textures.count / PAGE_SIZE));
+  // The page numbers come from the texture count the page asked of the server.
+  await expect(page.locator('select[name="page"] option')).toHaveText([
+    '(first)',
+    ...Array.from({ length: pages }, (_, index) => String(index + 1)),
+    'last',
+  ]);
+  await expect(page.locator('h2 code')).toHaveText(RESOURCES.map((resource) => resource.path));
+  const orderings = page.locator('#event table').filter({ hasText: 'ordering' }).first();
+  for (const term of ['start_date', '-start_date', '-id', 'logo_bg_color']) {
+    await expect(orderings.locator('code', { hasText: new RegExp(`^${term}$`) })).toHaveCount(1);
+  }
+  await expect(page.locator('#company table').filter({ hasText: 'Headers of every answer' })).toContainText(
+    'GET, HEAD, OPTIONS',
+  );
+  expect(requests.length).toBeGreaterThan(1);
+  for (const url of requests) expect(url.startsWith(`${origin}/`), url).toBe(true);
+  expect(errors).toEqual([]);
+});
+
+test('[reference.try] sends /event/?ordering=-start_date and shows the built answer', async ({ page }) => {
+  const { requests, errors } = await openReference(page);
+  const form = page.locator('#try-form');
+  await form.getByLabel('Path').selectOption('/event/');
+  await form.getByLabel('ordering').selectOption('-start_date');
+  await expect(page.locator('#try-url')).toHaveText('GET /event/?ordering=-start_date');
+  await page.getByRole('button', { name: 'Send' }).click();
+  await expect(page.locator('#answer-status')).toHaveText('GET /event/?ordering=-start_date: 200 OK');
+  const shown = JSON.parse((await page.locator('#answer-body').textContent()) ?? '');
+  const built = await builtJson('event/ordering=-start_date.json');
+  expect(shown[0]).toEqual(built[0]);
+  expect(shown).toEqual(built);
+  const headers = page.locator('#answer-headers');
+  await expect(headers.locator('tr', { hasText: 'allow' })).toContainText('GET, HEAD, OPTIONS');
+  await expect(headers.locator('tr', { hasText: 'vary' })).toContainText('Accept');
+
+  // An example is the first record of the list, asked for when it is opened.
+  await page.locator('#company summary').click();
+  await expect(page.locator('#company [data-example-body]')).toContainText('record 1 of');
+  const example = (await page.locator('#company [data-example-body]').textContent()) ?? '';
+  const company = (await builtJson('company/index.json'))[0];
+  expect(JSON.parse(example.slice(example.indexOf('\n') + 1))).toEqual(company);
+
+  for (const url of requests) expect(url.startsWith(`${origin}/`), url).toBe(true);
+  expect(requests).toContain(`${origin}/event/?ordering=-start_date`);
+  expect(errors).toEqual([]);
+
+  if (process.env.REFERENCE_SCREENSHOT === '1') {
+    await page.setViewportSize({ width: 1200, height: 900 });
+    await page.locator('#try').evaluate((section) => section.scrollIntoView({ block: 'start' }));
+    await page.screenshot({ path: path.join(ROOT, 'docs/reference.png') });
+  }
+});
+
+test('[reference.a11y] axe finds no serious or critical violation', async ({ page }) => {
+  await openReference(page);
+  // With the dynamic parts shown: an example open and an answer with its headers.
+  for (const summary of await page.locator('details.example summary').all()) await summary.click();
+  await page.getByRole('button', { name: 'Send' }).click();
+  await expect(page.locator('#answer-body')).toBeVisible();
+  const results = await new AxeBuilder({ page }).analyze();
+  const blocking = results.violations.filter((violation) => ['serious', 'critical'].includes(violation.impact ?? ''));
+  expect(blocking.map((violation) => `${violation.id}: ${violation.help}`)).toEqual([]);
+});

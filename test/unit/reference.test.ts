@@ -1,0 +1,239 @@
+// The API reference page (builder/reference.ts, docs/reference.md): a build with it off writes
+// exactly what it wrote before the page existed; on, it adds one file, whose bytes depend on the
+// route table, `_headers` and the page size but on no record and not on the base URL; its
+// policy lets only its own script and style run; the route table answers its path, with the
+// API's 404 when the build has no page; and the setting is read like the others.
+
+import { createHash } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { type BuildOptions, build } from '../../scripts/builder/build.ts';
+import { referencePage } from '../../scripts/builder/reference.ts';
+import { readSettings } from '../../scripts/cli/settings.ts';
+import { fixedBody } from '../../scripts/contract/bodies.ts';
+import { formatOrdering } from '../../scripts/contract/ordering.ts';
+import {
+  eventOrderings,
+  NOT_FOUND_FILE,
+  planPages,
+  REFERENCE_PAGE,
+  RESOURCES,
+  resolve,
+} from '../../scripts/contract/routes.ts';
+import { createHandler, type FileStore } from '../../scripts/respond/handler.ts';
+import { apache } from '../e2e/targets/apache.ts';
+import { caddy } from '../e2e/targets/caddy.ts';
+import { nginx } from '../e2e/targets/nginx.ts';
+import { freePort } from '../e2e/targets/process.ts';
+import { findProgram, reportMissing } from '../installed.ts';
+import { readTree, tempDirs } from './helpers/tree.ts';
+
+const tempDir = tempDirs('reference-test-');
+const HEADERS = '_headers';
+
+async function built(overrides: Partial<BuildOptions> = {}, dir?: string): Promise<Map<string, Buffer>> {
+  const folder = dir ?? (await tempDir());
+  const outDir = path.join(folder, 'public');
+  await build({
+    dataDir: 'data',
+    headersPath: HEADERS,
+    baseUrl: 'http://localhost:3000',
+    pageSize: 10,
+    outDir,
+    targetsDir: path.join(folder, 'targets'),
+    targets: [],
+    ...overrides,
+  });
+  return readTree(outDir);
+}
+
+describe('the reference page in the build', () => {
+  it('off: no file of the page, and the very files of a build without the setting; on: one file more, and its Netlify rule', async () => {
+    const [absent, off, on] = await Promise.all([built(), built({ reference: false }), built({ reference: true })]);
+    expect([...off.keys()].filter((file) => file.startsWith('_reference'))).toEqual([]);
+    expect(off).toEqual(absent);
+    const page = on.get(REFERENCE_PAGE.file);
+    expect(page?.toString('utf8')).toMatch(/^<!doctype html>/);
+    on.delete(REFERENCE_PAGE.file);
+    // Netlify reads its rules from the output: the page's rewrite is the one line more.
+    const lines = (tree: Map<string, Buffer>) => tree.get('_redirects')?.toString('utf8').split('\n') ?? [];
+    const offLines = lines(off);
+    expect(lines(on).filter((line) => !offLines.includes(line))).toEqual([
+      `${REFERENCE_PAGE.path} /${REFERENCE_PAGE.file} 200`,
+    ]);
+    expect(lines(on).length).toBe(offLines.length + 1);
+    on.delete('_redirects');
+    expect(on).toEqual(new Map([...off].filter(([file]) => file !== '_redirects')));
+  });
+
+  it('depends on no record and not on the base URL, only on the route table, _headers and the page size', async () => {
+    const sample = await built({ reference: true });
+    const other = await built({
+      reference: true,
+      dataDir: 'test/fixtures/good/data',
+      baseUrl: 'https://api.example.com',
+    });
+    expect(other.get(REFERENCE_PAGE.file)).toEqual(sample.get(REFERENCE_PAGE.file));
+    const text = (pageSize: number) => referencePage({ baseUrl: 'http://localhost:3000', pageSize }, 'x');
+    expect(text(10)).toBe(text(10));
+  });
+});
+
+describe('the reference page', () => {
+  const headers = `/*\n  Content-Type: application/json\n  Vary: Accept\n  Allow: GET, HEAD, OPTIONS\n`;
+  const page = referencePage({ baseUrl: 'http://localhost:3000', pageSize: 7 }, headers);
+
+  it('names every path, every event ordering, page and format, and the headers', () => {
+    for (const resource of RESOURCES)
+      expect(page).toContain(`<h2 id="${resource.name}-title"><code>${resource.path}</code>`);
+    for (const terms of eventOrderings()) expect(page).toContain(`<code>${formatOrdering(terms)}</code>`);
+    expect(page).toContain('<code>id</code>');
+    expect(page).toContain('<code>last</code>');
+    expect(page).toContain('<code>api</code>, <code>json</code>');
+    expect(page).toContain('data-page-size="7"');
+    expect(page).toContain('<th scope="row"><code>Allow</code></th><td><code>GET, HEAD, OPTIONS</code></td>');
+    expect(page).toContain('<th scope="row"><code>Vary</code></th><td><code>Accept</code></td>');
+    // Field rules, nested fields included.
+    expect(page).toContain(
+      '<th scope="row"><code>logo_bg_color</code></th><td>text, matching <code>^#[0-9a-fA-F]{6}$</code>; or null</td>',
+    );
+    expect(page).toContain('<code>events[].short_code</code>');
+    expect(page).toContain('<code>zoom.translation_factor_7</code>');
+  });
+
+  it('runs only its own script and style, and connects to its origin only', () => {
+    const policy = /<meta http-equiv="Content-Security-Policy" content="([^"]+)">/.exec(page)?.[1] ?? '';
+    const inline = (tag: string) => new RegExp(`<${tag}>([\\s\\S]*?)</${tag}>`).exec(page)?.[1] ?? '';
+    const hash = (text: string) => `'sha256-${createHash('sha256').update(text).digest('base64')}'`;
+    expect(policy).toContain("default-src 'none'");
+    expect(policy).toContain(`script-src ${hash(inline('script'))};`);
+    expect(policy).toContain(`style-src ${hash(inline('style'))};`);
+    expect(policy).toContain("connect-src 'self';");
+    expect(page).not.toMatch(/(?:src|href)="(?:https?:)?\/\//);
+  });
+});
+
+describe('the route table and the handler', () => {
+  const rules = [{ pattern: '/*', headers: [['Content-Type', 'application/json'] as [string, string]] }];
+  const store = (files: Record<string, string>): FileStore<string> => ({
+    async open(file) {
+      const text = files[file];
+      if (text === undefined) return null;
+      return { etag: async () => '"e"', text: async () => text, body: text };
+    },
+  });
+
+  it('knows the page only when the setting is on', () => {
+    expect(planPages({ reference: false })).toEqual([]);
+    expect(planPages({ reference: true })).toEqual([REFERENCE_PAGE]);
+  });
+
+  it('answers the page with its file and type, and the API 404 without it or for another method', async () => {
+    const notFound = { kind: 'file', status: 404, file: NOT_FOUND_FILE };
+    expect(resolve('GET', '/_reference/?x=1')).toEqual({
+      kind: 'file',
+      status: 200,
+      file: REFERENCE_PAGE.file,
+      contentType: REFERENCE_PAGE.contentType,
+      ifMissing: notFound,
+    });
+    expect(resolve('POST', '/_reference/')).toEqual(notFound);
+    expect(resolve('GET', '/_reference')).toEqual(notFound);
+    expect(resolve('GET', '/_reference/index.htm')).toEqual(notFound);
+    const handler = createHandler(rules);
+    const on = await handler.answer({ method: 'GET', target: '/_reference/' }, store({ [REFERENCE_PAGE.file]: '<p>' }));
+    expect(on.status).toBe(200);
+    expect(on.headers).toEqual({ 'Content-Type': REFERENCE_PAGE.contentType, ETag: '"e"' });
+    const off = await handler.answer({ method: 'GET', target: '/_reference/' }, store({}));
+    expect(off).toEqual({
+      status: 404,
+      headers: { 'Content-Type': 'application/json' },
+      body: fixedBody(NOT_FOUND_FILE),
+    });
+  });
+});
+
+describe('the reference setting', () => {
+  it('is on in npm start and npm run dev, off in npm run build, and can be turned either way', () => {
+    expect(readSettings([], {}, 'build').reference).toBe(false);
+    expect(readSettings([], {}, 'start').reference).toBe(true);
+    expect(readSettings([], {}, 'dev').reference).toBe(true);
+    expect(readSettings(['--reference', 'off'], {}, 'dev').reference).toBe(false);
+    expect(readSettings([], { REFERENCE: 'on' }, 'build').reference).toBe(true);
+    expect(() => readSettings(['--reference', 'yes'], {}, 'build')).toThrow('--reference must be on or off, got "yes"');
+    expect(() => readSettings(['--reference', 'on'], {}, 'serve')).toThrow(
+      '--reference does not apply to npm run serve',
+    );
+  });
+
+  it('is read from the settings file as true or false', async () => {
+    const config = path.join(await tempDir(), 'static-api.config.json');
+    writeFileSync(config, JSON.stringify({ reference: true }));
+    expect(readSettings(['--config', config], {}, 'build').reference).toBe(true);
+    expect(readSettings(['--config', config, '--reference', 'off'], {}, 'build').reference).toBe(false);
+    writeFileSync(config, JSON.stringify({ reference: 'on' }));
+    expect(() => readSettings(['--config', config], {}, 'build')).toThrow(
+      `reference in ${config} must be true or false, got "on"`,
+    );
+  });
+});
+
+const SERVERS = [nginx, caddy, apache];
+const installed = SERVERS.filter((server) => findProgram(server.needs?.names ?? []) !== undefined);
+for (const server of SERVERS) {
+  if (!installed.includes(server))
+    reportMissing(server.needs?.what ?? server.name, `the reference page on ${server.name}`);
+}
+
+describe.runIf(installed.length > 0)('the reference page on the web servers', () => {
+  const names = SERVERS.map((server) => server.name);
+
+  it('off: the configurations of a build without the setting', async () => {
+    const [absent, off] = await Promise.all(
+      [{}, { reference: false }].map(async (overrides) => {
+        const dir = await tempDir();
+        await built({ ...overrides, targets: names }, dir);
+        return readTree(path.join(dir, 'targets'));
+      }),
+    );
+    expect(off).toEqual(absent);
+  });
+
+  it.each(installed.map((server) => [server.name, server] as const))(
+    '%s serves it for GET and HEAD as HTML, and answers 404 Not found otherwise',
+    async (_name, server) => {
+      const dir = await tempDir();
+      await built({ reference: true, targets: [server.name] }, dir);
+      const workDir = path.join(dir, 'work');
+      await mkdir(workDir);
+      const publicDir = path.join(dir, 'public');
+      const targetsDir = path.join(dir, 'targets');
+      const running = await server.start({ publicDir, targetsDir, port: await freePort(), workDir });
+      try {
+        const ask = async (method: string, target: string) => {
+          const response = await fetch(`${running.origin}${target}`, { method });
+          return { status: response.status, type: response.headers.get('content-type'), body: await response.text() };
+        };
+        const page = await ask('GET', '/_reference/?x=1');
+        expect(page.status).toBe(200);
+        expect(page.type).toBe(REFERENCE_PAGE.contentType);
+        expect(page.body).toMatch(/^<!doctype html>/);
+        expect(await ask('HEAD', '/_reference/')).toMatchObject({ status: 200, type: REFERENCE_PAGE.contentType });
+        const notFound = { status: 404, type: 'application/json', body: fixedBody(NOT_FOUND_FILE) };
+        for (const [method, target] of [
+          ['POST', '/_reference/'],
+          ['GET', '/_reference'],
+          ['GET', `/${REFERENCE_PAGE.file}`],
+        ] as const) {
+          expect(await ask(method, target), `${method} ${target}`).toEqual(notFound);
+        }
+        expect((await ask('GET', '/company/')).type).toBe('application/json');
+      } finally {
+        await running.stop();
+      }
+    },
+    30_000,
+  );
+});
