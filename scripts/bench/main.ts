@@ -1,11 +1,12 @@
 // `npm run bench`: the cases of docs/performance.md, each against its baseline, then the report;
-// exit status 1 when a target is missed. `--case startup|dev|import` runs one case alone;
+// exit status 1 when a target is missed. `--case startup|dev|import|delivery` runs one case alone;
 // `--rounds <n>` is the number of the build's rounds to judge.
 
 import { cp, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { ChildResult } from './child.ts';
+import { deliveryReport, runDeliveryCase } from './delivery-case.ts';
 import { runDevCase } from './dev-case.ts';
 import { COUNTS, generate } from './generate.ts';
 import { runImportCase } from './import-case.ts';
@@ -79,7 +80,8 @@ async function main(): Promise<boolean> {
     console.log(section.lines.join('\n'));
     return section.passed;
   }
-  if (values.case !== 'all' && values.case !== 'import') throw new Error('--case expects all, startup, dev or import');
+  if (!['all', 'import', 'delivery'].includes(values.case))
+    throw new Error('--case expects all, startup, dev, import or delivery');
 
   await rm(BENCH, { recursive: true, force: true });
   await mkdir(path.join(BENCH, 'out'), { recursive: true });
@@ -97,6 +99,11 @@ async function main(): Promise<boolean> {
     const imported = importReport(await runImportCase(BENCH, dataDir, COUNTS.textures));
     console.log(imported.lines.join('\n'));
     return imported.passed;
+  }
+  if (values.case === 'delivery') {
+    const delivery = deliveryReport(await runDeliveryCase(BENCH, dataDir));
+    console.log(delivery.lines.join('\n'));
+    return delivery.passed;
   }
 
   // The first build's output is what every later run must reproduce, and what the baseline writes.
@@ -120,7 +127,9 @@ async function main(): Promise<boolean> {
     async (round) => {
       const outDir = path.join(BENCH, 'out', `build-r${round}`);
       settleDisk();
-      return checked(`build r${round}`, outDir, await runChild(buildJob(dataDir, outDir), `build    r${round}`));
+      // Without the precompressed siblings: what they add is the delivery case's to judge, against this build.
+      const job = buildJob(dataDir, outDir, { precompress: false });
+      return checked(`build r${round}`, outDir, await runChild(job, `build    r${round}`));
     },
     async (round) => {
       if (!reference) throw new Error('the baseline needs a finished build to copy');
@@ -147,7 +156,7 @@ async function main(): Promise<boolean> {
   const changedData = path.join(BENCH, 'data-changed');
   await changeCatalogue(dataDir, changedData);
   const changedOut = path.join(BENCH, 'out', 'changed');
-  await runChild(buildJob(changedData, changedOut), 'build    changed');
+  await runChild(buildJob(changedData, changedOut, { precompress: false }), 'build    changed');
   const sides = { before: path.join(reference.dir, 'public'), after: path.join(changedOut, 'public') };
   const diffs = await alternatingRounds(
     (round) => runChild({ kind: 'diff', ...sides }, `diff          r${round}`),
@@ -155,11 +164,13 @@ async function main(): Promise<boolean> {
     DIFF_ROUNDS,
   );
 
-  console.log('dev: npm run dev on the sample data ...');
-  const dev = await runDevCase(BENCH);
+  console.log('dev: npm run dev on the sample data and on the benchmark catalogue ...');
+  const dev = await runDevCase(BENCH, dataDir);
   const imports = await runImportCase(BENCH, dataDir, COUNTS.textures);
   console.log('startup: the commands on the sample data ...');
   const startup = await runStartupCase();
+  console.log('delivery: the precompressed siblings on the benchmark catalogue ...');
+  const delivery = deliveryReport(await runDeliveryCase(BENCH, dataDir));
 
   const { text, passed } = report({
     generatedMs,
@@ -175,8 +186,8 @@ async function main(): Promise<boolean> {
     imports,
     startup,
   });
-  console.log(text);
-  return passed;
+  console.log(`${text}\n\n${delivery.lines.join('\n')}`);
+  return passed && delivery.passed;
 }
 
 try {

@@ -216,17 +216,6 @@ export async function ask(url: string): Promise<{ status: number; body: string }
   }
 }
 
-/** Asks `url` until `accept` holds for the answer; resolves with performance.now() of that answer. */
-export function answerFrom(
-  url: string,
-  accept: (answer: { status: number; body: string }) => boolean,
-): Promise<number> {
-  return until(url, async () => {
-    const answer = await ask(url);
-    return answer && accept(answer) ? performance.now() : undefined;
-  });
-}
-
 export interface TreeSummary {
   files: number;
   bytes: number;

@@ -4,13 +4,13 @@
 
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import type { Route } from '../contract/routes.ts';
+import { planPages, type Route } from '../contract/routes.ts';
 import { readCommitTimes, subfolderTimes } from '../shared/commit-times.ts';
 import { recoverOutput } from '../shared/swap.ts';
 import { writeOutput } from '../shared/write.ts';
 import { TARGETS } from '../targets/index.ts';
 import { type CloudflarePlan, checkLimits, formatFinding, LIMITS, LimitsError } from '../targets/limits.ts';
-import type { Target } from '../targets/target.ts';
+import type { Target, TargetContext } from '../targets/target.ts';
 import { readCatalogue } from './catalogue.ts';
 import { render } from './render.ts';
 
@@ -33,6 +33,10 @@ export interface BuildOptions {
   cloudflarePlan?: CloudflarePlan;
   /** Where the source files' JSON Schemas and the API's OpenAPI document go; not written when absent. */
   schemasDir?: string;
+  /** Write the API reference page (`/_reference/`, builder/reference.ts) beside the API; off when absent. */
+  reference?: boolean;
+  /** Write each answer's precompressed `.br` and `.gz` siblings (shared/compress.ts); on when absent. */
+  precompress?: boolean;
   /** Validate and render only; write nothing. */
   check?: boolean;
   /** Receives one line per finished stage, for progress on long builds. */
@@ -51,7 +55,7 @@ export interface BuildResult {
 }
 
 /** Times the stages: each call logs the line with the time since the previous call. */
-function stageLogger(log: (line: string) => void): (line: string) => void {
+export function stageLogger(log: (line: string) => void): (line: string) => void {
   let started = performance.now();
   return (line) => {
     const now = performance.now();
@@ -64,7 +68,7 @@ function stageLogger(log: (line: string) => void): (line: string) => void {
  * A read error that names no file (reading a folder as a file gives EISDIR without a path) names
  * the headers file when that is what is not a file: the one file read by path before the data.
  */
-async function withPath(error: unknown, headersPath: string): Promise<never> {
+export async function withPath(error: unknown, headersPath: string): Promise<never> {
   const failure = error as NodeJS.ErrnoException | null;
   if (typeof failure?.code === 'string' && failure.path === undefined) {
     const isFile = await stat(headersPath).then(
@@ -110,6 +114,30 @@ function withinLimits(
   return kept;
 }
 
+/** Adds the pages beside the API (the reference, when on) to the rendered `files`, which it returns. */
+export async function addPages(
+  files: Map<string, string>,
+  options: Pick<BuildOptions, 'reference' | 'baseUrl' | 'pageSize'>,
+  headersText: string,
+): Promise<Map<string, string>> {
+  if (options.reference) {
+    // Loaded only here, with the OpenAPI writer it is made from: a build without the page loads neither.
+    const { referenceFiles } = await import('./reference.ts');
+    for (const [file, text] of referenceFiles(options, headersText)) files.set(file, text);
+  }
+  return files;
+}
+
+/**
+ * Adds every target's files inside the output to `files` (the answers and pages), whichever
+ * targets are selected: public/ never depends on --target. They are made from the files before
+ * them, so the live preview makes them again from its whole output.
+ */
+export function addSiteFiles(files: Map<string, string>, context: TargetContext): void {
+  for (const target of TARGETS)
+    for (const [file, text] of target.siteFiles?.(context, files) ?? []) files.set(file, text);
+}
+
 /** Builds and writes the output and the selected targets' files; throws DataErrors on bad input. */
 export async function build(options: BuildOptions): Promise<BuildResult> {
   const step = stageLogger(options.log ?? (() => {}));
@@ -125,14 +153,13 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     step,
     options.log,
   ).catch((error: unknown) => withPath(error, options.headersPath));
-  const context = { routes, headerRules };
+  const context = { routes, pages: planPages({ reference: options.reference ?? false }), headerRules };
   // Asked first: esbuild bundles in a process of its own while this one renders.
   const targetFiles = Promise.all(selected.map((target) => target.files(context)));
   // Awaited below; when rendering fails, that is the error to report.
   targetFiles.catch(() => {});
-  const files = render(catalogue, routes, headersText, options);
-  // Every target's files inside the output, whichever are selected: public/ never depends on --target.
-  for (const target of TARGETS) for (const [file, text] of target.siteFiles?.(context) ?? []) files.set(file, text);
+  const files = await addPages(render(catalogue, routes, headersText, options), options, headersText);
+  addSiteFiles(files, context);
   step(`render: ${routes.length} routes, ${files.size} files`);
   const allMade = await targetFiles;
   const kept = withinLimits(selected, allMade, files, options);
@@ -144,7 +171,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
   }
   const result = { routes, ...source, outputFiles: files.size };
   if (options.check) return result;
-  await writeOutput(options.outDir, files);
+  await writeOutput(options.outDir, files, undefined, { precompress: options.precompress ?? true });
   // One read of the history for every target's folder, each under targetsDir.
   const targetTimes = written.length > 0 ? readCommitTimes(path.resolve(options.targetsDir)) : undefined;
   for (const [index, target] of written.entries()) {

@@ -46,6 +46,21 @@ function locate(problems: readonly DataError[]): Promise<DataError[]> {
 }
 
 /**
+ * Every problem, in the order they are reported (by file, then record), or undefined when there
+ * is none. The validation's problems are located here; the others come with their place: the
+ * headers' line, the syntax error's line and column.
+ */
+export async function dataProblems(
+  headerErrors: readonly DataError[],
+  loadErrors: readonly DataError[],
+  validateErrors: readonly DataError[],
+): Promise<DataErrors | undefined> {
+  const located = validateErrors.length > 0 ? await locate(validateErrors) : [];
+  const problems = [...headerErrors, ...loadErrors, ...located];
+  return problems.length > 0 ? new DataErrors(problems.sort(byLocation)) : undefined;
+}
+
+/**
  * Loads and validates; throws DataErrors holding every problem found. The parsed input is
  * garbage once this returns: only zod's output of each record is kept. `warn` gets one line per
  * file skipped with a warning (`.DS_Store`, editor backups), right after loading.
@@ -62,9 +77,8 @@ export async function readCatalogue(
   step(`load: ${loaded.records.length} records from ${loaded.files} files, ${loaded.bytes} bytes`);
 
   const { catalogue, errors } = validate(loaded.records, !loaded.incomplete.has('event'));
-  // The other problems come with their place: the headers' line, the syntax error's line and column.
-  const problems = [...headers.errors, ...loaded.errors, ...(errors.length > 0 ? await locate(errors) : [])];
-  if (problems.length > 0) throw new DataErrors(problems.sort(byLocation));
+  const problems = await dataProblems(headers.errors, loaded.errors, errors);
+  if (problems) throw problems;
   step('validate: no problems');
   return {
     catalogue,

@@ -65,30 +65,47 @@ function shortly(value: unknown): string {
   return text.length > 40 ? `${text.slice(0, 37)}...` : text;
 }
 
+/** One source file, read and parsed. */
+export interface LoadedFile {
+  records: SourceRecord[];
+  errors: DataError[];
+  /** Its size; 0 when it could not be read. */
+  bytes: number;
+  /** It could not be read or parsed: its resource's records are incomplete. */
+  failed: boolean;
+}
+
+/** Reads and parses one source file: the unit that the full load and the live preview share. */
+export async function loadFile({ resource, file }: Source): Promise<LoadedFile> {
+  const errors: DataError[] = [];
+  let data: Buffer;
+  try {
+    data = await readFile(file);
+  } catch (error) {
+    const { code, message } = error as NodeJS.ErrnoException;
+    errors.push({ file, pointer: '', message: `expected a readable file, got ${code ?? message}` });
+    return { records: [], errors, bytes: 0, failed: true };
+  }
+  const records = parseFile(resource, file, data, errors);
+  return { records, errors, bytes: data.length, failed: errors.length > 0 };
+}
+
 /** Reads and parses the files, keeping their order. */
 async function readSources(
   sources: readonly Source[],
 ): Promise<Pick<Loaded, 'records' | 'errors' | 'incomplete' | 'files' | 'bytes'>> {
-  const errors: DataError[] = [];
-  let bytes = 0;
+  const perFile = await mapLimited(sources, READ_CONCURRENCY, loadFile);
   const incomplete = new Set<ResourceName>();
-  const perFile = await mapLimited(sources, READ_CONCURRENCY, async ({ resource, file }) => {
-    let data: Buffer;
-    try {
-      data = await readFile(file);
-    } catch (error) {
-      const { code, message } = error as NodeJS.ErrnoException;
-      errors.push({ file, pointer: '', message: `expected a readable file, got ${code ?? message}` });
-      incomplete.add(resource);
-      return [];
-    }
-    bytes += data.length;
-    const errorsBefore = errors.length;
-    const records = parseFile(resource, file, data, errors);
-    if (errors.length > errorsBefore) incomplete.add(resource);
-    return records;
+  perFile.forEach((loaded, index) => {
+    if (loaded.failed) incomplete.add((sources[index] as Source).resource);
   });
-  return { records: perFile.flat(), errors, incomplete, files: sources.length, bytes };
+  return {
+    records: perFile.flatMap((loaded) => loaded.records),
+    errors: perFile.flatMap((loaded) => loaded.errors),
+    incomplete,
+    files: sources.length,
+    bytes: perFile.reduce((sum, loaded) => sum + loaded.bytes, 0),
+  };
 }
 
 /** Stage 1: every source file of the data folder, found and parsed. */

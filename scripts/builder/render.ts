@@ -10,6 +10,7 @@ import {
 } from '../contract/bodies.ts';
 import { encode, encodePlain, Float, type Json, type PlainJson } from '../contract/json.ts';
 import {
+  compareValues,
   descendingFrom,
   fieldValue,
   formatOrdering,
@@ -30,7 +31,7 @@ import {
   type Route,
   UNSUPPORTED_ORDERING_FILE,
 } from '../contract/routes.ts';
-import type { Event, Fair, FairEvent } from './schemas.ts';
+import type { Company, Event, Fair, FairEvent, Texture } from './schemas.ts';
 import type { Catalogue } from './validate.ts';
 
 export interface RenderSettings {
@@ -114,11 +115,16 @@ function fairJson(fair: Fair, events: ReadonlyMap<number, Event>): Json {
   };
 }
 
+/** The page (from 1) a texture route shows, of a list of `pages` pages. */
+export function pageShown(route: Route, pages: number): number {
+  const requested = route.query.page;
+  return requested === undefined ? 1 : requested === 'last' ? pages : Number(requested);
+}
+
 /** `items(page)`: the text of that page's textures, an array, encoded once for every format. */
 function texturePage(route: Route, count: number, items: (page: number) => string, settings: RenderSettings): string {
   const pages = pageCount(count, settings.pageSize);
-  const requested = route.query.page;
-  const page = requested === undefined ? 1 : requested === 'last' ? pages : Number(requested);
+  const page = pageShown(route, pages);
   const links = pageLinks(
     settings.baseUrl,
     route.path,
@@ -131,29 +137,143 @@ function texturePage(route: Route, count: number, items: (page: number) => strin
   return `${head.slice(0, -1)},"results":${items(page)}}`;
 }
 
+/** The texture list in its one order, by name, as every page shows it. */
+export function sortTextures(textures: readonly Texture[]): Texture[] {
+  return sortRecords(textures, [{ field: 'name', descending: false }]);
+}
+
+/** The company list's order: by name whatever its case, then by id. */
+const byCompanyName = (company: Company, field: string) => (field === 'name' ? company.name.toLowerCase() : company.id);
+
+export function sortCompanies(companies: readonly Company[]): Company[] {
+  return sortRecords(companies, [{ field: 'name', descending: false }], byCompanyName);
+}
+
 /**
- * The list files of `routes` (output path → text). Each list is sorted once, and each event and
- * each page of textures encoded once, however many files hold it.
+ * What sortCompanies() gives for `sorted` (its output for a list) less `removed`, plus `added`:
+ * each added company put in its place by binary search, in time linear in the list for a change of
+ * a few records. compareValues is the order sortRecords keeps, and ids are unique, so no two
+ * companies tie.
  */
-function renderLists(catalogue: Catalogue, settings: RenderSettings, routes: readonly Route[]): Map<string, string> {
-  const companies = encodePlain(
-    sortRecords(catalogue.companies, [{ field: 'name', descending: false }], (company, field) =>
-      field === 'name' ? company.name.toLowerCase() : company.id,
-    ),
-  );
-  const eventById = new Map(catalogue.events.map((event) => [event.id, event]));
-  const fairs = encode(catalogue.fairs.map((fair) => fairJson(fair, eventById)));
-  const textures = sortRecords(catalogue.textures, [{ field: 'name', descending: false }]);
+export function resortCompanies(
+  sorted: readonly Company[],
+  removed: ReadonlySet<Company>,
+  added: readonly Company[],
+): Company[] {
+  const keyOf = (company: Company) => company.name.toLowerCase();
+  const follows = (a: Company, aKey: string, b: Company) =>
+    (compareValues(aKey, keyOf(b)) || compareValues(a.id, b.id)) > 0;
+  const result: Company[] = [];
+  let from = 0;
+  const keepUpTo = (end: number) => {
+    for (; from < end; from++) {
+      const company = sorted[from] as Company;
+      if (!removed.has(company)) result.push(company);
+    }
+  };
+  for (const company of sortCompanies(added)) {
+    const key = keyOf(company);
+    // A removed company still holds its place in `sorted`, which keeps it in order for the search.
+    let [low, high] = [from, sorted.length];
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (follows(company, key, sorted[middle] as Company)) low = middle + 1;
+      else high = middle;
+    }
+    keepUpTo(low);
+    result.push(company);
+  }
+  keepUpTo(sorted.length);
+  return result;
+}
+
+/**
+ * The text of each company and each event, kept by a caller that renders the same records again
+ * (the live preview): a list is then joined from its records' texts, and only a new or changed
+ * record is encoded. The bytes are those of one encodePlain() of the list.
+ */
+export interface RecordTexts {
+  companies: WeakMap<Company, string>;
+  events: WeakMap<Event, string>;
+}
+
+export function recordTexts(): RecordTexts {
+  return { companies: new WeakMap(), events: new WeakMap() };
+}
+
+/** What a caller that renders again may hand over, made before: see sortCompanies, sortTextures and RecordTexts. */
+export interface Prepared {
+  sortedCompanies?: readonly Company[];
+  sortedTextures?: readonly Texture[];
+  texts?: RecordTexts;
+}
+
+/** `encode(record)`, from `texts` when it holds the record's text, else encoded and kept there. */
+function textOf<T extends object>(
+  record: T,
+  encode: (record: T) => string,
+  texts: WeakMap<T, string> | undefined,
+): string {
+  let text = texts?.get(record);
+  if (text === undefined) {
+    text = encode(record);
+    texts?.set(record, text);
+  }
+  return text;
+}
+
+/** What each resource's answers are made of, computed once and only when an answer needs it. */
+function once<T>(make: () => T): () => T {
+  let made: { value: T } | undefined;
+  return () => {
+    made ??= { value: make() };
+    return made.value;
+  };
+}
+
+/**
+ * The list files of `routes` (output path → text): every answer whose route is given, and no
+ * other, so that the live preview renders only the answers a change can alter with the very
+ * code of the full build. Each list is sorted once, and each event and each page of textures
+ * encoded once, however many files hold it.
+ */
+export function renderLists(
+  catalogue: Catalogue,
+  settings: RenderSettings,
+  routes: readonly Route[],
+  prepared: Prepared = {},
+): Map<string, string> {
+  const companies = once(() => {
+    const sorted = prepared.sortedCompanies ?? sortCompanies(catalogue.companies);
+    // One call of the native encoder, unless the texts are kept: then only the new ones are encoded.
+    const texts = prepared.texts?.companies;
+    if (!texts) return encodePlain(sorted as Company[]);
+    if (sorted.length === 0) return '[]';
+    // The brackets go on the first and last items, so that join() makes the list one flat string: around
+    // it they would make a rope, which comparing it with the previous list copies whole (43 MB).
+    const items = sorted.map((company) => textOf(company, encodePlain, texts));
+    items[0] = `[${items[0]}`;
+    items[items.length - 1] = `${items[items.length - 1]}]`;
+    return items.join(',');
+  });
+  const fairs = once(() => {
+    const eventById = new Map(catalogue.events.map((event) => [event.id, event]));
+    return encode(catalogue.fairs.map((fair) => fairJson(fair, eventById)));
+  });
+  const textures = once(() => prepared.sortedTextures ?? sortTextures(catalogue.textures));
   const texturePages = new Map<number, string>();
   const pageItems = (page: number): string => {
     let items = texturePages.get(page);
     if (items === undefined) {
-      items = encodePlain(textures.slice((page - 1) * settings.pageSize, page * settings.pageSize));
+      items = encodePlain(textures().slice((page - 1) * settings.pageSize, page * settings.pageSize));
       texturePages.set(page, items);
     }
     return items;
   };
-  const encodedEvents = new Map(catalogue.events.map((event) => [event, encodePlain(eventJson(event))]));
+  const encodeEvent = (event: Event) => encodePlain(eventJson(event));
+  const encodedEvents = once(
+    () => new Map(catalogue.events.map((event) => [event, textOf(event, encodeEvent, prepared.texts?.events)])),
+  );
   // A descending order is derived from its ascending one, which is sorted once.
   const eventOrders = new Map<string, Event[]>();
   const eventsBy = (terms: readonly OrderTerm[]): Event[] => {
@@ -174,15 +294,16 @@ function renderLists(catalogue: Catalogue, settings: RenderSettings, routes: rea
     let body: string;
     switch (route.resource) {
       case 'company':
-        body = companies;
+        body = companies();
         break;
       case 'virtualfair':
-        body = fairs;
+        body = fairs();
         break;
       case 'event': {
         const terms = parseOrdering(route.query.ordering ?? '', EVENT_FIELDS);
+        const encoded = encodedEvents();
         body = `[${eventsBy(terms)
-          .map((event) => encodedEvents.get(event))
+          .map((event) => encoded.get(event))
           .join(',')}]`;
         break;
       }
@@ -213,12 +334,13 @@ export function routesOf(catalogue: Catalogue, pageSize: number): Route[] {
   return planRoutes(pageCount(catalogue.textures.length, pageSize));
 }
 
-/** Stage 3: every file of the output for `routes`, path → text. */
+/** Stage 3: every file of the output for `routes`, path → text; `prepared` as renderLists takes it. */
 export function render(
   catalogue: Catalogue,
   routes: readonly Route[],
   headersFile: string,
   settings: RenderSettings,
+  prepared: Prepared = {},
 ): Map<string, string> {
-  return new Map([...renderLists(catalogue, settings, routes), ...renderShared(headersFile)]);
+  return new Map([...renderLists(catalogue, settings, routes, prepared), ...renderShared(headersFile)]);
 }

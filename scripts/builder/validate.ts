@@ -19,7 +19,7 @@ export interface Catalogue {
 }
 
 /** The record's `id` as written, if the record is an object that has one. */
-function idOf(value: unknown): unknown {
+export function idOf(value: unknown): unknown {
   return value !== null && typeof value === 'object' && 'id' in value ? value.id : undefined;
 }
 
@@ -81,7 +81,7 @@ function describeIssues(record: SourceRecord, issues: readonly z.core.$ZodIssue[
 }
 
 /** Checks a record against its resource's schema: zod's output when valid, else every problem. */
-function checkRecord(source: SourceRecord, errors: DataError[]): unknown {
+export function checkRecord(source: SourceRecord, errors: DataError[]): unknown {
   const schema = SCHEMAS[source.resource] as z.ZodType;
   const result = schema.safeParse(source.value);
   if (result.success) return result.data;
@@ -92,21 +92,29 @@ function checkRecord(source: SourceRecord, errors: DataError[]): unknown {
   return undefined;
 }
 
+/** Whether an id takes part in the uniqueness rule: 5 and "5" are different ids, as in the source. */
+export function isCheckedId(id: unknown): id is number | string {
+  return typeof id === 'number' || typeof id === 'string';
+}
+
+/** The problem of `record`, which repeats the id that `earlier` (before it in source order) uses. */
+export function repeatedIdError(record: SourceRecord, earlier: SourceRecord): DataError {
+  return {
+    ...at(record, ['id'], `expected a unique id, but ${snippet(idOf(record.value))} is also used by`),
+    seeAlso: { file: earlier.file, pointer: pointerOf(earlier.index === null ? ['id'] : [earlier.index, 'id']) },
+  };
+}
+
 /** Ids are unique per resource; each repeat names the record that used the id first. */
 function checkUniqueIds(records: readonly SourceRecord[], errors: DataError[]): void {
   // Keyed by the id itself: 5 and "5" are different ids, as in the source.
   const first = new Map<unknown, SourceRecord>();
   for (const record of records) {
     const id = idOf(record.value);
-    if (typeof id !== 'number' && typeof id !== 'string') continue;
+    if (!isCheckedId(id)) continue;
     const earlier = first.get(id);
     if (!earlier) first.set(id, record);
-    else {
-      errors.push({
-        ...at(record, ['id'], `expected a unique id, but ${snippet(id)} is also used by`),
-        seeAlso: { file: earlier.file, pointer: pointerOf(earlier.index === null ? ['id'] : [earlier.index, 'id']) },
-      });
-    }
+    else errors.push(repeatedIdError(record, earlier));
   }
 }
 
@@ -117,59 +125,76 @@ const EVERY_FAIR_EVENT_FIELD = 'slug, name, short_code, start_date and event_log
 const isEventId = (value: unknown): value is number =>
   typeof value === 'number' && Number.isSafeInteger(value) && value >= 1;
 
+/** What the fair rules need to know of the event records. */
+export interface EventLookup {
+  /** Whether an event record (valid or not) has this id. */
+  has(id: number): boolean;
+  /** The logo of the valid event record with this id (the last one, if repeated). */
+  logoOf(id: number): string | null | undefined;
+}
+
+/** Each item of a fair's `events` that names an event id, alone or in an object, with its index. */
+function namedEvents(fair: unknown): Array<{ eventId: number; given: object | null; index: number }> {
+  const items = (fair as { events?: unknown } | null)?.events;
+  if (!Array.isArray(items)) return [];
+  const named: Array<{ eventId: number; given: object | null; index: number }> = [];
+  items.forEach((item: unknown, index) => {
+    const given = item !== null && typeof item === 'object' && !Array.isArray(item) ? item : null;
+    const eventId = given ? idOf(given) : item;
+    if (isEventId(eventId)) named.push({ eventId, given, index });
+  });
+  return named;
+}
+
+/** The event ids a fair record names: the events whose records its rules read. */
+export function fairEventIds(fair: unknown): number[] {
+  return namedEvents(fair).map(({ eventId }) => eventId);
+}
+
 /**
- * Checks the events of every fair against the event records, also of fairs that break another
+ * Checks the events of one fair against the event records, also of a fair that breaks another
  * rule, so that one run reports all: each event id, alone or in an object, names an event
  * record whose logo the fair shows, unless the object gives event_logo; an object whose id no
  * event record has gives every field itself. When an event file could not be read, unknown ids
  * are not reported: they would only repeat that problem.
  */
-function checkFairEvents(
-  fairRecords: readonly SourceRecord[],
-  eventRecords: readonly SourceRecord[],
-  events: readonly Event[],
+export function checkFairEvents(
+  source: SourceRecord,
+  events: EventLookup,
   eventsComplete: boolean,
   errors: DataError[],
 ): void {
-  const known = new Set(eventRecords.map((record) => idOf(record.value)));
-  const byId = new Map(events.map((event) => [event.id, event]));
-  for (const source of fairRecords) {
-    const items = (source.value as { events?: unknown } | null)?.events;
-    if (!Array.isArray(items)) continue;
-    const seen = new Set<number>();
-    items.forEach((item: unknown, i) => {
-      const given = item !== null && typeof item === 'object' && !Array.isArray(item) ? item : null;
-      const eventId = given ? idOf(given) : item;
-      // Anything else is not an event id, and a repeated one is reported once: the schema reports both.
-      if (!isEventId(eventId) || seen.has(eventId)) return;
-      seen.add(eventId);
-      const gives = (field: string) => given !== null && Object.hasOwn(given, field);
-      if (known.has(eventId)) {
-        if (byId.get(eventId)?.logo === null && !gives('event_logo')) {
-          const hint = given ? ', and this fair event gives no event_logo' : '';
-          errors.push(
-            at(
-              source,
-              ['events', i],
-              `expected an event with a logo (a fair shows event_logo), but event ${eventId} has logo null${hint}`,
-            ),
-          );
-        }
-      } else if (eventsComplete && given) {
-        // At the missing field's place, as the schema reports a missing field.
-        for (const field of FAIR_EVENT_FIELDS.filter((name) => !gives(name))) {
-          errors.push(
-            at(
-              source,
-              ['events', i, field],
-              `expected "${field}" here: event ${eventId} is not in the event data, so this fair event must give ${EVERY_FAIR_EVENT_FIELD}`,
-            ),
-          );
-        }
-      } else if (eventsComplete) {
-        errors.push(at(source, ['events', i], `expected the id of an event in the event data, got ${eventId}`));
+  const seen = new Set<number>();
+  for (const { eventId, given, index: i } of namedEvents(source.value)) {
+    // A repeated one is reported once: the schema reports it.
+    if (seen.has(eventId)) continue;
+    seen.add(eventId);
+    const gives = (field: string) => given !== null && Object.hasOwn(given, field);
+    if (events.has(eventId)) {
+      if (events.logoOf(eventId) === null && !gives('event_logo')) {
+        const hint = given ? ', and this fair event gives no event_logo' : '';
+        errors.push(
+          at(
+            source,
+            ['events', i],
+            `expected an event with a logo (a fair shows event_logo), but event ${eventId} has logo null${hint}`,
+          ),
+        );
       }
-    });
+    } else if (eventsComplete && given) {
+      // At the missing field's place, as the schema reports a missing field.
+      for (const field of FAIR_EVENT_FIELDS.filter((name) => !gives(name))) {
+        errors.push(
+          at(
+            source,
+            ['events', i, field],
+            `expected "${field}" here: event ${eventId} is not in the event data, so this fair event must give ${EVERY_FAIR_EVENT_FIELD}`,
+          ),
+        );
+      }
+    } else if (eventsComplete) {
+      errors.push(at(source, ['events', i], `expected the id of an event in the event data, got ${eventId}`));
+    }
   }
 }
 
@@ -199,7 +224,10 @@ export function validate(
   }
   const recordsOf = (resource: ResourceName) => byResource.get(resource) ?? [];
   for (const resource of byResource.keys()) checkUniqueIds(recordsOf(resource), errors);
-  checkFairEvents(recordsOf('virtualfair'), recordsOf('event'), catalogue.events, eventsComplete, errors);
+  const known = new Set(recordsOf('event').map((record) => idOf(record.value)));
+  const byId = new Map(catalogue.events.map((event) => [event.id, event]));
+  const events: EventLookup = { has: (id) => known.has(id), logoOf: (id) => byId.get(id)?.logo };
+  for (const fair of recordsOf('virtualfair')) checkFairEvents(fair, events, eventsComplete, errors);
   return { catalogue, errors };
 }
 

@@ -1,14 +1,25 @@
-// `npm run dev`: a live preview. Builds and serves like `npm start`, then rebuilds on every change
-// of the data, the headers file or the settings file; each build is swapped in whole
-// (build/write.ts), and a change with problems prints them as the build does while the last good
-// build stays served.
+// `npm run dev`: a live preview. Builds and serves like `npm start`, then keeps the catalogue in
+// memory and, on each change of the data, rewrites in place only the files whose bytes the change
+// altered (builder/live-build.ts); a change of the headers file or of the settings file renders
+// everything again, and swaps the output in whole. A change with problems prints them as the
+// build does, and the last good output stays served.
 
-import { build } from '../builder/build.ts';
+import path from 'node:path';
+import { stageLogger } from '../builder/build.ts';
+import { formatDataError } from '../builder/errors.ts';
+import { LiveBuild } from '../builder/live-build.ts';
 import { runCommand, userMessage } from './fail.ts';
 import { openPreview, type Preview } from './preview.ts';
-import { printBuildFailure, runBuild } from './run-build.ts';
-import { readSettings, settingsOrExit, UsageError } from './settings.ts';
+import { printBuildFailure } from './run-build.ts';
+import { readSettings, type Settings, settingsOrExit, UsageError } from './settings.ts';
 import { type Changes, watchChanges } from './watch-changes.ts';
+
+/**
+ * How long a rebuild lets the server finish sending answers before it makes the files that no
+ * preview request reads: a client asking for the changed answers gets them meanwhile, and one
+ * that keeps asking does not hold the rebuild back for longer.
+ */
+const ANSWERS_FIRST_MS = 1000;
 
 /** `data/company/companies.json changed`, `3 changes: data/a.json, data/b.json and _headers`. */
 function describeChanges(paths: readonly string[]): string {
@@ -17,40 +28,76 @@ function describeChanges(paths: readonly string[]): string {
   return `${paths.length} changes: ${named.slice(0, -1).join(', ')} and ${named.at(-1)}`;
 }
 
-/** Builds with the settings as they are now, from `changes`; prints the outcome in one line, or the problems. */
-async function rebuild(preview: Preview, changes: Changes, served: boolean): Promise<boolean> {
-  const outcome = served ? 'the last good build is still served' : 'nothing is served yet';
+/** Whether every one of `paths` is inside the data folder: then the settings and the headers are as they were. */
+function onlyData(paths: readonly string[], settings: Settings): boolean {
+  const dataDir = path.resolve(settings.dataDir);
+  const others = [settings.headersPath, settings.configPath].map((file) => path.resolve(file));
+  return paths.every((named) => {
+    const file = path.resolve(named);
+    return !others.includes(file) && (file === dataDir || file.startsWith(`${dataDir}${path.sep}`));
+  });
+}
+
+/** The first build, a full one, printed as `npm run build` prints it; false when the data has problems. */
+async function firstBuild(preview: Preview, settings: Settings): Promise<{ live: LiveBuild; served: boolean }> {
+  const step = stageLogger((line) => console.error(line));
+  const live = await LiveBuild.open(preview.buildOptions(settings));
+  const { records, sourceFiles, sourceBytes } = live.sources.counts;
+  for (const warning of live.sources.warnings) console.error(`warning: ${formatDataError(warning)}`);
+  step(`load: ${records} records from ${sourceFiles} files, ${sourceBytes} bytes`);
   try {
-    const settings = readSettings(process.argv.slice(2), process.env, 'dev');
-    await build(preview.buildOptions(settings));
+    const published = await live.publish(step);
+    console.error(
+      `wrote ${preview.outDir}/ with ${published.outputFiles} files for ${published.routes} routes from ${published.records} records`,
+    );
+    return { live, served: true };
   } catch (error) {
-    // The settings file and the headers file may be mid-edit, or gone for a moment: not fatal here.
-    const line = error instanceof UsageError ? error.message : userMessage(error);
-    if (line !== undefined) console.error(`${line}; ${outcome}.`);
-    else printBuildFailure(error, preview.outDir, outcome);
-    return false;
+    printBuildFailure(error, preview.outDir);
+    return { live, served: false };
   }
-  console.error(
-    `rebuilt in ${Math.round(performance.now() - changes.firstSeenAt)} ms: ${describeChanges(changes.paths)}`,
-  );
-  return true;
 }
 
 await runCommand(async () => {
-  const settings = settingsOrExit('dev');
+  let settings = settingsOrExit('dev');
   const preview = await openPreview(settings);
   const watched = [settings.dataDir, settings.headersPath, settings.configPath];
   let served = false;
-  let firstBuild: Promise<boolean> | undefined;
+  let live: LiveBuild | undefined;
+  let started: Promise<unknown> | undefined;
+
+  /** Shows `changes`; prints the outcome in one line, or the problems. */
+  const rebuild = async (changes: Changes): Promise<boolean> => {
+    const outcome = served ? 'the last good build is still served' : 'nothing is served yet';
+    try {
+      if (live !== undefined && onlyData(changes.paths, settings)) await live.reload(changes.paths);
+      else {
+        settings = readSettings(process.argv.slice(2), process.env, 'dev');
+        live = await LiveBuild.open(preview.buildOptions(settings), live?.sources, changes.paths);
+      }
+      await live.publish(undefined, () => preview.idle(ANSWERS_FIRST_MS));
+    } catch (error) {
+      // The settings file and the headers file may be mid-edit, or gone for a moment: not fatal here.
+      const line = error instanceof UsageError ? error.message : userMessage(error);
+      if (line !== undefined) console.error(`${line}; ${outcome}.`);
+      else printBuildFailure(error, preview.outDir, outcome);
+      return false;
+    }
+    console.error(
+      `rebuilt in ${Math.round(performance.now() - changes.firstSeenAt)} ms: ${describeChanges(changes.paths)}`,
+    );
+    return true;
+  };
+
   // Watching from before the first build, so that no save is missed; each rebuild waits for it.
   await watchChanges(watched, async (changes) => {
-    await firstBuild;
-    if (!(await rebuild(preview, changes, served))) return;
+    await started;
+    if (!(await rebuild(changes))) return;
     preview.serve();
     served = true;
   });
-  firstBuild = runBuild(preview.buildOptions(settings));
-  served = await firstBuild;
+  const first = firstBuild(preview, settings);
+  started = first;
+  ({ live, served } = await first);
   if (served) preview.serve();
   else console.error('Nothing is served until the problems are fixed: every request gets a 503 meanwhile.');
   console.error(preview.banner);

@@ -18,6 +18,8 @@ export interface Preview {
   buildOptions(settings: Settings): BuildOptions;
   /** Answers from `outDir` from now on; it must hold a build. Until then every request gets a 503. */
   serve(): void;
+  /** Resolves once no request has been answered for a moment (a client asking again), or after `atMostMs`. */
+  idle(atMostMs: number): Promise<void>;
 }
 
 /** The host name of the page links: `localhost` for a loopback or wildcard address, as the committed public/ has. */
@@ -25,6 +27,9 @@ function linkHost(host: string): string {
   if (['127.0.0.1', '0.0.0.0', '::', '::1', 'localhost'].includes(host)) return 'localhost';
   return host.includes(':') ? `[${host}]` : host;
 }
+
+/** How long the server must have answered nothing to be idle: longer than a client takes to ask again. */
+const IDLE_QUIET_MS = 50;
 
 const notBuiltYet: http.RequestListener = (_request, response) => {
   const body = JSON.stringify({ detail: 'Nothing is built yet: the source data has problems (see the terminal).' });
@@ -38,7 +43,17 @@ const notBuiltYet: http.RequestListener = (_request, response) => {
  */
 export async function openPreview(settings: Settings): Promise<Preview> {
   let answer = notBuiltYet;
-  const server = http.createServer((request, response) => answer(request, response));
+  let answering = 0;
+  let lastActive = 0;
+  const server = http.createServer((request, response) => {
+    answering += 1;
+    lastActive = performance.now();
+    response.once('close', () => {
+      answering -= 1;
+      lastActive = performance.now();
+    });
+    answer(request, response);
+  });
   const url = await listen(server, settings.host, settings.port);
   closeOnSignals(server);
   const { port } = server.address() as AddressInfo;
@@ -50,6 +65,7 @@ export async function openPreview(settings: Settings): Promise<Preview> {
       dataDir: current.dataDir,
       headersPath: current.headersPath,
       pageSize: current.pageSize,
+      reference: current.reference,
       // Absolute links must name the origin clients reach, which only the host and port tell here.
       baseUrl: current.baseUrlGiven ? current.baseUrl : `http://${linkHost(current.host)}:${port}`,
       outDir,
@@ -58,6 +74,15 @@ export async function openPreview(settings: Settings): Promise<Preview> {
     }),
     serve: () => {
       if (answer === notBuiltYet) answer = apiRequestListener(outDir);
+    },
+    idle: async (atMostMs) => {
+      const started = performance.now();
+      for (;;) {
+        const now = performance.now();
+        if (answering === 0 && now - lastActive >= IDLE_QUIET_MS) return;
+        if (now - started >= atMostMs) return;
+        await new Promise((resolve) => setTimeout(resolve, IDLE_QUIET_MS / 5));
+      }
     },
   };
 }

@@ -192,6 +192,36 @@ describe('npm run dev', () => {
     expect(await readdir(path.join(dir, '.preview'))).toEqual([port]);
   });
 
+  it('writes a data change in place: the folder stays, only the changed answers are new files, and every answer read meanwhile is whole', async () => {
+    const dir = await project();
+    const dev = await start('dev', dir);
+    const output = path.join(dir, '.preview', new URL(dev.url).port);
+    const inode = async (file: string) => (await stat(path.join(output, file))).ino;
+    const before = {
+      folder: await inode(''),
+      companies: await inode('company/index.json'),
+      events: await inode('event/index.json'),
+    };
+    // Read and parsed again and again while the saves are written.
+    let reading = true;
+    const parsed: unknown[] = [];
+    const reader = (async () => {
+      while (reading) parsed.push(JSON.parse(await (await fetch(`${dev.url}/company/`)).text()));
+    })();
+    for (const name of ['Aardvark Tools', 'Beaver Works', 'Zebra Works']) {
+      await saveCompanies(path.join(dir, 'data'), name);
+      await companiesUntil(dev.url, (list) => list.some((company) => company.name === name));
+    }
+    reading = false;
+    await reader;
+    expect(parsed.length).toBeGreaterThan(0);
+    expect(await inode('')).toBe(before.folder);
+    expect(await inode('company/index.json')).not.toBe(before.companies);
+    expect(await inode('event/index.json')).toBe(before.events);
+    // Nothing is left beside the files: the one file a save changed was renamed into place.
+    expect((await readdir(path.join(output, 'company'))).sort()).toEqual(['index.json']);
+  });
+
   it('starts on data with problems: prints them, answers 503, and serves once they are fixed', async () => {
     const dir = await project();
     const good = await readFile(path.join(dir, COMPANIES), 'utf8');

@@ -1,0 +1,253 @@
+// The live preview's build (`npm run dev`): the catalogue stays in memory (live-sources.ts), and
+// after a change only the answers whose bytes it can alter are rendered again, by render.ts's
+// own renderers, and only the files whose bytes changed are written, each replaced in place
+// (shared/replace-files.ts) in the folder being served. Its first publication is a full build,
+// written whole as build() writes it; every later one leaves the folder with the same files and
+// bytes as a full build of the data then (test/unit/dev-live.test.ts holds it to that).
+
+import { readFile } from 'node:fs/promises';
+import type { HeaderRule } from '../contract/headers.ts';
+import { pageCount } from '../contract/pagination.ts';
+import { planPages, type ResourceName, type Route } from '../contract/routes.ts';
+import { replaceFiles, writeSiblingsOf } from '../shared/replace-files.ts';
+import { writeOutput } from '../shared/write.ts';
+import type { TargetContext } from '../targets/target.ts';
+import { addPages, addSiteFiles, type BuildOptions, withPath } from './build.ts';
+import type { DataError } from './errors.ts';
+import { LiveSources } from './live-sources.ts';
+import {
+  pageShown,
+  recordTexts,
+  render,
+  renderLists,
+  resortCompanies,
+  routesOf,
+  sortCompanies,
+  sortTextures,
+} from './render.ts';
+import type { Company, Texture } from './schemas.ts';
+import { validateHeadersFile } from './validate.ts';
+
+export type LiveBuildOptions = Pick<
+  BuildOptions,
+  'dataDir' | 'outDir' | 'headersPath' | 'baseUrl' | 'pageSize' | 'reference' | 'precompress'
+>;
+
+export interface Published {
+  routes: number;
+  records: number;
+  /** How many files the output holds. */
+  outputFiles: number;
+  /** How many files this publication wrote or removed. */
+  changedFiles: number;
+}
+
+/** The answers each resource's records appear in: an event also in the fairs that show it. */
+const SHOWN_IN: Readonly<Record<ResourceName, readonly ResourceName[]>> = {
+  company: ['company'],
+  event: ['event', 'virtualfair'],
+  virtualfair: ['virtualfair'],
+  'virtualbooth-texture': ['virtualbooth-texture'],
+};
+
+/** The changes that turn `before` into `after`: each file whose text differs, and null for each one gone. */
+function changesBetween(
+  before: ReadonlyMap<string, string>,
+  after: ReadonlyMap<string, string>,
+): Map<string, string | null> {
+  const changes = new Map<string, string | null>();
+  for (const [file, text] of after) if (before.get(file) !== text) changes.set(file, text);
+  for (const file of before.keys()) if (!after.has(file)) changes.set(file, null);
+  return changes;
+}
+
+export class LiveBuild {
+  /** Whether `outDir` holds this build's output, which later changes are applied to. */
+  private published = false;
+  /** The rendered answers and pages: what the targets' files inside the output are made from. */
+  private answers = new Map<string, string>();
+  /** What `outDir` holds. */
+  private written = new Map<string, string>();
+  private routes: Route[] = [];
+  /** The textures in their order as last published: a texture change rewrites only the pages whose items moved. */
+  private sortedTextures: Texture[] = [];
+  /** The companies in their order as last published, and the records gone and come since: a change sorts only those. */
+  private sortedCompanies: Company[] = [];
+  private readonly companiesGone = new Set<Company>();
+  private readonly companiesCome = new Set<Company>();
+  /** The resources changed since the last publication. */
+  private readonly dirty = new Set<ResourceName>();
+  /** Each company's and event's text, kept while its record is: a change encodes only its own records. */
+  private readonly texts = recordTexts();
+
+  private constructor(
+    readonly options: LiveBuildOptions,
+    readonly sources: LiveSources,
+    private readonly headersText: string,
+    private readonly headers: { rules: HeaderRule[]; errors: DataError[] },
+  ) {}
+
+  /**
+   * Reads the headers file and the data. `previous`, the sources of the build this one replaces
+   * (the settings or the headers changed), are kept when they are of the same data folder, and
+   * brought up to date with the files of `changed`.
+   */
+  static async open(
+    options: LiveBuildOptions,
+    previous?: LiveSources,
+    changed: readonly string[] = [],
+  ): Promise<LiveBuild> {
+    const headersText = await readFile(options.headersPath, 'utf8').catch((error: unknown) =>
+      withPath(error, options.headersPath),
+    );
+    const headers = validateHeadersFile(options.headersPath, headersText);
+    let sources: LiveSources;
+    if (previous?.dataDir === options.dataDir) {
+      sources = previous;
+      await sources.reload(changed);
+    } else sources = await LiveSources.open(options.dataDir);
+    return new LiveBuild(options, sources, headersText, headers);
+  }
+
+  /** Takes in the changed files (or folders) of the data folder; publish() then shows them. */
+  async reload(changed: readonly string[]): Promise<void> {
+    const { resources, gone, come } = await this.sources.reload(changed);
+    for (const resource of resources) this.dirty.add(resource);
+    for (const company of (gone.get('company') ?? []) as Company[]) {
+      // One read since the last publication, and gone again: the published order never had it.
+      if (!this.companiesCome.delete(company)) this.companiesGone.add(company);
+    }
+    for (const company of (come.get('company') ?? []) as Company[]) this.companiesCome.add(company);
+  }
+
+  /**
+   * Writes what changed since the last publication into `outDir`, or the whole output the first
+   * time. Throws DataErrors, as the full build does, when the data has problems: nothing is
+   * written then, and the last publication stays served. `answersWritten`, when given, is awaited
+   * between the changed answers and what is made from them: their precompressed siblings, and the
+   * targets' files inside the output, which no preview request reads. Making those takes the CPU
+   * for a while on a large catalogue, which a server in this process can first use to send the
+   * new answers.
+   */
+  async publish(
+    step: (line: string) => void = () => {},
+    answersWritten: () => Promise<void> = async () => {},
+  ): Promise<Published> {
+    const problems = await this.sources.problems(this.headers.errors);
+    if (problems) throw problems;
+    step('validate: no problems');
+    const catalogue = this.sources.catalogue();
+    const routes = routesOf(catalogue, this.options.pageSize);
+    const context: TargetContext = {
+      routes,
+      pages: planPages({ reference: this.options.reference ?? false }),
+      headerRules: this.headers.rules,
+    };
+    const texturesChanged = !this.published || this.dirty.has('virtualbooth-texture');
+    const sortedTextures = texturesChanged ? sortTextures(catalogue.textures) : this.sortedTextures;
+    const sortedCompanies = !this.published
+      ? sortCompanies(catalogue.companies)
+      : resortCompanies(this.sortedCompanies, this.companiesGone, [...this.companiesCome]);
+    const precompress = this.options.precompress ?? true;
+    let changedFiles: number;
+    try {
+      if (!this.published) {
+        this.answers = await addPages(
+          render(catalogue, routes, this.headersText, this.options, {
+            sortedCompanies,
+            sortedTextures,
+            texts: this.texts,
+          }),
+          this.options,
+          this.headersText,
+        );
+        const output = new Map(this.answers);
+        addSiteFiles(output, context);
+        step(`render: ${routes.length} routes, ${output.size} files`);
+        await writeOutput(this.options.outDir, output, undefined, { precompress });
+        step(`write: ${output.size} files into ${this.options.outDir}/`);
+        this.written = output;
+        changedFiles = output.size;
+        this.published = true;
+      } else {
+        const rendered = renderLists(
+          catalogue,
+          this.options,
+          this.routesToRender(routes, sortedTextures, catalogue.textures.length),
+          { sortedCompanies, sortedTextures, texts: this.texts },
+        );
+        const answers = new Map(this.answers);
+        for (const [file, text] of rendered) answers.set(file, text);
+        const kept = new Set(routes.map((route) => route.file));
+        for (const route of this.routes) if (!kept.has(route.file)) answers.delete(route.file);
+        // The answers first, which a client waits for; then their siblings and the files made from them.
+        const answerChanges = changesBetween(this.answers, answers);
+        this.answers = answers;
+        await this.apply(answerChanges, precompress);
+        changedFiles = answerChanges.size;
+        if (answerChanges.size > 0) {
+          await answersWritten();
+          if (precompress) await writeSiblingsOf(this.options.outDir, answerChanges);
+          const output = new Map(answers);
+          addSiteFiles(output, context);
+          const siteChanges = changesBetween(this.written, output);
+          await this.apply(siteChanges, precompress);
+          if (precompress) await writeSiblingsOf(this.options.outDir, siteChanges);
+          changedFiles += siteChanges.size;
+        }
+      }
+    } catch (error) {
+      // The folder may hold part of the changes: the next publication writes it whole.
+      this.published = false;
+      throw error;
+    }
+    this.routes = routes;
+    this.sortedTextures = sortedTextures;
+    this.sortedCompanies = sortedCompanies;
+    this.companiesGone.clear();
+    this.companiesCome.clear();
+    this.dirty.clear();
+    return {
+      routes: routes.length,
+      records: this.sources.counts.records,
+      outputFiles: this.written.size,
+      changedFiles,
+    };
+  }
+
+  /**
+   * The routes whose answers the changes since the last publication can alter: every answer
+   * showing a changed resource's records, but of the texture pages only those whose items moved,
+   * unless the count (which every page shows) changed.
+   */
+  private routesToRender(routes: readonly Route[], sortedTextures: readonly Texture[], textureCount: number): Route[] {
+    const shown = new Set([...this.dirty].flatMap((resource) => SHOWN_IN[resource]));
+    const chosen = routes.filter((route) => shown.has(route.resource) && route.resource !== 'virtualbooth-texture');
+    if (!shown.has('virtualbooth-texture')) return chosen;
+    const textureRoutes = routes.filter((route) => route.resource === 'virtualbooth-texture');
+    if (textureCount !== this.sortedTextures.length) return [...chosen, ...textureRoutes];
+    // Unchanged records keep their objects, so the pages from the first texture moved to the last are the ones that differ.
+    let first = 0;
+    while (first < textureCount && sortedTextures[first] === this.sortedTextures[first]) first++;
+    if (first === textureCount) return chosen;
+    let last = textureCount - 1;
+    while (sortedTextures[last] === this.sortedTextures[last]) last--;
+    const { pageSize } = this.options;
+    const pages = pageCount(textureCount, pageSize);
+    const [from, to] = [Math.floor(first / pageSize) + 1, Math.floor(last / pageSize) + 1];
+    const moved = textureRoutes.filter((route) => {
+      const page = pageShown(route, pages);
+      return page >= from && page <= to;
+    });
+    return [...chosen, ...moved];
+  }
+
+  private async apply(changes: ReadonlyMap<string, string | null>, precompress: boolean): Promise<void> {
+    if (changes.size === 0) return;
+    await replaceFiles(this.options.outDir, changes, { precompress });
+    for (const [file, text] of changes) {
+      if (text === null) this.written.delete(file);
+      else this.written.set(file, text);
+    }
+  }
+}

@@ -1,0 +1,86 @@
+// Changes a folder that is being served, file by file: the live preview's writer. Each file is
+// written beside its place and renamed over it, so a request opens the whole old file or the
+// whole new one, never half of one; the files nobody changed keep their inode and time. A folder
+// written whole, where every file changes at once, goes through write.ts instead.
+
+import { writeFile as writeFileWithCallback } from 'node:fs';
+import { mkdir, rename, rm, rmdir } from 'node:fs/promises';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { ENCODINGS, writeSiblings } from './compress.ts';
+import { mapLimited } from './map-limited.ts';
+
+const WRITE_CONCURRENCY = 32;
+// The callback API, promisified, for the reason write.ts gives.
+const writeFile = promisify(writeFileWithCallback);
+
+export interface ReplaceOptions {
+  /** Removes the precompressed siblings (compress.ts) of each file changed: writeSiblingsOf() writes them again. */
+  precompress?: boolean;
+}
+
+/**
+ * Puts `text` at `file` in `dir` in one rename. The previous bytes' siblings go first: a server
+ * that finds none sends the file itself, so from the rename on every answer is the new one.
+ */
+async function replaceFile(dir: string, file: string, text: string, options: ReplaceOptions): Promise<void> {
+  const destination = path.join(dir, file);
+  const partial = `${destination}.partial-${process.pid}`;
+  await writeFile(partial, text);
+  if (options.precompress) {
+    await Promise.all(ENCODINGS.map(({ extension }) => rm(`${destination}${extension}`, { force: true })));
+  }
+  await rename(partial, destination);
+}
+
+/** Removes `file` from `dir`, its siblings, and the folders it leaves empty. */
+async function removeFile(dir: string, file: string): Promise<void> {
+  const destination = path.join(dir, file);
+  await Promise.all(
+    [destination, ...ENCODINGS.map(({ extension }) => `${destination}${extension}`)].map((name) =>
+      rm(name, { force: true }),
+    ),
+  );
+  for (let folder = path.dirname(file); folder !== '.'; folder = path.dirname(folder)) {
+    const emptied = await rmdir(path.join(dir, folder)).then(
+      () => true,
+      () => false,
+    );
+    if (!emptied) return;
+  }
+}
+
+/**
+ * Applies `changes` (path → new text, or null to remove it) to the folder `dir`, which holds a
+ * complete output. The removals come last, so that a folder they empty is not removed while a
+ * file is being written into it.
+ */
+export async function replaceFiles(
+  dir: string,
+  changes: ReadonlyMap<string, string | null>,
+  options: ReplaceOptions = {},
+): Promise<void> {
+  const written = [...changes].filter((change): change is [string, string] => change[1] !== null);
+  const removed = [...changes].filter(([, text]) => text === null).map(([file]) => file);
+  const folders = new Map<string, Promise<unknown>>();
+  await mapLimited(written, WRITE_CONCURRENCY, async ([file, text]) => {
+    const folder = path.dirname(path.join(dir, file));
+    if (!folders.has(folder)) folders.set(folder, mkdir(folder, { recursive: true }));
+    await folders.get(folder);
+    await replaceFile(dir, file, text, options);
+  });
+  // One at a time: two removals emptying the same folder would race to remove it.
+  for (const file of removed) await removeFile(dir, file);
+}
+
+/**
+ * Writes the siblings of the files of `changes` that replaceFiles() wrote, those worth compressing
+ * (compress.ts decides). Apart, and after: compressing a large answer takes a second of two
+ * threads, which a server in the same process can first use to send the new answers.
+ */
+export async function writeSiblingsOf(dir: string, changes: ReadonlyMap<string, string | null>): Promise<void> {
+  const written = [...changes].filter((change): change is [string, string] => change[1] !== null);
+  await mapLimited(written, WRITE_CONCURRENCY, ([file, text]) =>
+    writeSiblings(path.join(dir, file), Buffer.from(text)),
+  );
+}
