@@ -12,30 +12,13 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { build } from '../../scripts/builder/build.ts';
 import { verifyRequests } from '../../scripts/migrate/verify-requests.ts';
-import { createApiServer, listen } from '../../scripts/respond/node-server.ts';
-import { apache } from '../e2e/targets/apache.ts';
-import { caddy } from '../e2e/targets/caddy.ts';
-import { nginx } from '../e2e/targets/nginx.ts';
 import { freePort } from '../e2e/targets/process.ts';
 import type { RunningTarget, Target } from '../e2e/targets/target.ts';
-import { findProgram, reportMissing } from '../installed.ts';
 import { ROOT } from './helpers/cli.ts';
+import { installedWebServers, localInProcess } from './helpers/web-servers.ts';
 
-const SERVERS = [nginx, caddy, apache];
-const installed = SERVERS.filter((server) => findProgram(server.needs?.names ?? []) !== undefined);
-for (const server of SERVERS) {
-  if (!installed.includes(server)) reportMissing(server.needs?.what ?? server.name, `the kept ETags on ${server.name}`);
-}
-// The local server, in this process (a child would inherit vitest's BASE_URL).
-const local: Target = {
-  name: 'local',
-  async start({ publicDir }) {
-    const server = createApiServer(publicDir);
-    const origin = await listen(server, '127.0.0.1', 0);
-    return { origin, stop: () => new Promise((done) => server.close(() => done())) };
-  },
-};
-const TARGETS: Target[] = [...installed, local];
+const installed = installedWebServers('the kept ETags');
+const TARGETS: Target[] = [...installed, localInProcess];
 
 interface Answer {
   status: number;

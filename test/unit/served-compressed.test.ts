@@ -16,33 +16,18 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { build } from '../../scripts/builder/build.ts';
 import { resolve } from '../../scripts/contract/routes.ts';
 import { verifyRequests } from '../../scripts/migrate/verify-requests.ts';
-import { createApiServer, listen } from '../../scripts/respond/node-server.ts';
 import { worthCompressing } from '../../scripts/shared/compress.ts';
-import { apache } from '../e2e/targets/apache.ts';
-import { caddy } from '../e2e/targets/caddy.ts';
 import { brotliModule, nginx, nginxWithoutBrotli } from '../e2e/targets/nginx.ts';
 import { freePort } from '../e2e/targets/process.ts';
 import type { RunningTarget, Target } from '../e2e/targets/target.ts';
-import { findProgram, reportMissing } from '../installed.ts';
+import { findProgram } from '../installed.ts';
 import { ROOT } from './helpers/cli.ts';
+import { installedWebServers, localInProcess } from './helpers/web-servers.ts';
 
-const SERVERS = [nginx, caddy, apache];
-const installed = SERVERS.filter((server) => findProgram(server.needs?.names ?? []) !== undefined);
-for (const server of SERVERS) {
-  if (!installed.includes(server))
-    reportMissing(server.needs?.what ?? server.name, `compressed answers on ${server.name}`);
-}
-const local: Target = {
-  name: 'local',
-  async start({ publicDir }) {
-    const server = createApiServer(publicDir);
-    const origin = await listen(server, '127.0.0.1', 0);
-    return { origin, stop: () => new Promise((done) => server.close(() => done())) };
-  },
-};
+const installed = installedWebServers('compressed answers');
 // nginx once more, without the brotli_static module: api.conf must serve gzip on its own.
 const withoutBrotli: Target = { ...nginxWithoutBrotli, name: 'nginx without brotli' };
-const TARGETS: Target[] = [...installed, ...(installed.includes(nginx) ? [withoutBrotli] : []), local];
+const TARGETS: Target[] = [...installed, ...(installed.includes(nginx) ? [withoutBrotli] : []), localInProcess];
 const nginxBinary = findProgram(nginx.needs?.names ?? []);
 /**
  * What `Accept-Encoding: br` gets: nginx sends br only with the brotli_static module, and
