@@ -35,6 +35,26 @@ function bigList(bytes: number): string {
 
 const sha256 = (bytes: Buffer | string) => createHash('sha256').update(bytes).digest('hex');
 
+describe('a part boundary', () => {
+  const partsOf = (text: string) => {
+    const files = assetFiles(new Map([['company/index.json', text]]));
+    const { parts } = parseManifest(files.get(manifestFile('company/index.json')) as string);
+    return parts.map((_, index) => files.get(partFile('company/index.json', index + 1)) as string);
+  };
+  const tail = 'a'.repeat(MAX_ASSET_BYTES);
+
+  it('never splits a surrogate pair, and leaves out no character that fits', () => {
+    // The pair's four bytes would end 1 byte past the part (its first unit alone, as U+FFFD,
+    // would fit); the 3-byte character ends on it.
+    const pairs = partsOf(`${'a'.repeat(PART_BYTES - 3)}😀${tail}`);
+    expect(pairs.map((part) => Buffer.byteLength(part)).slice(0, 1)).toEqual([PART_BYTES - 3]);
+    expect(pairs[1]?.startsWith('😀')).toBe(true);
+    const threes = partsOf(`${'a'.repeat(PART_BYTES - 3)}東${tail}`);
+    expect(threes.map((part) => Buffer.byteLength(part)).slice(0, 1)).toEqual([PART_BYTES]);
+    expect(threes[0]?.endsWith('東')).toBe(true);
+  });
+});
+
 describe('the parts the build writes', () => {
   const list = bigList(MAX_ASSET_BYTES + 5 * 1024 * 1024);
   const output = new Map([
