@@ -18,6 +18,7 @@ import {
   checkFairEvents,
   checkRecord,
   type EventLookup,
+  emptyCatalogue,
   fairEventIds,
   idOf,
   isCheckedId,
@@ -191,15 +192,9 @@ export class LiveSources {
 
   /** The valid records in source order, as validate() gives them. */
   catalogue(): Catalogue {
-    const catalogue: Catalogue = { companies: [], events: [], fairs: [], textures: [] };
-    const lists: { [R in ResourceName]: unknown[] } = {
-      company: catalogue.companies,
-      event: catalogue.events,
-      virtualfair: catalogue.fairs,
-      'virtualbooth-texture': catalogue.textures,
-    };
+    const { catalogue, listOf } = emptyCatalogue();
     for (const file of this.files.values()) {
-      const list = lists[file.source.resource];
+      const list = listOf[file.source.resource];
       for (const output of file.outputs) if (output !== undefined) list.push(output);
     }
     return catalogue;

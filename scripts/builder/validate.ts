@@ -198,6 +198,18 @@ export function checkFairEvents(
   }
 }
 
+/** An empty catalogue, and the list in it that each resource's valid records go to, in source order. */
+export function emptyCatalogue(): { catalogue: Catalogue; listOf: { [R in ResourceName]: unknown[] } } {
+  const catalogue: Catalogue = { companies: [], events: [], fairs: [], textures: [] };
+  const listOf = {
+    company: catalogue.companies,
+    event: catalogue.events,
+    virtualfair: catalogue.fairs,
+    'virtualbooth-texture': catalogue.textures,
+  };
+  return { catalogue, listOf };
+}
+
 /**
  * Stage 2: every record against its schema, then the rules across records. The catalogue holds
  * zod's output of each valid record, in source order (so that the API keeps the order of the
@@ -209,13 +221,7 @@ export function validate(
   eventsComplete = true,
 ): { catalogue: Catalogue; errors: DataError[] } {
   const errors: DataError[] = [];
-  const catalogue: Catalogue = { companies: [], events: [], fairs: [], textures: [] };
-  const validList: { [R in ResourceName]: unknown[] } = {
-    company: catalogue.companies,
-    event: catalogue.events,
-    virtualfair: catalogue.fairs,
-    'virtualbooth-texture': catalogue.textures,
-  };
+  const { catalogue, listOf: validList } = emptyCatalogue();
   const byResource = new Map<ResourceName, SourceRecord[]>(RESOURCES.map((resource) => [resource.name, []]));
   for (const source of records) {
     const output = checkRecord(source, errors);

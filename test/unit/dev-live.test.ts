@@ -16,6 +16,7 @@ import { type BuildOptions, build } from '../../scripts/builder/build.ts';
 import { DataErrors, formatDataError } from '../../scripts/builder/errors.ts';
 import { LiveBuild } from '../../scripts/builder/live-build.ts';
 import { ROOT } from './helpers/cli.ts';
+import { validFair } from './helpers/records.ts';
 import { readTree, tempDirs } from './helpers/tree.ts';
 
 const RUNS = Number(process.env.FUZZ_LIVE_RUNS ?? 60);
@@ -100,32 +101,7 @@ const fairEvent = fc.oneof(
 
 const fair = fc
   .record({ id: fc.integer({ min: 1, max: 20 }), name, events: fc.array(fairEvent, { maxLength: 3 }) })
-  .map(
-    ({ id, name, events }): Json => ({
-      id,
-      slug: `fair-${id}`,
-      name,
-      link: 'https://catalogue.example.org/fairs/x/',
-      logo: 'https://media.example.com/fairs/x.png',
-      has_catalog: true,
-      events,
-      url: 'https://maps.example.net/fairs/x/',
-      tiles: { tile_pattern: '{z}/{x}/{y}', tile_extension: 'png', tile_size: 256 },
-      size: { width: 16384, height: 8192 },
-      zoom: {
-        min: 1,
-        max: 8,
-        default: 3,
-        booth_zoom_level: 6,
-        reverse: false,
-        booth_section_start: 5,
-        booth_detail_start: 6,
-        translation_factor_7: 2,
-        xs_width_max: 40,
-      },
-      show: true,
-    }),
-  );
+  .map(({ id, name, events }): Json => ({ ...validFair(), id, slug: `fair-${id}`, name, events }));
 
 const texture = fc.record({ id: fc.constantFrom(...TEXTURE_IDS), name }).map(
   ({ id, name }): Json => ({
