@@ -70,8 +70,8 @@ function sampleRoutes(routes: readonly Route[]): Route[] {
 async function refusals(options: Parameters<typeof build>[0], outDir: string): Promise<void> {
   const size = (await stat(path.join(outDir, 'company/index.json'))).size;
   const expected: Record<string, string> = {
-    'cloudflare-pages-static': `cloudflare-pages-static: ${outDir}/company/index.json is ${(size / MIB).toFixed(1)} MiB, over the limit of 25 MiB per file on Cloudflare Pages; use a smaller --page-size if it is a texture page; otherwise another target (cloudflare-workers, cloudflare-pages, nginx, caddy or apache)`,
-    netlify: `netlify: ${outDir}/company/index.json is ${(size / 1e6).toFixed(1)} MB, over the limit of 20 MB streamed per Netlify function answer; use a smaller --page-size if it is a texture page; otherwise another target (cloudflare-workers, nginx, caddy or apache)`,
+    'cloudflare-pages-static': `cloudflare-pages-static: ${outDir}/company/index.json is ${(size / MIB).toFixed(1)} MiB, over the limit of 25 MiB per file on Cloudflare Pages; use another target (cloudflare-workers, cloudflare-pages, nginx, caddy or apache)`,
+    netlify: `netlify: ${outDir}/company/index.json is ${(size / 1e6).toFixed(1)} MB, over the limit of 20 MB streamed per Netlify function answer; use another target (cloudflare-workers, nginx, caddy or apache)`,
   };
   for (const name of REFUSING) {
     const lines = await build({ ...options, targets: [name], check: true }).then(

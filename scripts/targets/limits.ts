@@ -4,6 +4,7 @@
 // one names the page it was read from and when. Web servers have none of their own: their lists
 // are empty on purpose, not missing.
 
+import { TEXTURES } from '../contract/routes.ts';
 import { UserFacingError } from '../shared/errors.ts';
 import { MAX_ASSET_BYTES, uploadedFiles } from './cloudflare/assets.ts';
 import type { TARGET_NAMES } from './names.ts';
@@ -48,7 +49,10 @@ export interface Limit {
   max: number | Readonly<Record<CloudflarePlan, number>>;
   /** The host's name for it, shown after the number. */
   what: string;
-  /** What to do instead, shown with each breach. */
+  /**
+   * What to do instead, shown with each breach; a texture page over a size limit also gets a
+   * smaller page size, which is no way out for the other lists (they have no pages).
+   */
   ways: string;
   source: string;
   /** When `source` was read. */
@@ -70,7 +74,7 @@ function assetLimits(host: string, source: string, uploaded: 'code' | 'static'):
       measure: { kind: 'file-size', uploaded },
       max: MAX_ASSET_BYTES,
       what: `per file on ${host}`,
-      ways: `a smaller --page-size if it is a texture page; otherwise another target (${others})`,
+      ways: `another target (${others})`,
       source,
       read: READ,
     },
@@ -161,7 +165,7 @@ export const LIMITS: Readonly<Record<(typeof TARGET_NAMES)[number], readonly Lim
       measure: { kind: 'file-size', files: /^[^_/][^/]*\/[^/]+\.json$/ },
       max: 20_000_000,
       what: 'streamed per Netlify function answer',
-      ways: `a smaller --page-size if it is a texture page; otherwise another target (cloudflare-workers, ${CODE_TARGETS})`,
+      ways: `another target (cloudflare-workers, ${CODE_TARGETS})`,
       source: 'https://docs.netlify.com/build/functions/overview/',
       read: READ,
     },
@@ -204,6 +208,8 @@ export interface Finding {
   over: boolean;
   /** The file or rule set measured, as the user finds it. */
   subject: string;
+  /** A texture page measured by its size: a smaller page size makes it smaller. */
+  texturePage: boolean;
   amount: number;
   max: number;
   unit: 'bytes' | 'files' | 'rules';
@@ -252,22 +258,34 @@ function sizesOf(built: Built, uploaded: Uploaded = 'all'): ReadonlyMap<string, 
   return uploaded === 'all' ? built.sizes : uploadedFiles(built.sizes, uploaded);
 }
 
+interface Measurement {
+  subject: string;
+  amount: number;
+  texturePage: boolean;
+}
+
 /** Each measurement of `limit`: a rule set or the file count is one, a size is one per file. */
-function measurements(limit: Limit, built: Built, outDir: string, targetDir: string): [string, number][] {
+function measurements(limit: Limit, built: Built, outDir: string, targetDir: string): Measurement[] {
   const { measure } = limit;
   switch (measure.kind) {
     case 'file-size':
       return [...sizesOf(built, measure.uploaded)]
         .filter(([file]) => measure.files?.test(file) ?? true)
-        .map(([file, size]) => [`${outDir}/${file}`, size]);
+        .map(([file, size]) => ({
+          subject: `${outDir}/${file}`,
+          amount: size,
+          texturePage: file.startsWith(`${TEXTURES}/`),
+        }));
     case 'file-count':
-      return [[`${outDir}/`, sizesOf(built, measure.uploaded).size + measure.extra]];
+      return [
+        { subject: `${outDir}/`, amount: sizesOf(built, measure.uploaded).size + measure.extra, texturePage: false },
+      ];
     case 'rules': {
       const { place } = measure;
       const text = place.in === 'output' ? built.output.get(place.file) : built.targetFiles.get(place.file);
       if (text === undefined) return [];
       const shown = place.in === 'output' ? `${outDir}/${place.file}` : `${targetDir}/${place.file}`;
-      return [[shown, countRules(text, measure.count)]];
+      return [{ subject: shown, amount: countRules(text, measure.count), texturePage: false }];
     }
   }
 }
@@ -287,12 +305,13 @@ export function checkLimits(
   const findings: Finding[] = [];
   for (const limit of limits) {
     const max = typeof limit.max === 'number' ? limit.max : limit.max[built.plan];
-    for (const [subject, amount] of measurements(limit, built, where.outDir, where.targetDir)) {
+    for (const { subject, amount, texturePage } of measurements(limit, built, where.outDir, where.targetDir)) {
       if (amount < max * NEAR_SHARE) continue;
       findings.push({
         target,
         over: amount > max,
         subject,
+        texturePage,
         amount,
         max,
         unit: UNITS[limit.measure.kind],
@@ -321,10 +340,15 @@ function limitText(finding: Finding): string {
 export function formatFinding(finding: Finding): string {
   const { target, subject, amount, unit, max, limit } = finding;
   const measured = unit === 'bytes' ? `is ${bytesText(amount, max)}` : `has ${amount.toLocaleString('en-US')} ${unit}`;
-  const ways =
+  const first = [
     typeof limit.max !== 'number' && finding.plan === 'free'
-      ? `--cloudflare-plan paid (${limit.max.paid.toLocaleString('en-US')}), ${limit.ways}`
-      : limit.ways;
+      ? `--cloudflare-plan paid (${limit.max.paid.toLocaleString('en-US')})`
+      : '',
+    finding.texturePage ? 'a smaller --page-size' : '',
+  ].filter((way) => way !== '');
+  // `limit.ways` is either a last resort ("another target") or a list that ends with one.
+  const last = first.length > 0 && limit.ways.startsWith('another target') ? `or ${limit.ways}` : limit.ways;
+  const ways = [...first, last].join(', ');
   if (finding.over) return `${target}: ${subject} ${measured}, over the limit of ${limitText(finding)}; use ${ways}`;
   const share = Math.floor((amount / max) * 100);
   return `${target}: ${subject} ${measured}, ${share}% of the limit of ${limitText(finding)}; before it grows past it, use ${ways}`;

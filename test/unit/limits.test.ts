@@ -154,12 +154,20 @@ describe('file sizes and counts, on measured sizes', () => {
     const sizes = (bytes: number) => new Map([...built(of, 'x').sizes, ['company/index.json', bytes]]);
     const limits = LIMITS['cloudflare-workers'];
     expect(check(of, 'cloudflare-workers', limits, { sizes: sizes(43_700_000) })).toEqual([
-      `cloudflare-workers: ${of.outDir}/company/index.json is 41.7 MiB, over the limit of 25 MiB per file on Cloudflare Workers static assets; use a smaller --page-size if it is a texture page; otherwise another target (nginx, caddy or apache)`,
+      `cloudflare-workers: ${of.outDir}/company/index.json is 41.7 MiB, over the limit of 25 MiB per file on Cloudflare Workers static assets; use another target (nginx, caddy or apache)`,
     ]);
     expect(check(of, 'cloudflare-workers', limits, { sizes: sizes(21 * MIB) })).toEqual([
-      `cloudflare-workers: ${of.outDir}/company/index.json is 21.0 MiB, 84% of the limit of 25 MiB per file on Cloudflare Workers static assets; before it grows past it, use a smaller --page-size if it is a texture page; otherwise another target (nginx, caddy or apache)`,
+      `cloudflare-workers: ${of.outDir}/company/index.json is 21.0 MiB, 84% of the limit of 25 MiB per file on Cloudflare Workers static assets; before it grows past it, use another target (nginx, caddy or apache)`,
     ]);
     expect(check(of, 'cloudflare-workers', limits, { sizes: sizes(19 * MIB) })).toEqual([]);
+  });
+
+  it('a texture page over a size limit is offered a smaller page size; the other lists have no pages', () => {
+    const of = sample(10);
+    const sizes = new Map([...built(of, 'x').sizes, ['virtualbooth-texture/page=2.json', 26 * MIB]]);
+    expect(check(of, 'cloudflare-pages-static', LIMITS['cloudflare-pages-static'], { sizes })).toEqual([
+      `cloudflare-pages-static: ${of.outDir}/virtualbooth-texture/page=2.json is 26.0 MiB, over the limit of 25 MiB per file on Cloudflare Pages; use a smaller --page-size, or another target (cloudflare-workers, cloudflare-pages, nginx, caddy or apache)`,
+    ]);
   });
 
   it('a list over 25 MiB reaches the targets with the worker as its parts; the static target refuses it', () => {
@@ -186,7 +194,7 @@ describe('file sizes and counts, on measured sizes', () => {
       `cloudflare-workers: ${of.outDir}/event/index.json is 30.0 MiB, over the limit of 25 MiB sorted per request within a Worker's 128 MB of memory; use another target (nginx, caddy or apache, which answer an ordering by several fields with 400)`,
     ]);
     expect(check(of, 'cloudflare-pages-static', LIMITS['cloudflare-pages-static'], { sizes })).toEqual([
-      `cloudflare-pages-static: ${of.outDir}/company/index.json is 41.7 MiB, over the limit of 25 MiB per file on Cloudflare Pages; use a smaller --page-size if it is a texture page; otherwise another target (cloudflare-workers, cloudflare-pages, nginx, caddy or apache)`,
+      `cloudflare-pages-static: ${of.outDir}/company/index.json is 41.7 MiB, over the limit of 25 MiB per file on Cloudflare Pages; use another target (cloudflare-workers, cloudflare-pages, nginx, caddy or apache)`,
     ]);
   });
 
