@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import serveHandler from 'serve-handler';
 import { type HeaderRule, parseHeadersFile } from '../contract/headers.ts';
-import { ENCODINGS, type Encoding } from '../shared/compress.ts';
+import { ENCODINGS, type Encoding, siblingOfFile } from '../shared/compress.ts';
 import { UserFacingError } from '../shared/errors.ts';
 import { listLeftovers, newestComplete } from '../shared/swap.ts';
 import { chooseEncoding } from './encodings.ts';
@@ -145,18 +145,23 @@ function folderStore(
   const extension = ENCODINGS.find((known) => known.encoding === encoding)?.extension;
   return {
     async open(file) {
+      // The sibling before the file: a sibling of new bytes is written after its file, so the
+      // file opened after it is at least as new, and a sibling of the old bytes is told by its time.
       const sibling = extension === undefined ? null : await openInOutput(publicDir, `${file}${extension}`);
-      const body = sibling === null ? await openInOutput(publicDir, file) : { ...sibling, encoding };
+      const own = await openInOutput(publicDir, file);
+      const current = sibling !== null && own !== null && siblingOfFile(sibling.stats, own.stats);
+      await (current ? own : sibling)?.handle.close();
+      const body = current ? { ...sibling, encoding } : own;
       if (body === null) return null;
       opened(body);
       return {
         etag: async () => etags.etagOf(path.join(publicDir, body.file), body.stats, () => readAll(body)),
         text: async () => {
-          if (sibling === null) return readText(body);
+          if (body.encoding === undefined) return readText(body);
           await body.handle.close();
-          const own = await openInOutput(publicDir, file);
-          if (own === null) throw new Error(`the build has ${body.file} but no ${file}`);
-          return readText(own);
+          const reopened = await openInOutput(publicDir, file);
+          if (reopened === null) throw new Error(`the build has ${body.file} but no ${file}`);
+          return readText(reopened);
         },
         discard: () => body.handle.close(),
         body,

@@ -52,6 +52,15 @@ export function isSibling(file: string): boolean {
   return ENCODINGS.some(({ extension }) => file.endsWith(extension));
 }
 
+/**
+ * Whether a sibling holds the compression of the file beside it now. Each sibling is written with
+ * its file's modification time (to the millisecond: a time read back is in nanoseconds, and one
+ * set from it may land a fraction of a microsecond away); a file replaced since has a later one.
+ */
+export function siblingOfFile(sibling: { mtimeMs: number }, file: { mtimeMs: number }): boolean {
+  return Math.trunc(sibling.mtimeMs) === Math.trunc(file.mtimeMs);
+}
+
 /** Whether an answer file of this name and size gets siblings. */
 export function worthCompressing(file: string, size: number): boolean {
   return size >= MIN_COMPRESSED_BYTES && COMPRESSED_TYPES.test(file);

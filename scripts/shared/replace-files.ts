@@ -20,17 +20,19 @@ export interface ReplaceOptions {
 }
 
 /**
- * Puts `text` at `file` in `dir` in one rename. The previous bytes' siblings go first: a server
- * that finds none sends the file itself, so from the rename on every answer is the new one.
+ * Puts `text` at `file` in `dir` in one rename, then removes the previous bytes' siblings. From the
+ * rename on every answer is the new one: the local server sends no sibling whose time is not its
+ * file's (compress.ts siblingOfFile). Removed first, they would leave an instant in which the old
+ * file is there without them, and a client that knew them would be sent the old bytes again.
  */
 async function replaceFile(dir: string, file: string, text: string, options: ReplaceOptions): Promise<void> {
   const destination = path.join(dir, file);
   const partial = `${destination}.partial-${process.pid}`;
   await writeFile(partial, text);
+  await rename(partial, destination);
   if (options.precompress) {
     await Promise.all(ENCODINGS.map(({ extension }) => rm(`${destination}${extension}`, { force: true })));
   }
-  await rename(partial, destination);
 }
 
 /** Removes `file` from `dir`, its siblings, and the folders it leaves empty. */

@@ -22,7 +22,7 @@ import { mkdir, rename, rm, stat, unlink, utimes } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { type CommitTime, readCommitTimes } from './commit-times.ts';
-import { ENCODINGS, siblingsOf, worthCompressing } from './compress.ts';
+import { ENCODINGS, siblingOfFile, siblingsOf, worthCompressing } from './compress.ts';
 import { errnoText, UserFacingError } from './errors.ts';
 import { exchangeFolders } from './exchange.ts';
 import { mapLimited } from './map-limited.ts';
@@ -141,7 +141,7 @@ async function placeSiblings(
   const reusable = async (extension: string) => {
     if (previous === undefined || placed.previousTime === undefined) return undefined;
     const stats = await lstat(`${previous}${extension}`).catch(() => undefined);
-    const sameVersion = stats?.isFile() && Math.trunc(stats.mtimeMs) === Math.trunc(placed.previousTime);
+    const sameVersion = stats?.isFile() && siblingOfFile(stats, { mtimeMs: placed.previousTime });
     return sameVersion ? `${previous}${extension}` : undefined;
   };
   let compressed: Promise<Map<string, Buffer>> | undefined;

@@ -7,7 +7,7 @@
 // for header, from the build with siblings as from the build without: the siblings change
 // nothing for it.
 
-import { chmod, cp, mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { chmod, cp, mkdir, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
@@ -16,7 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { build } from '../../scripts/builder/build.ts';
 import { resolve } from '../../scripts/contract/routes.ts';
 import { verifyRequests } from '../../scripts/migrate/verify-requests.ts';
-import { worthCompressing } from '../../scripts/shared/compress.ts';
+import { worthCompressing, writeSiblings } from '../../scripts/shared/compress.ts';
 import { brotliModule, nginx, nginxWithoutBrotli } from '../e2e/targets/nginx.ts';
 import { freePort } from '../e2e/targets/process.ts';
 import type { RunningTarget, Target } from '../e2e/targets/target.ts';
@@ -279,4 +279,56 @@ describe('precompressed answers on the running servers', () => {
       expect(one(gzip, 'content-encoding')).toBe('gzip');
     },
   );
+});
+
+describe('the local server and a file replaced in place, as the live preview replaces it', () => {
+  let dir: string;
+  let publicDir: string;
+  let server: RunningTarget;
+
+  beforeAll(async () => {
+    dir = await mkdtemp(path.join(os.tmpdir(), 'served-replaced-'));
+    publicDir = path.join(dir, 'public');
+    await build({
+      dataDir: path.join(ROOT, 'data'),
+      headersPath: path.join(ROOT, '_headers'),
+      outDir: publicDir,
+      targetsDir: path.join(dir, 'targets'),
+      targets: [],
+      baseUrl: 'http://127.0.0.1:8000',
+      pageSize: 10,
+      precompress: true,
+    });
+    server = await localInProcess.start({ publicDir, targetsDir: path.join(dir, 'targets'), port: 0, workDir: dir });
+  }, 60_000);
+
+  afterAll(async () => {
+    await server?.stop();
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
+
+  it('never sends a sibling of the bytes the file had before: the new file as it is, until its own siblings', async () => {
+    const file = path.join(publicDir, 'company/index.json');
+    const before = await ask(server.origin, '/company/', { 'Accept-Encoding': 'br' });
+    expect(one(before, 'content-encoding')).toBe('br');
+    // The file replaced, its previous siblings still beside it (with the previous file's time).
+    const changed = Buffer.from((await readFile(file, 'utf8')).replace('"name":"', '"name":"Renamed '));
+    await writeFile(`${file}.partial`, changed);
+    await rename(`${file}.partial`, file);
+    for (const coding of ['br', 'gzip']) {
+      const answer = await ask(server.origin, '/company/', { 'Accept-Encoding': coding });
+      expect(one(answer, 'content-encoding'), coding).toBeUndefined();
+      expect(answer.body.equals(changed), coding).toBe(true);
+      expect(all(answer, 'vary')).toEqual(['Accept']);
+      const revalidated = await ask(server.origin, '/company/', {
+        'Accept-Encoding': coding,
+        'If-None-Match': one(before, 'etag') as string,
+      });
+      expect(revalidated.status, coding).toBe(200);
+    }
+    await writeSiblings(file, changed);
+    const after = await ask(server.origin, '/company/', { 'Accept-Encoding': 'br' });
+    expect(one(after, 'content-encoding')).toBe('br');
+    expect(decode('br', after.body).equals(changed)).toBe(true);
+  });
 });
