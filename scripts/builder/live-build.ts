@@ -137,7 +137,12 @@ export class LiveBuild {
     if (problems) throw problems;
     step('validate: no problems');
     const catalogue = this.sources.catalogue();
-    const routes = routesOf(catalogue, this.options.pageSize);
+    // The routes change only with the number of texture pages (thousands of routes to make again).
+    const texturePages = pageCount(catalogue.textures.length, this.options.pageSize);
+    const routes =
+      this.published && texturePages === pageCount(this.sortedTextures.length, this.options.pageSize)
+        ? this.routes
+        : routesOf(catalogue, this.options.pageSize);
     const context: TargetContext = {
       routes,
       pages: planPages({ reference: this.options.reference ?? false }),
@@ -145,9 +150,12 @@ export class LiveBuild {
     };
     const texturesChanged = !this.published || this.dirty.has('virtualbooth-texture');
     const sortedTextures = texturesChanged ? sortTextures(catalogue.textures) : this.sortedTextures;
+    const companiesChanged = this.companiesGone.size > 0 || this.companiesCome.size > 0;
     const sortedCompanies = !this.published
       ? sortCompanies(catalogue.companies)
-      : resortCompanies(this.sortedCompanies, this.companiesGone, [...this.companiesCome]);
+      : companiesChanged
+        ? resortCompanies(this.sortedCompanies, this.companiesGone, [...this.companiesCome])
+        : this.sortedCompanies;
     const precompress = this.options.precompress ?? true;
     let changedFiles: number;
     try {
