@@ -188,17 +188,19 @@ export function resortCompanies(
 }
 
 /**
- * The text of each company and each event, kept by a caller that renders the same records again
+ * The text of each company, event and fair, kept by a caller that renders the same records again
  * (the live preview): a list is then joined from its records' texts, and only a new or changed
- * record is encoded. The bytes are those of one encodePlain() of the list.
+ * record is encoded. The bytes are those of one encode() of the list. A fair shows its events,
+ * so its text is kept with the event records it was made from, and holds while they are the same.
  */
 export interface RecordTexts {
   companies: WeakMap<Company, string>;
   events: WeakMap<Event, string>;
+  fairs: WeakMap<Fair, { events: Array<Event | undefined>; text: string }>;
 }
 
 export function recordTexts(): RecordTexts {
-  return { companies: new WeakMap(), events: new WeakMap() };
+  return { companies: new WeakMap(), events: new WeakMap(), fairs: new WeakMap() };
 }
 
 /** What a caller that renders again may hand over, made before: see sortCompanies, sortTextures and RecordTexts. */
@@ -264,7 +266,19 @@ export function renderLists(
   });
   const fairs = once(() => {
     const eventById = new Map(catalogue.events.map((event) => [event.id, event]));
-    return encode(catalogue.fairs.map((fair) => fairJson(fair, eventById)));
+    const texts = prepared.texts?.fairs;
+    if (!texts) return encode(catalogue.fairs.map((fair) => fairJson(fair, eventById)));
+    return joinedList(
+      catalogue.fairs.map((fair) => {
+        const events = fair.events.map((item) => eventById.get(typeof item === 'number' ? item : item.id));
+        const kept = texts.get(fair);
+        if (kept && kept.events.length === events.length && kept.events.every((event, i) => event === events[i]))
+          return kept.text;
+        const text = encode(fairJson(fair, eventById));
+        texts.set(fair, { events, text });
+        return text;
+      }),
+    );
   });
   const textures = once(() => prepared.sortedTextures ?? sortTextures(catalogue.textures));
   const texturePages = new Map<number, string>();
