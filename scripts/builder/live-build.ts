@@ -42,6 +42,13 @@ export interface Published {
   changedFiles: number;
 }
 
+/**
+ * How much of the changed answers (in UTF-16 code units, about bytes) is rendered before it is
+ * written: a large answer alone, as soon as it is rendered; texture pages of 2 to 3 KiB a few
+ * dozen at a time, about as many as replaceFiles() keeps in flight.
+ */
+const WRITE_BATCH_BYTES = 64 * 1024;
+
 /** The answers each resource's records appear in: an event also in the fairs that show it. */
 const SHOWN_IN: Readonly<Record<ResourceName, readonly ResourceName[]>> = {
   company: ['company'],
@@ -184,14 +191,33 @@ export class LiveBuild {
           this.routesToRender(routes, sortedTextures, catalogue.textures.length),
           { sortedCompanies, sortedTextures, texts: this.texts },
         );
-        const answers = new Map(this.answers);
-        for (const [file, text] of rendered) answers.set(file, text);
-        const kept = new Set(routes.map((route) => route.file));
-        for (const route of this.routes) if (!kept.has(route.file)) answers.delete(route.file);
         // The answers first, which a client waits for; then their siblings and the files made from them.
-        const answerChanges = changesBetween(this.answers, answers);
+        // They are written as they are rendered, in batches of WRITE_BATCH_BYTES: an event edit
+        // renders 15 lists of 2 MB on a large catalogue, and the first is sent with the change
+        // while the others are rendered (written all at once, each waited for the last).
+        const answers = new Map(this.answers);
+        const answerChanges = new Map<string, string | null>();
+        let batch = new Map<string, string>();
+        let batchBytes = 0;
+        for (const [file, text] of rendered) {
+          answers.set(file, text);
+          if (this.answers.get(file) === text) continue;
+          answerChanges.set(file, text);
+          batch.set(file, text);
+          batchBytes += text.length;
+          if (batchBytes < WRITE_BATCH_BYTES) continue;
+          await this.apply(batch, precompress);
+          [batch, batchBytes] = [new Map(), 0];
+        }
+        await this.apply(batch, precompress);
+        const kept = new Set(routes.map((route) => route.file));
+        const removed = this.routes.filter((route) => !kept.has(route.file)).map((route) => route.file);
+        for (const file of removed) {
+          answers.delete(file);
+          answerChanges.set(file, null);
+        }
+        await this.apply(new Map(removed.map((file) => [file, null])), precompress);
         this.answers = answers;
-        await this.apply(answerChanges, precompress);
         changedFiles = answerChanges.size;
         if (answerChanges.size > 0) {
           await answersWritten();

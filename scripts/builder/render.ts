@@ -246,17 +246,18 @@ function once<T>(make: () => T): () => T {
 }
 
 /**
- * The list files of `routes` (output path → text): every answer whose route is given, and no
- * other, so that the live preview renders only the answers a change can alter with the very
- * code of the full build. Each list is sorted once, and each event and each page of textures
- * encoded once, however many files hold it.
+ * The list files of `routes`, each as [output path, text] once rendered, in the order of
+ * `routes`: every answer whose route is given, and no other, so that the live preview renders
+ * only the answers a change can alter with the very code of the full build, and can write each
+ * before the next is rendered. Each list is sorted once, and each event and each page of
+ * textures encoded once, however many files hold it.
  */
-export function renderLists(
+export function* renderLists(
   catalogue: Catalogue,
   settings: RenderSettings,
   routes: readonly Route[],
   prepared: Prepared = {},
-): Map<string, string> {
+): Generator<[string, string]> {
   const companies = once(() => {
     const sorted = prepared.sortedCompanies ?? sortCompanies(catalogue.companies);
     // One call of the native encoder, unless the texts are kept: then only the new ones are encoded.
@@ -309,7 +310,6 @@ export function renderLists(
     return events;
   };
 
-  const files = new Map<string, string>();
   for (const route of routes) {
     let body: string;
     switch (route.resource) {
@@ -329,9 +329,8 @@ export function renderLists(
         body = texturePage(route, catalogue.textures.length, pageItems, settings);
         break;
     }
-    files.set(route.file, body);
+    yield [route.file, body];
   }
-  return files;
 }
 
 /** The files every output has besides the lists: OPTIONS, error and 405 bodies, `_headers`. */

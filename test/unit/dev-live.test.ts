@@ -8,10 +8,11 @@
 // `npm test` runs a bounded number of sequences; `npm run fuzz` many more (FUZZ_LIVE_RUNS; FUZZ_SEED
 // to replay a failure).
 
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
+import { generate } from '../../scripts/bench/generate.ts';
 import { type BuildOptions, build } from '../../scripts/builder/build.ts';
 import { DataErrors, formatDataError } from '../../scripts/builder/errors.ts';
 import { LiveBuild } from '../../scripts/builder/live-build.ts';
@@ -358,4 +359,46 @@ describe('the live preview', () => {
     },
     60_000 + RUNS * 5_000,
   );
+});
+
+describe('the live preview on a catalogue whose answers outgrow a write batch', () => {
+  it("after an event edit and a texture removal, the preview folder is a full build's", async () => {
+    const dir = await tempDir();
+    const dataDir = path.join(dir, 'data');
+    // Event lists of about 100 KB each, more than one batch of writes holds.
+    generate(dataDir, { companies: 300, events: 500, fairs: 20, textures: 300 });
+    const options = {
+      dataDir,
+      headersPath: path.join(ROOT, '_headers'),
+      baseUrl: 'http://localhost:8000',
+      pageSize: 10,
+      targetsDir: path.join(dir, 'targets'),
+      targets: [],
+    } satisfies Omit<BuildOptions, 'outDir'>;
+    const [fullDir, liveDir] = [path.join(dir, 'full'), path.join(dir, 'live')];
+    const live = await LiveBuild.open({ ...options, outDir: liveDir });
+    await live.publish();
+    const eventFile = path.join(dataDir, 'event', (await readdir(path.join(dataDir, 'event'))).sort()[0] as string);
+    const events = JSON.parse(await readFile(eventFile, 'utf8')) as Array<{ name: string }>;
+    (events[0] as { name: string }).name = 'Renamed in the preview';
+    await writeFile(eventFile, pretty(events as Json));
+    await live.reload([eventFile]);
+    const published = await live.publish();
+    await build({ ...options, outDir: fullDir });
+    expect((await readFile(path.join(fullDir, 'event/index.json'))).length).toBeGreaterThan(64 * 1024);
+    expect(published.changedFiles).toBeGreaterThanOrEqual(15);
+    expect(await difference(liveDir, fullDir)).toBeUndefined();
+    // One texture fewer: every page's count changes, hundreds of small answers.
+    const textureFile = (await readdir(path.join(dataDir, 'virtualbooth-texture'), { recursive: true }))
+      .filter((file) => file.endsWith('.json'))
+      .sort()[0] as string;
+    const textures = JSON.parse(
+      await readFile(path.join(dataDir, 'virtualbooth-texture', textureFile), 'utf8'),
+    ) as Json[];
+    await writeFile(path.join(dataDir, 'virtualbooth-texture', textureFile), pretty(textures.slice(1)));
+    await live.reload([path.join(dataDir, 'virtualbooth-texture', textureFile)]);
+    await live.publish();
+    await build({ ...options, outDir: fullDir });
+    expect(await difference(liveDir, fullDir)).toBeUndefined();
+  }, 60_000);
 });
