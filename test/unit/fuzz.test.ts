@@ -278,6 +278,7 @@ function inputRecords(files: Map<string, Buffer>, label: string): Map<string, Re
   for (const file of [...files.keys()].sort()) {
     const text = utf8.decode(files.get(file) as Buffer);
     const keys: Set<string>[] = [];
+    const negativeZeros: number[] = [];
     visit(text, {
       onObjectBegin: () => void keys.push(new Set()),
       onObjectEnd: () => void keys.pop(),
@@ -292,9 +293,13 @@ function inputRecords(files: Map<string, Buffer>, label: string): Map<string, Re
         expect(Number.isFinite(value), `${label}: ${file} was built with ${literal}`).toBe(true);
         if (/^-?\d+$/.test(literal))
           expect(String(value), `${label}: ${file} was built with ${literal}`).toBe(literal.replace(/^-0$/, '0'));
+        if (literal === '-0') negativeZeros.push(offset);
       },
     });
-    const value = JSON.parse(text) as Json;
+    // The integer -0 is 0 to Python, and so to the service (JSON.parse makes it -0): as the input means it.
+    let meant = text;
+    for (const offset of negativeZeros.reverse()) meant = `${meant.slice(0, offset)}0${meant.slice(offset + 2)}`;
+    const value = JSON.parse(meant) as Json;
     const records = (Array.isArray(value) ? value : [value]) as Record<string, Json>[];
     byResource.get(file.split('/')[0] as string)?.push(...records);
   }
