@@ -73,16 +73,35 @@ export async function waitForPort(port: number, spawned: Spawned, timeoutMs = 30
   throw new Error(`nothing listened on port ${port} within ${timeoutMs} ms:\n${spawned.output()}`);
 }
 
-/** A port that was free a moment ago (the OS picks it). */
-export async function freePort(): Promise<number> {
-  return new Promise((done, fail) => {
+/**
+ * The ports the tests' servers are started on: below the range the kernel hands out for port 0
+ * and for outgoing connections (from 32768 on Linux, 49152 on macOS), in a block of each test
+ * process's own (Vitest's VITEST_POOL_ID, Playwright's TEST_PARALLEL_INDEX), each handed out once.
+ * A port the kernel picked could be picked again by another test process before the server that
+ * was to take it had started (wrangler takes seconds), and the test would talk to that other
+ * process's server.
+ */
+const PORTS_FROM = 20_000;
+const PORTS_PER_PROCESS = 500;
+const PROCESS_BLOCKS = 24;
+let portsGiven = 0;
+
+function listensOn(port: number): Promise<boolean> {
+  return new Promise((done) => {
     const server = net.createServer();
-    server.once('error', fail);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => done(port));
-    });
+    server.once('error', () => done(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => done(true)));
   });
+}
+
+/** A port of this process's block that is free now and that this process has not handed out before. */
+export async function freePort(): Promise<number> {
+  const block = Number(process.env.VITEST_POOL_ID ?? process.env.TEST_PARALLEL_INDEX ?? 0) % PROCESS_BLOCKS;
+  while (portsGiven < PORTS_PER_PROCESS) {
+    const port = PORTS_FROM + block * PORTS_PER_PROCESS + portsGiven++;
+    if (await listensOn(port)) return port;
+  }
+  throw new Error(`no free port left in ${PORTS_FROM + block * PORTS_PER_PROCESS} and the next ${PORTS_PER_PROCESS}`);
 }
 
 /**
