@@ -79,7 +79,7 @@ export class LiveBuild {
   /** The textures in their order as last published: a texture change rewrites only the pages whose items moved. */
   private sortedTextures: Texture[] = [];
   /** The companies in their order as last published, and the records gone and come since: a change sorts only those. */
-  private sortedCompanies: Company[] = [];
+  private sortedCompanies: readonly Company[] = [];
   private readonly companiesGone = new Set<Company>();
   private readonly companiesCome = new Set<Company>();
   /** The resources changed since the last publication. */
@@ -157,12 +157,9 @@ export class LiveBuild {
     };
     const texturesChanged = !this.published || this.dirty.has('virtualbooth-texture');
     const sortedTextures = texturesChanged ? sortTextures(catalogue.textures) : this.sortedTextures;
-    const companiesChanged = this.companiesGone.size > 0 || this.companiesCome.size > 0;
     const sortedCompanies = !this.published
       ? sortCompanies(catalogue.companies)
-      : companiesChanged
-        ? resortCompanies(this.sortedCompanies, this.companiesGone, [...this.companiesCome])
-        : this.sortedCompanies;
+      : resortCompanies(this.sortedCompanies, this.companiesGone, [...this.companiesCome]);
     const precompress = this.options.precompress ?? true;
     let changedFiles: number;
     try {
@@ -211,12 +208,13 @@ export class LiveBuild {
         }
         await this.apply(batch, precompress);
         const kept = new Set(routes.map((route) => route.file));
-        const removed = this.routes.filter((route) => !kept.has(route.file)).map((route) => route.file);
-        for (const file of removed) {
+        const removals = new Map<string, null>();
+        for (const route of this.routes) if (!kept.has(route.file)) removals.set(route.file, null);
+        for (const file of removals.keys()) {
           answers.delete(file);
           answerChanges.set(file, null);
         }
-        await this.apply(new Map(removed.map((file) => [file, null])), precompress);
+        await this.apply(removals, precompress);
         this.answers = answers;
         changedFiles = answerChanges.size;
         if (answerChanges.size > 0) {

@@ -159,7 +159,9 @@ export function resortCompanies(
   sorted: readonly Company[],
   removed: ReadonlySet<Company>,
   added: readonly Company[],
-): Company[] {
+): readonly Company[] {
+  // Unchanged: the same list, not a copy of 100,000 places.
+  if (removed.size === 0 && added.length === 0) return sorted;
   const keyOf = (company: Company) => company.name.toLowerCase();
   const follows = (a: Company, aKey: string, b: Company) =>
     (compareValues(aKey, keyOf(b)) || compareValues(a.id, b.id)) > 0;
