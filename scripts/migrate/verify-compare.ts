@@ -22,8 +22,8 @@ export interface SideAnswer {
 export interface Comparison {
   /** One line per difference; none when the answers are the same but for `linkBase`. */
   differences: string[];
-  /** The answers differ only where the contract departs from Django on purpose. */
-  departed: boolean;
+  /** The answers differ only where the contract departs from Django on purpose: the note that says how. */
+  departure?: string;
   /**
    * The base of the page links on each side, when the links differ in it alone: said once for
    * every page, since it is one setting of the build (its base URL).
@@ -177,20 +177,32 @@ export function compareAnswers(request: VerifyRequest, service: SideAnswer, buil
     // The headers and the body follow from the status; the service's body says why it answered so.
     const body = was.body.toString('utf8');
     const brief = JSON.stringify(body.length > SHOWN ? `${body.slice(0, SHOWN - 1)}…` : body);
-    return { differences: [`status ${was.status} → ${is.status} (the service's body: ${brief})`], departed: false };
+    return { differences: [`status ${was.status} → ${is.status} (the service's body: ${brief})`] };
   }
   const found: Partial<Comparison> = {};
   const [whereWas, whereIs] = [location(service), location(build)];
   const differences = whereWas === whereIs ? [] : [`Location ${whereWas} → ${whereIs}`];
-  const headersAndBody = Object.keys(REQUIRED_HEADERS)
-    .map((name) => [name, headerValue(was, name), headerValue(is, name)])
-    .filter(([, before, after]) => before !== after)
-    .map(([name, before, after]) => `${name} ${before} → ${after}`);
-  headersAndBody.push(...bodyLines(request.target, was.body, is.body, found));
-  const departed = request.departure !== undefined && isHtmlPage(was) && headersAndBody.length > 0;
-  if (!departed) differences.push(...headersAndBody);
+  const decided = request.departure ?? {};
+  // The service's own HTML page where the contract answers JSON: its type and body are decided.
+  const page = decided.page !== undefined && isHtmlPage(was) && !isHtmlPage(is);
+  // Where the contract decides the headers, any value the service sends is decided when the
+  // build's is the contract's.
+  let headersDecided = false;
+  for (const [name, value] of Object.entries(REQUIRED_HEADERS)) {
+    const [before, after] = [headerValue(was, name), headerValue(is, name)];
+    if (before === after) continue;
+    const contracts = after === JSON.stringify(value);
+    if (contracts && page && name === 'Content-Type') continue;
+    if (contracts && decided.headers !== undefined) headersDecided = true;
+    else differences.push(`${name} ${before} → ${after}`);
+  }
+  const body = bodyLines(request.target, was.body, is.body, found);
+  // A decided body is the contract's bytes: the same values written otherwise are no difference.
+  const sameValues = decided.ownBytes === true && body.length === 1 && body[0]?.startsWith('the same values') === true;
+  if (!page && !sameValues) differences.push(...body);
+  const departed = (page || headersDecided || sameValues) && differences.length === 0;
   const shown = differences.slice(0, LINES_SHOWN);
   if (differences.length > LINES_SHOWN) shown.push(`… and ${differences.length - LINES_SHOWN} more differences`);
-  const comparison: Comparison = { differences: shown, departed: departed && differences.length === 0 };
-  return found.linkBase && !departed ? { ...comparison, linkBase: found.linkBase } : comparison;
+  if (departed) return { differences: [], departure: page ? decided.page : (decided.headers ?? decided.page) };
+  return found.linkBase && !page ? { differences: shown, linkBase: found.linkBase } : { differences: shown };
 }

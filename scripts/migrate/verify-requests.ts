@@ -18,27 +18,45 @@ export interface VerifyRequest {
   method: string;
   /** Relative to each side's base URL, which may hold a path prefix on the service: `event/?ordering=-id`. */
   target: string;
-  /**
-   * Set where the contract departs from Django on purpose: Django or DRF answers with a page of
-   * its own (text/html), the build with the API's headers and a JSON body (docs/contract.md).
-   */
-  departure?: string;
+  /** Set where the contract departs from Django on purpose (docs/contract.md, section 8). */
+  departure?: Departure;
 }
 
-const UNKNOWN_PATH =
-  "Django's 404 page is HTML, the build's is JSON with the API's headers (docs/contract.md, section 8, decisions 1 and 2)";
-const MISSING_SLASH =
+/** What the contract decides for one answer, each with the note verify prints when it is all that differs. */
+export interface Departure {
+  /** The service's HTML page of its own (text/html) is answered with the API's JSON. */
+  page?: string;
+  /** The build's answer carries the contract's headers, whatever the service sends there. */
+  headers?: string;
+  /**
+   * The body's bytes are the contract's own (Django has no JSON there to copy): a service's JSON
+   * of the same values, written otherwise, is no difference.
+   */
+  ownBytes?: boolean;
+}
+
+// Django's own 404 is an HTML page; a service with a handler404 of its own may answer JSON, but
+// without the headers DRF adds to its views' answers. The contract decides both.
+const UNKNOWN_PATH: Departure = {
+  page: "Django's 404 page is HTML, the build's is JSON with the API's headers (docs/contract.md, section 8, decisions 1 and 2)",
+  headers:
+    "the build's 404 carries the API's headers, as the contract decides for every 404 (docs/contract.md, section 8, decision 2)",
+  ownBytes: true,
+};
+const REDIRECT_NOTE =
   "Django's redirect is text/html, the build's has the API's headers (docs/contract.md, section 8, decision 2)";
+const MISSING_SLASH: Departure = { page: REDIRECT_NOTE, headers: REDIRECT_NOTE };
 // DRF's default renderers answer `format=api` with the browsable API; the description saw JSON there.
-const BROWSABLE_API =
-  "DRF's browsable API is an HTML page, the build answers the JSON (docs/contract.md, section 8, decision 11)";
+const BROWSABLE_API: Departure = {
+  page: "DRF's browsable API is an HTML page, the build answers the JSON (docs/contract.md, section 8, decision 11)",
+};
 
 /** `/event/` → `event/`: paths relative to a base URL that ends with a slash. */
 const relative = (path: string) => path.slice(1);
 
 /** The requests to ask, in the order they are reported; `routes` is the build's route table. */
 export function verifyRequests(routes: readonly Route[]): VerifyRequest[] {
-  const get = (target: string, departure?: string): VerifyRequest =>
+  const get = (target: string, departure?: Departure): VerifyRequest =>
     departure === undefined ? { method: 'GET', target } : { method: 'GET', target, departure };
   const lists = RESOURCES.map((resource) => relative(resource.path));
   const list = (name: ResourceName) => relative(RESOURCES.find((resource) => resource.name === name)?.path ?? '/');

@@ -90,14 +90,14 @@ export async function verifyAgainst(
   const report: VerifyReport = { requests: requests.length, same: 0, departed: 0, differ: 0, lines: [], notes: [] };
   const linkBases = new Map<string, number>();
   const departures = new Map<string, Departed>();
-  for (const [index, { differences, departed, linkBase }] of outcomes.entries()) {
-    const { method, target, departure } = requests[index] as VerifyRequest;
+  for (const [index, { differences, departure, linkBase }] of outcomes.entries()) {
+    const { method, target } = requests[index] as VerifyRequest;
     if (linkBase) {
       const pair = linkBase.map((base) => JSON.stringify(base)).join(' → ');
       linkBases.set(pair, (linkBases.get(pair) ?? 0) + 1);
     }
     if (differences.length > 0 || linkBase) report.differ += 1;
-    else if (departed && departure !== undefined) {
+    else if (departure !== undefined) {
       report.departed += 1;
       const key = `${method} ${departure}`;
       const group = departures.get(key) ?? { method, departure, targets: [] };

@@ -365,6 +365,32 @@ describe('npm run verify', () => {
     );
   });
 
+  it("takes a JSON 404 without the API's headers as the contract decides, and still compares its values", async () => {
+    // A DRF service whose handler404 returns a JsonResponse: JSON, Django's spacing, no Vary or Allow.
+    const jsonNotFound = (body: string): Answer => ({
+      status: 404,
+      headers: { 'content-type': 'application/json' },
+      body: Buffer.from(body),
+    });
+    plain.tamper = (_method, target, answer) =>
+      target === 'no-such-list/' ? jsonNotFound('{"detail": "Not found."}') : answer;
+    const report = await verifyInProcess(plain);
+    expect(report.lines).toEqual([]);
+    expect(report).toMatchObject({ departed: 1, differ: 0 });
+    expect(report.notes).toEqual([
+      "GET no-such-list/: differs only as the contract decides: the build's 404 carries the API's headers, as the contract decides for every 404 (docs/contract.md, section 8, decision 2)",
+    ]);
+    // Other values in the JSON are the service's own answer, which the build does not give.
+    plain.tamper = (_method, target, answer) =>
+      target === 'no-such-list/' ? jsonNotFound('{"error": "no such page"}') : answer;
+    const other = await verifyInProcess(plain);
+    expect(other.lines).toEqual([
+      'GET no-such-list/: error "no such page" → absent',
+      'GET no-such-list/: detail absent → "Not found."',
+    ]);
+    expect(other).toMatchObject({ departed: 0, differ: 1 });
+  });
+
   it("takes DRF's browsable API on format=api as the contract decides, and still compares a JSON answer there", async () => {
     type Page = { results: Array<{ id: string; name: string }> };
     const page2 = JSON.parse(
