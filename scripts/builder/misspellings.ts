@@ -34,7 +34,7 @@ function editDistance(a: string, b: string): number {
  * spoken form, or at most two edits apart (one in names of three to five characters, none in
  * shorter ones), so that `min` is not taken for a misspelling of `max`.
  */
-function misspellingDistance(written: string, field: string): number | undefined {
+export function misspellingDistance(written: string, field: string): number | undefined {
   const [a, b] = [spokenForm(written), spokenForm(field)];
   const distance = editDistance(a, b);
   return distance <= Math.min(2, Math.floor(Math.max(a.length, b.length) / 3)) ? distance : undefined;

@@ -3,12 +3,13 @@
 // being opened (opening a FIFO would wait forever); files the system or an editor leaves behind
 // are skipped with a warning; any other file is an error, since it would silently be ignored.
 
-import type { Stats } from 'node:fs';
+import { Stats } from 'node:fs';
 import { readdir, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import fg, { type Entry } from 'fast-glob';
 import { compareStrings } from '../contract/ordering.ts';
 import { RESOURCES, type ResourceName } from '../contract/routes.ts';
+import { errnoText } from '../shared/errors.ts';
 import type { DataError } from './errors.ts';
 
 /** A source file and the resource its folder names. */
@@ -167,10 +168,16 @@ async function meantInstead(dataDir: string): Promise<string | null> {
  */
 export async function findSources(dataDir: string): Promise<FoundSources> {
   const errors: DataError[] = [];
-  const folder = await stat(dataDir).catch(() => null);
-  if (!folder?.isDirectory()) {
+  const folder = await stat(dataDir).catch((error: NodeJS.ErrnoException) => error);
+  if (!(folder instanceof Stats && folder.isDirectory())) {
     // Building nothing would replace the API with empty lists: a mistyped --data must fail.
-    errors.push({ file: dataDir, pointer: '', message: 'expected a folder holding the source data' });
+    const message =
+      folder instanceof Stats
+        ? 'a file, expected a folder holding the source data'
+        : folder.code === 'ENOENT'
+          ? 'the data folder does not exist'
+          : `cannot read the data folder: ${errnoText(folder.code ?? '') ?? folder.message}`;
+    errors.push({ file: dataDir, pointer: '', message });
     return { sources: [], errors, warnings: [], incomplete: new Set() };
   }
   const meant = await meantInstead(dataDir);

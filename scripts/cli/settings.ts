@@ -4,6 +4,7 @@
 
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { misspellingDistance } from '../builder/misspellings.ts';
 import { ProjectError } from '../shared/errors.ts';
 import { CLOUDFLARE_PLANS, type CloudflarePlan } from '../targets/limits.ts';
 import { REFUSED_TARGETS, TARGET_NAMES } from '../targets/names.ts';
@@ -289,11 +290,16 @@ export type CommandName = keyof typeof COMMANDS;
 /** The command's --help: what it does, its options with their variables and defaults, an example. */
 export function usage(commandName: CommandName): string {
   const command: Command = COMMANDS[commandName];
-  const rows = command.options.map((name) => {
+  const lefts = command.options.map((name) => {
     const option: Option = OPTIONS[name];
-    const left = option.value ? `${option.flag} ${option.value}` : option.flag;
+    return option.value ? `${option.flag} ${option.value}` : option.flag;
+  });
+  // The meanings in one column, two spaces past the longest flag.
+  const width = Math.max(20, ...lefts.map((left) => left.length)) + 2;
+  const rows = command.options.map((name, index) => {
+    const option: Option = OPTIONS[name];
     const variable = option.variable ? `variable ${option.variable}, ` : '';
-    return `  ${left.padEnd(22)}${option.description} (${variable}default: ${option.default})`;
+    return `  ${(lefts[index] as string).padEnd(width)}${option.description} (${variable}default: ${option.default})`;
   });
   const positionals = command.positionals ? ` ${command.positionals.usage}` : '';
   return [
@@ -303,7 +309,7 @@ export function usage(commandName: CommandName): string {
     '',
     'Options (a flag wins over its variable, which wins over the settings file, which wins over the default):',
     ...rows,
-    '  -h, --help            show this help',
+    `  ${'-h, --help'.padEnd(width)}show this help`,
     '',
     `Example: ${command.example}`,
   ].join('\n');
@@ -340,10 +346,13 @@ function targetList(raw: string, source: string): string[] | undefined {
   for (const name of names) {
     if ((TARGET_NAMES as readonly string[]).includes(name)) continue;
     const refused = REFUSED_TARGETS[name];
+    const meant = TARGET_NAMES.map((known) => ({ known, distance: misspellingDistance(name, known) }))
+      .filter((near) => near.distance !== undefined)
+      .sort((a, b) => (a.distance as number) - (b.distance as number))[0]?.known;
     throw new UsageError(
       refused
         ? `${source} ${name} is refused: ${refused}. Use some of: ${TARGET_NAMES.join(', ')}`
-        : `${source} must name deploy targets among ${TARGET_NAMES.join(', ')}, or "all", got ${JSON.stringify(name)}`,
+        : `${source} must name deploy targets among ${TARGET_NAMES.join(', ')}, or "all", got ${JSON.stringify(name)}${meant ? `; did you mean ${meant}?` : ''}`,
     );
   }
   return names;
@@ -445,12 +454,14 @@ export function readSettings(
     });
     ({ values, positionals } = parsed);
   } catch (error) {
-    const unknown = /Unknown option '([^']+)'/.exec((error as Error).message)?.[1];
-    throw new UsageError(
-      unknown
-        ? `${command.name} has no option ${unknown}`
-        : (error as Error).message.replace(/\.? To specify a positional.*$/s, ''),
-    );
+    const message = (error as Error).message;
+    const unknown = /Unknown option '([^']+)'/.exec(message)?.[1];
+    if (unknown) throw new UsageError(`${command.name} has no option ${unknown}`);
+    // Node's "argument missing" and "argument is ambiguous" (the next word starts with a dash).
+    const flag = /^Option '(--[\w-]+)/.exec(message)?.[1];
+    const option = Object.values(OPTIONS as Record<string, Option>).find((known) => known.flag === flag);
+    if (option?.value) throw new UsageError(`${option.flag} needs a value: ${option.flag} ${option.value}`);
+    throw new UsageError(message.replace(/\.? To specify a positional.*$/s, ''));
   }
   const help = values.help === true;
   for (const name of Object.keys(OPTIONS) as OptionName[]) {

@@ -47,7 +47,14 @@ describe('npm run build and check', () => {
     ];
     const result = await runCommand('build', args);
     expect(oneLine(result)).toMatch(/problem.* in the source data; (nothing was written|.* was left as it was)\.$/);
-    expect(result.stderr).toContain(path.join(dir, 'nope'));
+    expect(result.stderr).toContain(`${path.join(dir, 'nope')}: the data folder does not exist\n`);
+  });
+
+  it('a data folder that is a file', async () => {
+    const dir = await tempDir();
+    await writeFile(path.join(dir, 'data'), '');
+    const result = await runCommand('build', ['--data', path.join(dir, 'data'), '--check']);
+    expect(result.stderr).toContain(`${path.join(dir, 'data')}: a file, expected a folder holding the source data\n`);
   });
 
   it('a missing _headers file', async () => {

@@ -155,6 +155,10 @@ describe('readSettings', () => {
       '--target s3-website is refused: an S3 website endpoint cannot route on the query',
     ],
     [['--data', ''], {}, '--data must not be empty'],
+    [['--out'], {}, '--out needs a value: --out <dir>'],
+    [['--out', '--check'], {}, '--out needs a value: --out <dir>'],
+    [['--target', 'ngnix'], {}, '--target must name deploy targets among cloudflare-workers, '],
+    [['--target', 'caddy,ngnix'], {}, 'got "ngnix"; did you mean nginx?'],
     [['--nope'], {}, 'npm run build has no option --nope'],
     [['--port', '3001'], {}, '--port does not apply to npm run build'],
     [['--out', 'x'], {}, '--out does not apply to npm run check', 'check'],
@@ -167,6 +171,16 @@ describe('readSettings', () => {
 });
 
 describe('usage', () => {
+  it('leaves at least two spaces between every flag and its meaning', () => {
+    for (const name of Object.keys(COMMANDS) as CommandName[]) {
+      for (const line of usage(name)
+        .split('\n')
+        .filter((row) => row.startsWith('  -'))) {
+        expect(line).toMatch(/^ {2}(?:-h, --help|--[\w-]+(?: <[^>]+>)?) {2,}\S/);
+      }
+    }
+  });
+
   it.each(Object.keys(COMMANDS) as CommandName[])(
     'names what %s does, its options with defaults and an example',
     (name) => {
