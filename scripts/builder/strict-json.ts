@@ -22,6 +22,8 @@ export interface JsonProblem {
   /** RFC 6901 pointer into the file's JSON; "" for the whole file. */
   pointer: string;
   message: string;
+  /** Where a problem of the whole file is, written before it as `file:line:column`. */
+  position?: TextPosition;
 }
 
 export type StrictResult = { ok: true; value: unknown } | { ok: false; problems: JsonProblem[] };
@@ -165,12 +167,13 @@ function tooDeepAt(text: string): number {
 function tooDeep(lines: LineIndex, offset: number): JsonProblem {
   return {
     pointer: '',
-    message: `nesting deeper than ${MAX_DEPTH} levels at ${lines.at(offset)}: the records are only a few levels deep; remove the extra brackets`,
+    message: `nesting deeper than ${MAX_DEPTH} levels: the records are only a few levels deep; remove the extra brackets`,
+    position: lines.position(offset),
   };
 }
 
 /** Where JSON.parse gave up; V8's own message has no position, so a tolerant parser finds it. */
-function describeSyntaxError(text: string, fallback: string): string {
+function describeSyntaxError(text: string, fallback: string): JsonProblem {
   const problems: ParseError[] = [];
   try {
     parseTolerant(text, problems, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
@@ -178,12 +181,12 @@ function describeSyntaxError(text: string, fallback: string): string {
     // The tolerant parser recurses; tooDeepAt has already ruled out deep nesting, but be safe.
   }
   const first = problems[0];
-  if (!first) return `malformed JSON (${fallback})`;
+  if (!first) return { pointer: '', message: `malformed JSON (${fallback})` };
   // `CommaExpected` → `comma expected`
   const reason = printParseErrorCode(first.error)
     .replace(/([a-z])([A-Z])/g, '$1 $2')
     .toLowerCase();
-  return `malformed JSON at ${new LineIndex(text).at(first.offset)}: ${reason}`;
+  return { pointer: '', message: `malformed JSON: ${reason}`, position: new LineIndex(text).position(first.offset) };
 }
 
 /**
@@ -364,7 +367,7 @@ export function parseStrict(bytes: Buffer): StrictResult {
   } catch (error) {
     const deep = tooDeepAt(text);
     if (deep !== -1) return { ok: false, problems: [tooDeep(new LineIndex(text), deep)] };
-    return { ok: false, problems: [{ pointer: '', message: describeSyntaxError(text, (error as Error).message) }] };
+    return { ok: false, problems: [describeSyntaxError(text, (error as Error).message)] };
   }
   if (certainlyFine(value, text)) return { ok: true, value };
   const problems = scan(text);

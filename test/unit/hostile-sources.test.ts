@@ -90,7 +90,7 @@ describe('hostile source bytes stop the build with one line, and publish nothing
       'arrays nested 100,000 deep',
       EVENT.replace('"logo": null', `"logo": ${'['.repeat(100_000)}${']'.repeat(100_000)}`),
       // The record is level 1, so the 64th bracket is the 65th level.
-      `data/event/new.json: nesting deeper than 64 levels at line 1, column ${EVENT.indexOf('"logo": ') + 8 + 64}: the records are only a few levels deep; remove the extra brackets`,
+      `data/event/new.json:1:${EVENT.indexOf('"logo": ') + 8 + 64}: nesting deeper than 64 levels: the records are only a few levels deep; remove the extra brackets`,
     ],
   ])('%s', async (_label, content, line) => {
     const { data, parent } = await setUp((dir) => writeFileSync(path.join(dir, 'event/new.json'), content));
@@ -207,7 +207,7 @@ describe('the CLI on hostile data: exit status 1, no hang, no stack trace', () =
     expect(lines.filter((line) => line.startsWith('data/'))).toEqual([
       'data/company/loop: a symbolic link loop (the link leads to a folder above it): remove the link',
       'data/event/pipe.json: a FIFO (named pipe) is not source data: remove it',
-      'data/virtualfair/deep/deep.json: nesting deeper than 64 levels at line 1, column 65: the records are only a few levels deep; remove the extra brackets',
+      'data/virtualfair/deep/deep.json:1:65: nesting deeper than 64 levels: the records are only a few levels deep; remove the extra brackets',
     ]);
     const after = await readTree(parent);
     expect([...after.keys()]).toEqual([...before.keys()]);

@@ -162,37 +162,27 @@ describe('load: records', () => {
   });
 });
 
-describe('load: malformed JSON, with line and column', () => {
+describe('load: malformed JSON, at file:line:column', () => {
   it.each<[string, string, string]>([
-    [
-      'trailing comma',
-      '{\n  "id": 1,\n  "name": "x",\n}\n',
-      'malformed JSON at line 4, column 1: property name expected',
-    ],
-    [
-      'missing comma between records',
-      '[\n  {"id": 1}\n  {"id": 2}\n]\n',
-      'malformed JSON at line 3, column 3: comma expected',
-    ],
-    ['unclosed array', '[1, 2', 'malformed JSON at line 1, column 6: close bracket expected'],
-    ['empty file', '', 'malformed JSON at line 1, column 1: value expected'],
-    ['two values', '{"a": 1} {"b": 2}', 'malformed JSON at line 1, column 10: end of file expected'],
-    ['raw tab in a string', '{"a": "\t"}', 'malformed JSON at line 1, column 7: invalid character'],
-    ['leading zero', '{"a": 01}', 'malformed JSON at line 1, column 8: comma expected'],
-    ['a comment', '// note\n{}', 'malformed JSON at line 1, column 1: invalid comment token'],
-    ['CRLF line ends', '{\r\n  "a": 1\r\n  "b": 2\r\n}', 'malformed JSON at line 3, column 3: comma expected'],
-    ['single quotes', "{'a': 1}", 'malformed JSON at line 1, column 2: invalid symbol'],
+    ['trailing comma', '{\n  "id": 1,\n  "name": "x",\n}\n', ':4:1: malformed JSON: property name expected'],
+    ['missing comma between records', '[\n  {"id": 1}\n  {"id": 2}\n]\n', ':3:3: malformed JSON: comma expected'],
+    ['unclosed array', '[1, 2', ':1:6: malformed JSON: close bracket expected'],
+    ['empty file', '', ':1:1: malformed JSON: value expected'],
+    ['two values', '{"a": 1} {"b": 2}', ':1:10: malformed JSON: end of file expected'],
+    ['raw tab in a string', '{"a": "\t"}', ':1:7: malformed JSON: invalid character'],
+    ['leading zero', '{"a": 01}', ':1:8: malformed JSON: comma expected'],
+    ['a comment', '// note\n{}', ':1:1: malformed JSON: invalid comment token'],
+    ['CRLF line ends', '{\r\n  "a": 1\r\n  "b": 2\r\n}', ':3:3: malformed JSON: comma expected'],
+    ['single quotes', "{'a': 1}", ':1:2: malformed JSON: invalid symbol'],
   ])('%s', async (_label, text, message) => {
     await files({ 'event/bad.json': text });
-    expect(await errorLines()).toEqual([`data/event/bad.json: ${message}`]);
+    expect(await errorLines()).toEqual([`data/event/bad.json${message}`]);
     expect((await load(dir)).records).toEqual([]);
   });
 
   it('counts the column after a BOM from the first character of the text', async () => {
     await files({ 'event/bom.json': '\ufeff{"a": 1,}' });
-    expect(await errorLines()).toEqual([
-      'data/event/bom.json: malformed JSON at line 1, column 9: property name expected',
-    ]);
+    expect(await errorLines()).toEqual(['data/event/bom.json:1:9: malformed JSON: property name expected']);
   });
 
   it('marks the resources whose files could not all be parsed', async () => {
@@ -205,8 +195,8 @@ describe('load: malformed JSON, with line and column', () => {
     const { records } = await load(dir);
     expect(records.map((r) => r.value)).toEqual([{ id: 1 }]);
     expect(await errorLines()).toEqual([
-      'data/company/c.json: malformed JSON at line 1, column 2: close brace expected',
-      'data/event/a.json: malformed JSON at line 1, column 2: close bracket expected',
+      'data/company/c.json:1:2: malformed JSON: close brace expected',
+      'data/event/a.json:1:2: malformed JSON: close bracket expected',
     ]);
   });
 });
@@ -310,7 +300,7 @@ describe('load: source bytes read strictly, one line naming the file and the pla
     [
       'nesting 100,000 deep',
       `{"id": ${'['.repeat(100_000)}${']'.repeat(100_000)}}`,
-      'data/event/e.json: nesting deeper than 64 levels at line 1, column 71: the records are only a few levels deep; remove the extra brackets',
+      'data/event/e.json:1:71: nesting deeper than 64 levels: the records are only a few levels deep; remove the extra brackets',
     ],
   ])('%s', async (_label, content, line) => {
     await files({ 'event/e.json': content, 'event/ok.json': '{"id": 3}' });

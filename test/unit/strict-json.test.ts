@@ -11,7 +11,10 @@ const bytes = (...parts: (string | number[])[]) =>
 function problems(data: Buffer): string[] {
   const result = parseStrict(data);
   if (result.ok) return [];
-  return result.problems.map(({ pointer, message }) => (pointer === '' ? message : `#${pointer}: ${message}`));
+  return result.problems.map(({ pointer, message, position }) => {
+    const place = position ? `${position.line}:${position.column}: ` : '';
+    return pointer === '' ? `${place}${message}` : `#${pointer}: ${message}`;
+  });
 }
 
 describe('strict JSON: encodings', () => {
@@ -171,15 +174,15 @@ describe('strict JSON: nesting', () => {
 
   it.each([[MAX_DEPTH + 1], [100_000]])('refuses %i levels without a stack overflow', (depth) => {
     expect(problems(Buffer.from('['.repeat(depth) + ']'.repeat(depth)))).toEqual([
-      `nesting deeper than ${MAX_DEPTH} levels at line 1, column ${MAX_DEPTH + 1}: the records are only a few levels deep; remove the extra brackets`,
+      `1:${MAX_DEPTH + 1}: nesting deeper than ${MAX_DEPTH} levels: the records are only a few levels deep; remove the extra brackets`,
     ]);
   });
 
   it('refuses deep objects, and deep nesting in malformed JSON', () => {
     const objects = `${'{"a":'.repeat(100_000)}1${'}'.repeat(100_000)}`;
-    expect(problems(Buffer.from(objects))[0]).toMatch(/^nesting deeper than 64 levels at line 1, column 321:/);
+    expect(problems(Buffer.from(objects))[0]).toMatch(/^1:321: nesting deeper than 64 levels:/);
     expect(problems(Buffer.from(`{"a": "[{", "b": ${'['.repeat(100_000)}`))[0]).toMatch(
-      /^nesting deeper than 64 levels at line 1, column 81:/,
+      /^1:81: nesting deeper than 64 levels:/,
     );
   });
 });
