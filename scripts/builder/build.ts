@@ -151,7 +151,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
   const { catalogue, routes, headerRules, headersText, ...source } = await readCatalogue(
     options,
     step,
-    options.log,
+    options.warn,
   ).catch((error: unknown) => withPath(error, options.headersPath));
   const context = { routes, pages: planPages({ reference: options.reference ?? false }), headerRules };
   // Asked first: esbuild bundles in a process of its own while this one renders.

@@ -31,10 +31,28 @@ const FOLDERS = RESOURCES.map((resource) => `${resource.name}/`).join(', ');
 const STRAY = `expected only .json files in the folders ${FOLDERS}`;
 const KNOWN = new Set<string>(RESOURCES.map((resource) => resource.name));
 
-/** Files the system or an editor makes next to the data: macOS, Windows, Emacs, Vim, backups. */
-const JUNK = [/^\.DS_Store$/, /^\._/, /^Thumbs\.db$/i, /^desktop\.ini$/i, /~$/, /^\..*\.sw[a-p]$/, /^#.*#$/, /^\.#/];
+/**
+ * Files the system or an editor makes next to the data: macOS, Windows, Emacs, Vim, backups; and
+ * the temporary files of a save, there for an instant: GNU `sed -i`'s `sedXXXXXX`, Vim's `4913`
+ * (made to test the folder), JetBrains' `___jb_tmp___` and `___jb_old___`, gedit's `.goutputstream-`.
+ */
+const JUNK = [
+  /^\.DS_Store$/,
+  /^\._/,
+  /^Thumbs\.db$/i,
+  /^desktop\.ini$/i,
+  /~$/,
+  /^\..*\.sw[a-p]$/,
+  /^#.*#$/,
+  /^\.#/,
+  /^sed[A-Za-z0-9]{6}$/,
+  /^4913$/,
+  /___jb_(?:tmp|old)___$/,
+  /^\.goutputstream-/,
+];
 
-function isJunk(name: string): boolean {
+/** Whether a file named `name` is one of those: never source data, whatever its folder. */
+export function isJunk(name: string): boolean {
   return JUNK.some((pattern) => pattern.test(name));
 }
 

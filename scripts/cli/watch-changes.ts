@@ -6,6 +6,7 @@
 
 import path from 'node:path';
 import { watch } from 'chokidar';
+import { isJunk } from '../builder/source-files.ts';
 
 /**
  * How long the files must be quiet before the batch is handed over. An editor's save is several
@@ -61,7 +62,9 @@ export async function watchChanges(
   };
   watcher.on('all', (_event, file) => {
     const target = targetOf(file);
-    if (target === -1) return;
+    // An editor's temporary file is no change: the build skips it, and its removal, which chokidar
+    // reports up to 100 ms late, would otherwise make a batch of its own after the save's.
+    if (target === -1 || isJunk(path.basename(file))) return;
     if (pending.size === 0) firstSeenAt = performance.now();
     pending.add(path.join(targets[target] as string, path.relative(watched[target] as string, file)));
     clearTimeout(quietTimer);

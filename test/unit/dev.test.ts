@@ -5,6 +5,7 @@
 // writes anything but .preview/<port>/, so the project's public/, targets/ and schemas/ stay as
 // they are.
 
+import { execFileSync } from 'node:child_process';
 import { cp, mkdtemp, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -258,6 +259,51 @@ describe('npm run dev', () => {
       expect(Date.now(), dev.stderr()).toBeLessThan(deadline);
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
+  });
+
+  it("ignores the temporary files of an editor's save without a word, and prints a problem once per save", async () => {
+    const dir = await project();
+    const dev = await start('dev', dir);
+    const file = path.join(dir, COMPANIES);
+    /** Waits for `pattern`, then a while longer: a late event of the save would print meanwhile. */
+    const settled = async (pattern: RegExp, mark: number) => {
+      await dev.printed(pattern, mark);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      return dev.stderr().slice(mark);
+    };
+    // GNU sed -i writes data/company/sedXXXXXX and renames it over the file.
+    let mark = dev.stderr().length;
+    execFileSync('sed', ['-i', 's/"name": "Zeta Werkzeuge GmbH"/"name": ""/', file]);
+    const problem = (await problemLines(dir))[0] as string;
+    expect(problem).toContain('expected a non-empty string');
+    let printed = await settled(/^1 problem in the source data; /m, mark);
+    expect(printed.split('\n').filter((line) => line === problem)).toHaveLength(1);
+    expect(printed).not.toMatch(/sed\w{6}|rebuilt/);
+    mark = dev.stderr().length;
+    execFileSync('sed', ['-i', 's/"name": ""/"name": "Zeta Werkzeuge GmbH"/', file]);
+    printed = await settled(/^rebuilt in \d+ ms: /m, mark);
+    expect(printed).toMatch(new RegExp(`^rebuilt in \\d+ ms: ${COMPANIES} changed\n$`));
+
+    // JetBrains' safe write: a ___jb_tmp___ file, the old one kept as ___jb_old___ until the rename.
+    mark = dev.stderr().length;
+    const fixed = (await readFile(file, 'utf8')).replace('Zeta Werkzeuge GmbH', 'Zeta Tools');
+    await writeFile(`${file}___jb_tmp___`, fixed);
+    await rename(file, `${file}___jb_old___`);
+    await rename(`${file}___jb_tmp___`, file);
+    await rm(`${file}___jb_old___`);
+    printed = await settled(/^rebuilt in \d+ ms: /m, mark);
+    expect(printed).toMatch(new RegExp(`^rebuilt in \\d+ ms: ${COMPANIES} changed\n$`));
+    await companiesUntil(dev.url, (list) => list.some((company) => company.name === 'Zeta Tools'));
+
+    // Vim: a 4913 file to test the folder, the old file renamed to a backup, then removed.
+    mark = dev.stderr().length;
+    await writeFile(path.join(dir, 'data/company/4913'), '');
+    await rm(path.join(dir, 'data/company/4913'));
+    await rename(file, `${file}~`);
+    await writeFile(file, fixed.replace('Zeta Tools', 'Zeta Tooling'));
+    await rm(`${file}~`);
+    printed = await settled(/^rebuilt in \d+ ms: /m, mark);
+    expect(printed).toMatch(new RegExp(`^rebuilt in \\d+ ms: ${COMPANIES} changed\n$`));
   });
 
   it('follows a data folder replaced whole, as npm run import swaps it in, and the changes after', async () => {

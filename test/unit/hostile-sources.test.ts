@@ -176,6 +176,10 @@ describe('the data folder read strictly', () => {
       `data/event/events.json~: ${reason}`,
     ]);
     await build(options(data, parent));
+    // npm run build says them as the preview does: `warning: ` first.
+    const built = cli(data, parent);
+    expect(built.status).toBe(0);
+    expect(built.lines.filter((line) => line.includes(reason))).toEqual(warnings.map((line) => `warning: ${line}`));
   });
 });
 
