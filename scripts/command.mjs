@@ -109,8 +109,12 @@ if (!COMMANDS.includes(name)) {
   process.exit(2);
 }
 const folder = freshCompilation() ?? (await compile());
-// A stack printed for a bug report (--debug, DEBUG=1) names the TypeScript sources' lines.
-if (process.argv.includes('--debug') || !['', '0', 'false', undefined].includes(process.env.DEBUG))
+// A stack printed for a bug report (--debug, DEBUG=1) names the TypeScript sources' lines. The
+// same reading of DEBUG as scripts/shared/debug.ts, which cannot be loaded before it is compiled.
+if (
+  process.argv.includes('--debug') ||
+  !['', '0', 'false', undefined].includes(process.env.DEBUG?.trim().toLowerCase())
+)
   process.setSourceMapsEnabled(true);
 // The command sees the command line it would have run from source: `node scripts/cli/<name>-command.ts …`.
 process.argv[1] = path.join(ROOT, 'scripts', 'cli', `${name}-command.ts`);

@@ -99,7 +99,10 @@ await runCommand(async () => {
   started = first;
   ({ live, served } = await first);
   if (served) preview.serve();
-  else console.error('Nothing is served until the problems are fixed: every request gets a 503 meanwhile.');
+  else {
+    preview.failed();
+    console.error('Nothing is served until the problems are fixed: every request gets a 503 meanwhile.');
+  }
   console.error(preview.banner);
   console.error(
     `Watching ${settings.dataDir}/, ${settings.headersPath} and ${settings.configPath}: a change rebuilds ${preview.outDir}/`,

@@ -2,13 +2,14 @@
 // exit status 1 (a usage error is status 2, in settings.ts); anything else is a bug of the
 // project, one line asking for a report, with the stack only under DEBUG=1 or --debug.
 
+import { debugRequested } from '../shared/debug.ts';
 import { errnoText, UserFacingError } from '../shared/errors.ts';
 import { EXIT_STATUS } from './exit-status.ts';
 
 /** --debug is this module's, not a setting: taken out before the settings are read. */
 const debugFlag = process.argv.indexOf('--debug');
 if (debugFlag !== -1) process.argv.splice(debugFlag, 1);
-const debug = debugFlag !== -1 || (process.env.DEBUG !== undefined && !['', '0', 'false'].includes(process.env.DEBUG));
+const debug = debugFlag !== -1 || debugRequested();
 
 /** The one line for an error of the user's input or environment; undefined for a bug. */
 export function userMessage(error: unknown): string | undefined {

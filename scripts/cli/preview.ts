@@ -16,8 +16,10 @@ export interface Preview {
   banner: string;
   /** What to build from `settings` (read again by `npm run dev` on each change) for the origin served. */
   buildOptions(settings: Settings): BuildOptions;
-  /** Answers from `outDir` from now on; it must hold a build. Until then every request gets a 503. */
+  /** Answers from `outDir` from now on; it must hold a build. Until then every request gets a 503 saying it is building. */
   serve(): void;
+  /** The first build failed on the data: the 503 says so, until `serve()`. */
+  failed(): void;
   /** Resolves once no request has been answered for a moment (a client asking again), or after `atMostMs`. */
   idle(atMostMs: number): Promise<void>;
 }
@@ -31,18 +33,29 @@ function linkHost(host: string): string {
 /** How long the server must have answered nothing to be idle: longer than a client takes to ask again. */
 const IDLE_QUIET_MS = 50;
 
-const notBuiltYet: http.RequestListener = (_request, response) => {
-  const body = JSON.stringify({ detail: 'Nothing is built yet: the source data has problems (see the terminal).' });
-  response.writeHead(503, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) });
-  response.end(body);
-};
+/** A 503 with DRF's error body, before anything is served. */
+function unavailable(detail: string, headers: Record<string, string> = {}): http.RequestListener {
+  const body = JSON.stringify({ detail });
+  return (_request, response) => {
+    response.writeHead(503, {
+      'Content-Type': 'application/json',
+      'Content-Length': Buffer.byteLength(body),
+      ...headers,
+    });
+    response.end(body);
+  };
+}
+
+// The first build of the sample takes about a second: a client may ask again after one.
+const building = unavailable('Building: the API is served once the first build is done.', { 'Retry-After': '1' });
+const hasProblems = unavailable('Nothing is built yet: the source data has problems (see the terminal).');
 
 /**
  * Listens first, and only then builds: with `--port 0` only the bound socket knows the port that
  * the page links must name, and a port in use is said before any work.
  */
 export async function openPreview(settings: Settings): Promise<Preview> {
-  let answer = notBuiltYet;
+  let answer = building;
   let answering = 0;
   let lastActive = 0;
   const server = http.createServer((request, response) => {
@@ -73,7 +86,10 @@ export async function openPreview(settings: Settings): Promise<Preview> {
       targetsDir: current.targetsDir,
     }),
     serve: () => {
-      if (answer === notBuiltYet) answer = apiRequestListener(outDir);
+      if (answer === building || answer === hasProblems) answer = apiRequestListener(outDir);
+    },
+    failed: () => {
+      if (answer === building) answer = hasProblems;
     },
     idle: async (atMostMs) => {
       const started = performance.now();

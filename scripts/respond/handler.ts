@@ -10,6 +10,7 @@ import { type HeaderRule, headersFor } from '../contract/headers.ts';
 import { encode, type Json } from '../contract/json.ts';
 import { sortRecords } from '../contract/ordering.ts';
 import { type Answer, resolve } from '../contract/routes.ts';
+import { debugRequested } from '../shared/debug.ts';
 
 export type ReplyHeaders = Record<string, string>;
 
@@ -92,8 +93,7 @@ export interface Handler {
 export function logFailure(what: string, error: unknown): void {
   const message = error instanceof Error ? error.message : String(error);
   console.error(`internal error ${what}: ${message.split('\n')[0]} (please report it)`);
-  const debug = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env?.DEBUG;
-  if (debug && debug !== '0' && error instanceof Error) console.error(error.stack);
+  if (debugRequested() && error instanceof Error) console.error(error.stack);
 }
 
 export function createHandler(rules: readonly HeaderRule[]): Handler {

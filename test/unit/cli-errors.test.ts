@@ -4,13 +4,13 @@
 // DEBUG=1 or --debug.
 
 import { spawnSync } from 'node:child_process';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { userMessage } from '../../scripts/cli/fail.ts';
-import { cleanEnv, GOOD_DATA, hasStackTrace, ROOT, runCommand } from './helpers/cli.ts';
+import { cleanEnv, GOOD_DATA, hasStackTrace, outputArgs, ROOT, runCommand, startCommand } from './helpers/cli.ts';
 import { tempDirs } from './helpers/tree.ts';
 
 const tempDir = tempDirs('cli-errors-');
@@ -159,6 +159,12 @@ await runCommand(async () => { throw new TypeError('cannot read properties of un
     );
   });
 
+  it.each([['false'], ['0'], ['']])('prints no stack with DEBUG=%j', (value) => {
+    const result = crash({ DEBUG: value });
+    expect(result.stderr).toMatch(/^internal error: /);
+    expect(hasStackTrace(result.stderr)).toBe(false);
+  });
+
   it.each([
     ['DEBUG=1', { DEBUG: '1' }, []],
     ['--debug', {}, ['--', '--debug']],
@@ -168,4 +174,37 @@ await runCommand(async () => { throw new TypeError('cannot read properties of un
     expect(result.stderr).toMatch(/^internal error: cannot read properties of undefined\. This is a bug/);
     expect(hasStackTrace(result.stderr)).toBe(true);
   });
+});
+
+describe('a request the local server fails to answer', () => {
+  /** Serves an output missing its company list; returns what the server printed on the 500. */
+  async function failedRequest(env: Record<string, string>): Promise<string> {
+    const dir = await tempDir();
+    const built = await runCommand('build', ['--data', GOOD_DATA, ...outputArgs(dir), '--target', 'nginx']);
+    expect(built.code, built.stderr).toBe(0);
+    await rm(path.join(dir, 'public/company/index.json'));
+    const child = startCommand('serve', ['--out', path.join(dir, 'public'), '--port', '0'], { env });
+    let stderr = '';
+    child.stderr?.setEncoding('utf8').on('data', (text: string) => (stderr += text));
+    try {
+      const deadline = Date.now() + 15_000;
+      while (!/ at (http:\S+)/.test(stderr) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      const url = / at (http:\S+)/.exec(stderr)?.[1];
+      expect(url, stderr).toBeDefined();
+      expect((await fetch(`${url}/company/`)).status).toBe(500);
+      while (!stderr.includes('internal error') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      // A stack, when printed, follows the line at once.
+      await new Promise((r) => setTimeout(r, 100));
+      return stderr;
+    } finally {
+      child.kill();
+    }
+  }
+
+  it('prints one line, and the stack only when DEBUG asks for it (DEBUG=false does not)', async () => {
+    const quiet = await failedRequest({ DEBUG: 'false' });
+    expect(quiet).toMatch(/^internal error answering .*\(please report it\)$/m);
+    expect(hasStackTrace(quiet)).toBe(false);
+    expect(hasStackTrace(await failedRequest({ DEBUG: '1' }))).toBe(true);
+  }, 60_000);
 });

@@ -7,6 +7,7 @@
 
 import { execFileSync } from 'node:child_process';
 import { cp, mkdtemp, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -235,6 +236,10 @@ describe('npm run dev', () => {
     const waiting = await fetch(`${dev.url}/company/`);
     expect(waiting.status).toBe(503);
     expect(waiting.headers.get('content-type')).toBe('application/json');
+    expect(waiting.headers.get('retry-after')).toBeNull();
+    expect(await waiting.json()).toEqual({
+      detail: 'Nothing is built yet: the source data has problems (see the terminal).',
+    });
 
     await writeFile(path.join(dir, COMPANIES), good);
     await companiesUntil(dev.url, (list) => list.length === 2);
@@ -317,6 +322,46 @@ describe('npm run dev', () => {
     await companiesUntil(dev.url, (list) => list.some((company) => company.name === 'Aardvark Tools'));
     await saveCompanies(path.join(dir, 'data'), 'Zebra Works');
     await companiesUntil(dev.url, (list) => list.some((company) => company.name === 'Zebra Works'));
+  });
+});
+
+/** A port nothing listens on now (the kernel's pick, released at once). */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer().once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+describe.each(['start', 'dev'] as const)('npm %s during its first build', (command) => {
+  it('answers 503 saying that it is building, with Retry-After', async () => {
+    const dir = await project();
+    const port = await freePort();
+    // The first build waits for ever at its write: the server already listens.
+    const child = startCommand(command, ['--port', String(port)], {
+      cwd: dir,
+      env: { STATIC_API_PAUSE_AT: 'recovered' },
+    });
+    const exited = new Promise<void>((done) => child.once('exit', () => done()));
+    stops.unshift(async () => {
+      child.kill('SIGKILL');
+      await exited;
+    });
+    let stderr = '';
+    child.stderr?.setEncoding('utf8').on('data', (text: string) => (stderr += text));
+    const deadline = Date.now() + WAIT_MS;
+    while (!stderr.includes('paused at recovered')) {
+      expect(Date.now(), stderr).toBeLessThan(deadline);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    const answer = await fetch(`http://127.0.0.1:${port}/company/`);
+    expect(answer.status).toBe(503);
+    expect(answer.headers.get('retry-after')).toBe('1');
+    expect(answer.headers.get('content-type')).toBe('application/json');
+    expect(await answer.json()).toEqual({ detail: 'Building: the API is served once the first build is done.' });
   });
 });
 

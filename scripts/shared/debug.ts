@@ -1,0 +1,11 @@
+// Whether a failure shows its stack: DEBUG set to anything but "", "0" or "false" (the commands'
+// --debug besides, in cli/fail.ts). The one reading of DEBUG; scripts/command.mjs, which runs before
+// anything is compiled, repeats it only to turn on source maps.
+
+const OFF = ['', '0', 'false'];
+
+/** Read where the runtime has an environment (Node, Netlify), never in a Cloudflare worker. */
+export function debugRequested(): boolean {
+  const value = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env?.DEBUG;
+  return value !== undefined && !OFF.includes(value.trim().toLowerCase());
+}
