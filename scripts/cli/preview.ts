@@ -4,6 +4,7 @@
 
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { hostname } from 'node:os';
 import path from 'node:path';
 import type { BuildOptions } from '../builder/build.ts';
 import { addressForPeople, apiRequestListener, closeOnSignals, listen } from '../respond/node-server.ts';
@@ -71,9 +72,15 @@ export async function openPreview(settings: Settings): Promise<Preview> {
   closeOnSignals(server);
   const { port } = server.address() as AddressInfo;
   const outDir = path.join(DEFAULTS.previewDir, String(port));
+  // On every address, only the user knows the name others reach this machine by; files cannot
+  // take it from each request's Host, as DRF does.
+  const everyAddress = ['0.0.0.0', '::'].includes(settings.host) && !settings.baseUrlGiven;
+  const linksNotice = everyAddress
+    ? `\nIts page links name http://localhost:${port}, which another machine cannot follow: start it with --base-url (or BASE_URL) set to the address others reach it at, such as --base-url http://${hostname()}:${port}`
+    : '';
   return {
     outDir,
-    banner: `Serving ${outDir}/ at ${addressForPeople(url)}`,
+    banner: `Serving ${outDir}/ at ${addressForPeople(url)}${linksNotice}`,
     buildOptions: (current) => ({
       dataDir: current.dataDir,
       headersPath: current.headersPath,

@@ -8,7 +8,7 @@
 import { execFileSync } from 'node:child_process';
 import { cp, mkdtemp, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { type AddressInfo, createServer } from 'node:net';
-import { tmpdir } from 'node:os';
+import { hostname, tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { readCatalogue } from '../../scripts/builder/catalogue.ts';
@@ -366,6 +366,35 @@ describe.each(['start', 'dev'] as const)('npm %s during its first build', (comma
 });
 
 describe('npm start', () => {
+  it('on every address, says in one line how to give the page links an address other machines can follow', async () => {
+    const dir = await project();
+    /** What it printed by its banner's second line, or by the line after the banner. */
+    const startedOnEveryAddress = async (args: string[]): Promise<string> => {
+      const child = startCommand('start', ['--port', '0', '--host', '0.0.0.0', ...args], { cwd: dir });
+      const exited = new Promise<void>((done) => child.once('exit', () => done()));
+      stops.unshift(async () => {
+        child.kill('SIGTERM');
+        await exited;
+      });
+      let stderr = '';
+      child.stderr?.setEncoding('utf8').on('data', (text: string) => (stderr += text));
+      const deadline = Date.now() + WAIT_MS;
+      while (!/^Serving .*\n/m.test(stderr)) {
+        expect(Date.now(), stderr).toBeLessThan(deadline);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      // Written with the banner, in one write.
+      return stderr;
+    };
+    const told = await startedOnEveryAddress([]);
+    const port = /port (\d+)/.exec(told)?.[1];
+    expect(told).toContain(
+      `\nIts page links name http://localhost:${port}, which another machine cannot follow: start it with --base-url (or BASE_URL) set to the address others reach it at, such as --base-url http://${hostname()}:${port}\n`,
+    );
+    // Given, the links are that address, and nothing is said.
+    expect(await startedOnEveryAddress(['--base-url', 'http://192.0.2.1:8080'])).not.toContain('Its page links');
+  });
+
   it('builds for the origin it serves into .preview/<port>/ and writes nothing else', async () => {
     const before = await committedFolders();
     const dir = await project();
