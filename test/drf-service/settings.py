@@ -1,7 +1,8 @@
 # A small Django REST Framework project serving the catalogue's four lists, for the tests of
-# `npm run import` and `npm run verify` (test/unit/drf-service.test.ts), under gunicorn.
-# Environment: DATA_DIR, a folder of the test's own for the SQLite file; CATALOGUE, the JSON file
-# of records loaded at start (wsgi.py); PAGE_SIZE, the texture list's page size.
+# `npm run import` and `npm run verify` (test/unit/drf-service.test.ts) and for rehearsing them
+# (`npm run drf-service`), under gunicorn. Environment: DATA_DIR, a folder of its own for the
+# SQLite file; CATALOGUE, the JSON file of records loaded at start (wsgi.py); PAGE_SIZE, the
+# texture list's page size; NOT_FOUND=json, a handler404 answering JSON (urls.py).
 #
 # DRF's defaults are kept wherever they show in an answer (the renderers, content negotiation and
 # so the browsable API on ?format=api, the metadata of OPTIONS), so that verify meets what a real

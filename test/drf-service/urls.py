@@ -1,3 +1,6 @@
+import os
+
+from django.http import JsonResponse
 from django.urls import path
 
 from catalogue import api
@@ -8,3 +11,14 @@ urlpatterns = [
     path("event/", api.EventList.as_view()),
     path("virtualbooth-texture/", api.VirtualBoothTextureList.as_view()),
 ]
+
+
+def json_not_found(request, exception):
+    """A 404 in JSON, as many DRF services answer an unknown path: Django's JsonResponse, without
+    the Vary and Allow that DRF's views add."""
+    return JsonResponse({"detail": "Not found."}, status=404)
+
+
+# NOT_FOUND=json: that handler instead of Django's HTML page.
+if os.environ.get("NOT_FOUND") == "json":
+    handler404 = json_not_found

@@ -6,112 +6,35 @@
 // changed in the service, verify names it and exits 1. gunicorn sends a body on HEAD, which
 // verify must read past and report once.
 
-import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { spawn } from 'node:child_process';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { build } from '../../scripts/builder/build.ts';
-import { freePort, spawnProcess, waitForPort } from '../e2e/targets/process.ts';
-import { findProgram, reportMissing } from '../installed.ts';
+import {
+  type Catalogue,
+  catalogueOf,
+  findGunicorn,
+  SERVICE_PACKAGES,
+  type ServiceOptions,
+  startService as startGunicorn,
+} from '../drf-service/service.ts';
+import { freePort } from '../e2e/targets/process.ts';
+import { reportMissing } from '../installed.ts';
 import { outputArgs, ROOT, runCommand } from './helpers/cli.ts';
 
-const SERVICE_DIR = path.join(ROOT, 'test/drf-service');
 /** Not the import's default of 10, so that the test sees the import find it. */
 const PAGE_SIZE = 7;
 
-/**
- * gunicorn, if the Python its first line names (Debian's /usr/bin/python3, not another python3
- * first on the PATH) has Django and DRF.
- */
-function findService(): string | undefined {
-  const gunicorn = findProgram(['gunicorn']);
-  if (gunicorn === undefined) return undefined;
-  const shebang = /^#!\s*(\S+)(?:[ \t]+(\S+))?/.exec(readFileSync(gunicorn, 'latin1').slice(0, 200));
-  const python = shebang?.[1] && path.basename(shebang[1]) === 'env' ? shebang[2] : shebang?.[1];
-  try {
-    execFileSync(python ?? 'python3', ['-c', 'import django, rest_framework'], { stdio: 'ignore' });
-    return gunicorn;
-  } catch {
-    return undefined;
-  }
-}
-
-const gunicorn = findService();
-if (gunicorn === undefined)
-  reportMissing(
-    'gunicorn with Django and DRF (Debian: gunicorn python3-django python3-djangorestframework)',
-    'the real DRF service tests',
-  );
-
-/** The records the service is loaded with, as the API shows them (test/drf-service/catalogue/load.py). */
-interface Catalogue {
-  companies: Array<Record<string, unknown>>;
-  virtualfairs: unknown[];
-  events: unknown[];
-  textures: unknown[];
-}
+const gunicorn = findGunicorn();
+if (gunicorn === undefined) reportMissing(SERVICE_PACKAGES, 'the real DRF service tests');
 
 /** The sample catalogue: the lists of a build of data/, and the textures of every page. */
-async function sampleCatalogue(dir: string): Promise<Catalogue> {
-  const outDir = path.join(dir, 'public');
-  await build({
-    dataDir: path.join(ROOT, 'data'),
-    headersPath: path.join(ROOT, '_headers'),
-    outDir,
-    targetsDir: path.join(dir, 'targets'),
-    targets: [],
-    baseUrl: 'http://localhost:3000',
-    pageSize: 10,
-  });
-  const read = async (file: string) => JSON.parse(await readFile(path.join(outDir, file), 'utf8'));
-  const textures: unknown[] = [];
-  for (let page = 1, next: unknown = 'first'; next !== null; page += 1) {
-    const envelope = await read(`virtualbooth-texture/${page === 1 ? 'index' : `page=${page}`}.json`);
-    textures.push(...envelope.results);
-    next = envelope.next;
-  }
-  return {
-    companies: await read('company/index.json'),
-    virtualfairs: await read('virtualfair/index.json'),
-    events: await read('event/index.json'),
-    textures,
-  };
-}
+const sampleCatalogue = (dir: string) => catalogueOf(path.join(ROOT, 'data'), path.join(ROOT, '_headers'), dir);
 
-interface Service {
-  /** With its trailing slash. */
-  url: string;
-  stop: () => Promise<void>;
-}
-
-/**
- * Serves `catalogue` under gunicorn on 127.0.0.1, stopped by its process group. Everything it
- * writes (the SQLite file, the workers' heartbeat files) goes into `dir`; its log goes to stderr.
- */
-async function startService(catalogue: Catalogue, dir: string): Promise<Service> {
-  await mkdir(dir, { recursive: true });
-  await writeFile(path.join(dir, 'catalogue.json'), JSON.stringify(catalogue));
-  const port = await freePort();
-  const args = ['--preload', '--workers', '2', '--bind', `127.0.0.1:${port}`, '--chdir', SERVICE_DIR];
-  const service = spawnProcess(
-    gunicorn as string,
-    [...args, '--worker-tmp-dir', dir, '--error-logfile', '-', 'wsgi:application'],
-    {
-      env: {
-        ...process.env,
-        DJANGO_SETTINGS_MODULE: 'settings',
-        DATA_DIR: dir,
-        CATALOGUE: path.join(dir, 'catalogue.json'),
-        PAGE_SIZE: String(PAGE_SIZE),
-        // No __pycache__ in test/drf-service/.
-        PYTHONDONTWRITEBYTECODE: '1',
-      },
-    },
-  );
-  await waitForPort(port, service);
-  return { url: `http://127.0.0.1:${port}/`, stop: service.stop };
+/** Serves `catalogue` under gunicorn on a free port of 127.0.0.1, writing into `dir`. */
+async function startService(catalogue: Catalogue, dir: string, options: Partial<ServiceOptions> = {}) {
+  return startGunicorn(gunicorn as string, catalogue, dir, { port: await freePort(), pageSize: PAGE_SIZE, ...options });
 }
 
 /** stdout's lines without the last, empty one. */
@@ -123,7 +46,7 @@ const BODY_ON_HEAD =
 describe.skipIf(gunicorn === undefined)('npm run import and verify against a DRF service under gunicorn', () => {
   let dir: string;
   let catalogue: Catalogue;
-  let service: Service | undefined;
+  let service: Awaited<ReturnType<typeof startService>> | undefined;
   const project = () => path.join(dir, 'project');
 
   beforeAll(async () => {
@@ -140,7 +63,7 @@ describe.skipIf(gunicorn === undefined)('npm run import and verify against a DRF
   });
 
   it('imports the service, builds what it wrote, and verify finds no difference', async () => {
-    const url = (service as Service).url;
+    const url = (service as NonNullable<typeof service>).url;
     const imported = await runCommand('import', ['--from', url], { cwd: project(), timeoutMs: 30_000 });
     expect(imported.code, imported.stderr).toBe(0);
     expect(JSON.parse(await readFile(path.join(project(), 'static-api.config.json'), 'utf8'))).toEqual({
@@ -199,4 +122,67 @@ describe.skipIf(gunicorn === undefined)('npm run import and verify against a DRF
       await changed.stop();
     }
   }, 60_000);
+
+  // A handler404 returning JsonResponse: JSON, but without the Vary and Allow of DRF's views.
+  it("takes a JSON 404 without the API's headers as the contract decides", async () => {
+    const jsonNotFound = await startService(catalogue, path.join(dir, 'json-404'), { jsonNotFound: true });
+    try {
+      const answer = await fetch(`${jsonNotFound.url}no-such-list/`);
+      expect(answer.status).toBe(404);
+      expect(answer.headers.get('content-type')).toBe('application/json');
+      expect(answer.headers.get('vary')).toBeNull();
+      expect(await answer.json()).toEqual({ detail: 'Not found.' });
+      const args = ['--against', jsonNotFound.url, '--base-url', jsonNotFound.url.slice(0, -1)];
+      const verified = await runCommand('verify', args, { cwd: project(), timeoutMs: 30_000 });
+      expect(linesOf(verified.stdout)).toContain(
+        "GET no-such-list/: differs only as the contract decides: the build's 404 carries the API's headers, as the contract decides for every 404 (docs/contract.md, section 8, decision 2)",
+      );
+      expect(verified.stdout).not.toContain('Each difference reads');
+      expect(verified.code, verified.stdout).toBe(0);
+    } finally {
+      await jsonNotFound.stop();
+    }
+  }, 60_000);
+});
+
+describe.skipIf(gunicorn === undefined)('npm run drf-service', () => {
+  it('serves the catalogue of a data folder until stopped by its PID, and leaves nothing behind', async () => {
+    const tmp = await mkdtemp(path.join(os.tmpdir(), 'drf-service-command-'));
+    const port = await freePort();
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', 'test/drf-service/start.ts', '--data', 'data', '--port', String(port)],
+      { cwd: ROOT, env: { ...process.env, TMPDIR: tmp }, stdio: ['ignore', 'ignore', 'pipe'] },
+    );
+    const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (text: string) => (stderr += text));
+    try {
+      const deadline = Date.now() + 45_000;
+      while (!stderr.includes('Ctrl-C stops it.')) {
+        expect(Date.now(), stderr).toBeLessThan(deadline);
+        expect(child.exitCode, stderr).toBeNull();
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      const url = `http://127.0.0.1:${port}/`;
+      expect(stderr).toMatch(
+        new RegExp(
+          `^DRF test service at ${url} \\(gunicorn, pid \\d+\\): \\d+ records of data/, 10 textures per page\\. Ctrl-C stops it\\.$`,
+          'm',
+        ),
+      );
+      const companies = await fetch(`${url}company/`);
+      expect(companies.status).toBe(200);
+      const sample = await sampleCatalogue(path.join(tmp, 'sample'));
+      expect(await companies.json()).toEqual(sample.companies);
+      await rm(path.join(tmp, 'sample'), { recursive: true });
+    } finally {
+      child.kill('SIGTERM');
+    }
+    expect(await exited).toBe(0);
+    // gunicorn went with it, and so did its folder.
+    await expect(fetch(`http://127.0.0.1:${port}/company/`)).rejects.toThrow();
+    expect((await readdir(tmp)).filter((name) => name.startsWith('drf-service-'))).toEqual([]);
+    await rm(tmp, { recursive: true, force: true });
+  }, 90_000);
 });
