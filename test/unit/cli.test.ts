@@ -336,3 +336,28 @@ describe("the README's problem report", () => {
     expect(shown).toEqual(expected);
   });
 });
+
+describe("the README's dependency table", () => {
+  it('names in its first column only packages package.json holds, and says where the others come from', () => {
+    const readme = readFileSync('README.md', 'utf8');
+    const start = readme.indexOf('## Dependencies');
+    const end = readme.indexOf('\n## ', start + 1);
+    const section = readme.slice(start, end === -1 ? undefined : end);
+    const manifest = JSON.parse(readFileSync('package.json', 'utf8')) as Record<string, Record<string, string>>;
+    const held = new Set([...Object.keys(manifest.dependencies ?? {}), ...Object.keys(manifest.devDependencies ?? {})]);
+    const rows = section.split('\n').filter((line) => line.startsWith('| ') && !line.startsWith('| package'));
+    expect(rows.length).toBeGreaterThan(3);
+    for (const row of rows) {
+      const first = row.split('|')[1]?.trim() ?? '';
+      // A system program is said to be one.
+      if (first.includes("the system's")) continue;
+      const names = first
+        .split(/,\s*|\s+and\s+/)
+        .map((name) => name.replace(/\s*\(.*\)$/, '').trim())
+        .filter((name) => /^@?[a-z0-9][\w./-]*$/.test(name));
+      for (const name of names) expect(held, `${name} is not in package.json`).toContain(name);
+    }
+    // The test tools package.json does not hold, with the command that installs them.
+    expect(section).toMatch(/`npm run setup:targets` installs: netlify-cli/);
+  });
+});
