@@ -323,7 +323,6 @@ describe('the output of the good fixture (page size 1)', () => {
       '_options/event.json',
       '_options/virtualbooth-texture.json',
       '_options/virtualfair.json',
-      '_redirects',
       'company/index.json',
       'event/index.json',
       'event/ordering=-end_date.json',

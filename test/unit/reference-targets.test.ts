@@ -107,7 +107,7 @@ describe("the page's rules", () => {
       await of(pagesStaticTarget, '_redirects'),
       await of(pagesStaticTarget, '_headers'),
       await of(netlifyTarget, 'netlify.toml'),
-      ['public/_redirects', netlifyTarget.siteFiles?.(context, new Map()).get('_redirects') as string] as const,
+      await of(netlifyTarget, '_redirects'),
       await of(vercelTarget, 'vercel.json'),
       await of(nginxTarget, 'api.conf'),
       await of(caddyTarget, 'Caddyfile'),
