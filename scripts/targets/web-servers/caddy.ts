@@ -60,6 +60,38 @@ function serve(file: string): string[] {
   return [`rewrite * /${file}`, ...block('file_server', ['precompressed br gzip'])];
 }
 
+/** Codings of the precompressed siblings, in the order they are preferred, with their extension. */
+const SIBLINGS = [
+  ['br', '.br'],
+  ['gzip', '.gz'],
+] as const;
+
+/**
+ * Serves a list's answer file: to a client that accepts br or gzip (with a weight above 0), the
+ * sibling the build wrote for it (answers of 4 KiB or more), else the file as serve() does. The file server's own
+ * `precompressed` sets Content-Encoding before Go's http.ServeContent runs, which then writes no
+ * Content-Length (GET goes out chunked, HEAD with no length); here the sibling is served as a file
+ * of its own, with its length and ETag, and Content-Encoding is added as the header is written.
+ */
+function serveAnswer(file: string): string[] {
+  return [
+    ...SIBLINGS.flatMap(([coding, extension]) => [
+      ...block(`@${coding}_sibling`, [
+        `header_regexp Accept-Encoding ${quoted(`(?i)(?:^|,)[[:blank:]]*${coding}[[:blank:]]*(?:[,;]|$)`)}`,
+        `not header_regexp Accept-Encoding ${quoted(`(?i)(?:^|,)[[:blank:]]*${coding}[[:blank:]]*;[[:blank:]]*q=0(?:[.]0*)?[[:blank:]]*(?:,|$)`)}`,
+        `file /${file}${extension}`,
+      ]),
+      ...block(`route @${coding}_sibling`, [
+        'header +Vary Accept-Encoding',
+        ...block('header', ['defer', `Content-Encoding ${coding}`]),
+        `rewrite * /${file}${extension}`,
+        'file_server',
+      ]),
+    ]),
+    ...serve(file),
+  ];
+}
+
 /** Fails with a status; handle_errors answers with the file in {vars.api_error}. */
 function fail(matcher: string, status: number, file?: string): string[] {
   return [...(file ? [`vars ${matcher} api_error ${file}`] : []), `error ${matcher} ${status}`];
@@ -142,7 +174,11 @@ function resourceRoute(plan: ServerPlan, resource: ResourcePlan): string[] {
         : [`vars api_file ${resource.listFile.get('')}`];
   return [
     `@${resource.name} vars_regexp {http.request.uri.path} ${quoted(exactPath(resource.path))}`,
-    ...block(`route @${resource.name}`, [...formatAndMethod(plan, resource), ...query, ...serve('{vars.api_file}')]),
+    ...block(`route @${resource.name}`, [
+      ...formatAndMethod(plan, resource),
+      ...query,
+      ...serveAnswer('{vars.api_file}'),
+    ]),
   ];
 }
 
