@@ -108,10 +108,7 @@ function sortedInMemory(): Limit {
   };
 }
 
-/**
- * Cloudflare's targets with code do not count public/_redirects or public/_headers: wrangler
- * drops the Netlify query rules as invalid and the worker applies the `_headers` rules itself.
- */
+/** Cloudflare's targets with code do not count public/_headers: the worker applies its rules itself. */
 export const LIMITS: Readonly<Record<(typeof TARGET_NAMES)[number], readonly Limit[]>> = {
   'cloudflare-workers': [...assetLimits('Cloudflare Workers static assets', WORKERS_LIMITS, 'code'), sortedInMemory()],
   'cloudflare-pages': [...assetLimits('Cloudflare Pages', PAGES_LIMITS, 'code'), sortedInMemory()],
@@ -153,7 +150,7 @@ export const LIMITS: Readonly<Record<(typeof TARGET_NAMES)[number], readonly Lim
     {
       // Netlify names no hard count: it advises wildcards from 10,000 rules, as a deploy with
       // rules too large to serialize fails.
-      measure: { kind: 'rules', place: { in: 'output', file: '_redirects' }, count: 'redirects-all' },
+      measure: { kind: 'rules', place: { in: 'target', file: '_redirects' }, count: 'redirects-all' },
       max: 10_000,
       what: '_redirects rules Netlify advises against',
       ways: `a larger --page-size (three rules per texture page), or another target (cloudflare-workers, ${CODE_TARGETS})`,

@@ -19,7 +19,8 @@ export interface Target {
   files(context: TargetContext): Map<string, string> | Promise<Map<string, string>>;
   /**
    * Files the target needs inside the output folder itself, because the hosting service reads them from
-   * the published folder (Netlify's `_redirects`). Written whichever targets are selected, so
+   * the published folder (Cloudflare's `.assetsignore`). Only files no other target reads there:
+   * wrangler takes a `_redirects` in it for Cloudflare's. Written whichever targets are selected, so
    * that public/ does not depend on `--target`. `output` is the output folder's files so far
    * (Cloudflare's parts of the files too large for its static assets).
    */

@@ -141,7 +141,9 @@ export function headerSource(pattern: string): string {
 /**
  * `pages` are the pages beside the API (the reference, when on): each a rewrite of its path to its
  * file, and a header rule after the `_headers` ones, as Vercel lets the last rule that sets a
- * name win, so the page is HTML where `_headers` types every path as JSON.
+ * name win, so the page is HTML where `_headers` types every path as JSON. The rule covers the
+ * file's own path too: Vercel serves a file there before any rewrite, and HTML typed as JSON is
+ * not a page.
  */
 export function vercelConfig(
   routes: readonly Route[],
@@ -169,10 +171,12 @@ export function vercelConfig(
         source: headerSource(rule.pattern),
         headers: rule.headers.map(([key, value]) => ({ key, value })),
       })),
-      ...pages.map((page) => ({
-        source: headerSource(page.path),
-        headers: [{ key: 'Content-Type', value: page.contentType }],
-      })),
+      ...pages.flatMap((page) =>
+        [page.path, `/${page.file}`].map((source) => ({
+          source: headerSource(source),
+          headers: [{ key: 'Content-Type', value: page.contentType }],
+        })),
+      ),
     ],
   };
 }

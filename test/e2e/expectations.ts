@@ -49,11 +49,6 @@ const REASONS = {
     'any comma is an ordering by several fields to a regex (it cannot drop unknown terms): 400 unsupported-ordering',
   'regex-cannot-decode-digits':
     'a regex cannot turn a non-ASCII (or percent-encoded) digit into the page file name: 404 Invalid page',
-  'caddy-precompressed-framing':
-    "Caddy 2.6 sends a precompressed answer (Playwright sends Accept-Encoding: gzip, deflate, br) through Go's " +
-    'http.ServeContent, which writes no Content-Length when Content-Encoding is set: GET goes out chunked, HEAD with ' +
-    'no framing header. Status, Content-Encoding, ETag, Vary and the _headers headers are equal and the body is ' +
-    'empty: only Transfer-Encoding: chunked differs',
   'apache-core-options':
     "Apache's core answers OPTIONS itself (ap_send_http_options: 200, no body); a body needs a script module (mod_lua, CGI)",
   'apache-core-traversal':
@@ -218,16 +213,7 @@ const NETLIFY_LIMITS: Differences = {
 export const KNOWN_DIFFERENCES: Readonly<Record<string, Differences>> = {
   local: {},
   nginx: QUERY_REGEX_LIMITS,
-  caddy: {
-    ...QUERY_REGEX_LIMITS,
-    // The lists whose sample answers are large enough to have siblings (4 KiB); not the textures'.
-    ...Object.fromEntries(
-      ['/company/', '/virtualfair/', '/event/'].map((path) => [
-        `[methods.head] HEAD of every route of ${path}: GET's status and headers, no body`,
-        'caddy-precompressed-framing',
-      ]),
-    ),
-  },
+  caddy: QUERY_REGEX_LIMITS,
   apache: {
     ...QUERY_REGEX_LIMITS,
     'methods.options': 'apache-core-options',

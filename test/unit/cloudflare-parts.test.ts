@@ -93,7 +93,7 @@ describe('the parts the build writes', () => {
         .get(ASSETS_IGNORE_FILE)
         ?.split('\n')
         .filter((line) => !line.startsWith('#')),
-    ).toEqual(['/company/index.json', '/_redirects', '*.br', '*.gz', '']);
+    ).toEqual(['/company/index.json', '*.br', '*.gz', '']);
     const extra: [string, string][] = [
       ['company/index.json.br', 'x'],
       ['_headers', 'x'],

@@ -104,10 +104,10 @@ describe('the limits as data', () => {
 });
 
 describe('rules counted from the generated files', () => {
-  it("public/_redirects has three more rules for each more texture page (Netlify's count)", () => {
+  it("Netlify's _redirects has three more rules for each more texture page (Netlify's count)", () => {
     const small = sample(1);
     const large = sample(10);
-    const rules = (of: Made) => countRules(of.output.get('_redirects') as string, 'redirects-all');
+    const rules = (of: Made) => countRules(of.targets.get('netlify')?.get('_redirects') as string, 'redirects-all');
     expect(texturePages(small)).toBeGreaterThan(texturePages(large) + 10);
     expect(rules(small) - rules(large)).toBe(3 * (texturePages(small) - texturePages(large)));
   });
@@ -132,17 +132,17 @@ describe('rules counted from the generated files', () => {
 
   it('a rule count over a limit is a breach naming the file, the count, the limit and the ways out; from 80% a warning', () => {
     const of = sample(1);
-    const rules = countRules(of.output.get('_redirects') as string, 'redirects-all');
+    const rules = countRules(of.targets.get('netlify')?.get('_redirects') as string, 'redirects-all');
     const limit = limitOf('netlify', '_redirects');
     expect(check(of, 'netlify', [{ ...limit, max: rules - 1 }])).toEqual([
-      `netlify: ${of.outDir}/_redirects has ${rules} rules, over the limit of ${rules - 1} _redirects rules Netlify advises against; use a larger --page-size (three rules per texture page), or another target (cloudflare-workers, nginx, caddy or apache)`,
+      `netlify: ${path.join(of.targetsDir, 'netlify')}/_redirects has ${rules} rules, over the limit of ${rules - 1} _redirects rules Netlify advises against; use a larger --page-size (three rules per texture page), or another target (cloudflare-workers, nginx, caddy or apache)`,
     ]);
     // Exactly at the limit is allowed, and still near it.
     expect(check(of, 'netlify', [{ ...limit, max: rules }])[0]).toContain(`has ${rules} rules, 100% of the limit`);
     const near = Math.ceil(rules / 0.85);
     const share = Math.floor((rules / near) * 100);
     expect(check(of, 'netlify', [{ ...limit, max: near }])).toEqual([
-      `netlify: ${of.outDir}/_redirects has ${rules} rules, ${share}% of the limit of ${near} _redirects rules Netlify advises against; before it grows past it, use a larger --page-size (three rules per texture page), or another target (cloudflare-workers, nginx, caddy or apache)`,
+      `netlify: ${path.join(of.targetsDir, 'netlify')}/_redirects has ${rules} rules, ${share}% of the limit of ${near} _redirects rules Netlify advises against; before it grows past it, use a larger --page-size (three rules per texture page), or another target (cloudflare-workers, nginx, caddy or apache)`,
     ]);
     expect(check(of, 'netlify', [{ ...limit, max: Math.ceil(rules / 0.79) }])).toEqual([]);
   });

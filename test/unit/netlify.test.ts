@@ -1,4 +1,4 @@
-// The Netlify target without Netlify: public/_redirects run through netlify-redirector (the
+// The Netlify target without Netlify: its _redirects run through netlify-redirector (the
 // WASM build of Netlify's own redirect engine) and the two functions' handler run in-process.
 // Together they model a request on Netlify: a function whose path and method match takes it
 // first (matched as Netlify does, without the trailing slash and lower-cased); otherwise the
@@ -66,7 +66,7 @@ beforeAll(async () => {
     baseUrl: ORIGIN,
     targets: ['netlify'],
   });
-  matcher = await parsePlain(await readFile(path.join(dir, '_redirects'), 'utf8'), {});
+  matcher = await parsePlain(await readFile(path.join(targetsDir, 'netlify', '_redirects'), 'utf8'), {});
   rules = parseHeadersFile(await readFile(path.join(dir, '_headers'), 'utf8')).rules;
   server = createApiServer(dir);
   local = await listen(server, '127.0.0.1', 0);
@@ -147,7 +147,7 @@ async function pick(response: Response) {
   return { status: response.status, location: response.headers.get('location'), body: await response.text() };
 }
 
-describe("public/_redirects in Netlify's redirect engine", () => {
+describe("targets/netlify/_redirects in Netlify's redirect engine", () => {
   it('answers the canonical URL of every route from its file, status 200, never through the function', () => {
     for (const route of built.routes) {
       const m = match(canonicalUrl(route));

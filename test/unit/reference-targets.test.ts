@@ -107,7 +107,7 @@ describe("the page's rules", () => {
       await of(pagesStaticTarget, '_redirects'),
       await of(pagesStaticTarget, '_headers'),
       await of(netlifyTarget, 'netlify.toml'),
-      ['public/_redirects', netlifyTarget.siteFiles?.(context, new Map()).get('_redirects') as string] as const,
+      await of(netlifyTarget, '_redirects'),
       await of(vercelTarget, 'vercel.json'),
       await of(nginxTarget, 'api.conf'),
       await of(caddyTarget, 'Caddyfile'),
@@ -306,13 +306,13 @@ describe("the reference page in vercel.json, through Vercel's route compiler", (
     expect(serve('/company/')).toEqual({ status: 200, file: 'company/index.json', contentType: 'application/json' });
   });
 
-  it('answers the path without its slash with the 404 page; the file name is the file, as every file of the output is', () => {
+  it('answers the path without its slash with the 404 page; the file name is the file, as every file of the output is, typed as HTML', () => {
     expect(serve(REFERENCE_PAGE.path.slice(0, -1))).toEqual({ status: 404 });
-    // Vercel serves a file before any rewrite (targets/vercel/README.md): not the page's type.
+    // Vercel serves a file before any rewrite (targets/vercel/README.md), typed as the page.
     expect(serve(`/${REFERENCE_PAGE.file}`)).toEqual({
       status: 200,
       file: REFERENCE_PAGE.file,
-      contentType: 'application/json',
+      contentType: REFERENCE_PAGE.contentType,
     });
   });
 });

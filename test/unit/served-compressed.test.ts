@@ -2,7 +2,7 @@
 // build wrote, and on the local server: the sample data is built twice, with siblings and
 // without, and each build is served. A client that accepts br or gzip gets that coding for every
 // answer of 4 KiB or more, decoding to the file's bytes, with Accept-Encoding added to Vary, an
-// ETag of its own that answers 304, and HEAD alike without a body; a Range request gets what the
+// ETag of its own that answers 304, its Content-Length, and HEAD alike without a body; a Range request gets what the
 // server does with it (below). A client sending no Accept-Encoding gets the same answers, header
 // for header, from the build with siblings as from the build without: the siblings change
 // nothing for it.
@@ -223,6 +223,14 @@ describe('precompressed answers on the running servers', () => {
         if (etag === undefined || etag === one(identity, 'etag')) wrong.push(`${target}: ETag ${etag}, the identity's`);
         const head = await ask(encoded.origin, target, headers, 'HEAD');
         if (head.body.length > 0) wrong.push(`${target}: HEAD has a body`);
+        // Framed by its length, GET and HEAD alike: a cache or client that reads a HEAD learns the size.
+        for (const [method, answer] of [
+          ['GET', get],
+          ['HEAD', head],
+        ] as const) {
+          if (one(answer, 'content-length') !== String(get.body.length))
+            wrong.push(`${target}: ${method} Content-Length ${one(answer, 'content-length')}, not ${get.body.length}`);
+        }
         const framing = (answer: Answer) => lasting(answer).filter(([key]) => key !== 'transfer-encoding');
         if (JSON.stringify(framing(head)) !== JSON.stringify(framing(get)) || one(head, 'etag') !== etag)
           wrong.push(`${target}: HEAD headers ${JSON.stringify(head.headers)} ≠ GET's ${JSON.stringify(get.headers)}`);

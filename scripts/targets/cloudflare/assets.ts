@@ -17,10 +17,9 @@ export const ASSETS_IGNORE_FILE = '.assetsignore';
 
 /**
  * Left out of every Cloudflare upload besides the files in parts: the precompressed siblings
- * (the worker answers from the files themselves, and the edge compresses) and Netlify's
- * `_redirects`, whose query rules Cloudflare rejects.
+ * (the worker answers from the files themselves, and the edge compresses).
  */
-const ALWAYS_IGNORED = ['/_redirects', '*.br', '*.gz'];
+const ALWAYS_IGNORED = ['*.br', '*.gz'];
 
 /** Whether the units at `index - 1` and `index` are a surrogate pair, which no part may split. */
 function splitsPair(text: string, index: number): boolean {
@@ -84,7 +83,7 @@ function assetsIgnore(whole: readonly string[]): string {
     '# reads it for Workers; the cloudflare-pages recipe removes the same files from its copy.',
     `# Each over ${MAX_ASSET_BYTES / 1024 / 1024} MiB, the largest asset: the worker sends it from its parts in ${PARTS_FOLDER}/.`,
     ...whole.map((file) => `/${file}`),
-    "# Netlify's query rules, and precompressed copies: the worker answers from the files themselves.",
+    '# Precompressed copies: the worker answers from the files themselves.',
     ...ALWAYS_IGNORED,
   ];
   return `${lines.join('\n')}\n`;

@@ -37,8 +37,7 @@ npm run build -- --base-url https://api.example.com
 rm -rf ${DEPLOY_DIR} && mkdir -p .deploy && cp -R public ${DEPLOY_DIR}
 cp targets/${NAME}/_worker.js ${DEPLOY_DIR}/
 # Leave out what public/.assetsignore lists: the files over Pages' 25 MiB per file (the worker
-# sends them from their parts in _parts/), _redirects (Netlify's query rules, which Pages
-# rejects; the worker does not use it) and precompressed copies.
+# sends them from their parts in _parts/) and precompressed copies.
 (cd ${DEPLOY_DIR} && ${PAGES_PRUNE})
 npx wrangler pages deploy ${DEPLOY_DIR} --project-name <your-project>
 \`\`\`

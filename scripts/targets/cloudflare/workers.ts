@@ -29,8 +29,6 @@ function wranglerConfig(): string {
 // Built into another folder (--out dist)? Name it; it is resolved from the current folder:
 //   npx wrangler deploy -c targets/${NAME}/wrangler.jsonc --assets dist
 // Try it locally: npx wrangler dev -c targets/${NAME}/wrangler.jsonc
-// wrangler warns that the query rules of public/_redirects (Netlify's format) are invalid for
-// Cloudflare and drops them: the worker never uses _redirects, so nothing depends on them.
 // A file over 25 MiB, the largest asset, is left out by public/.assetsignore (written by the
 // build, and read by wrangler): the worker sends it from its parts in public/_parts/.
 {

@@ -1,5 +1,6 @@
-// Deploy target `netlify`: public/ as it is (its `_headers`, and the `_redirects` of
-// scripts/targets/netlify/redirects.ts, which answer every query that has a file) plus what Netlify
+// Deploy target `netlify`: public/ as it is (its `_headers`), the `_redirects` of
+// scripts/targets/netlify/redirects.ts laid into it (they answer every query that has a file;
+// kept out of public/, which wrangler reads as Cloudflare's, for Workers), plus what Netlify
 // cannot do without code, as two Functions v2 files of the request handler
 // (scripts/respond/netlify-function.ts): `methods.mjs` answers OPTIONS and the 405s on the list
 // paths, `query.mjs` the queries the rules rewrite to it (empty or unknown `format`, any
@@ -36,7 +37,7 @@ export const METHODS_CONFIG: FunctionConfig = {
   method: FUNCTION_METHODS,
 };
 
-/** The rewrite target of public/_redirects, every method (only GET and HEAD get there). */
+/** The rewrite target of the `_redirects` rules, every method (only GET and HEAD get there). */
 export const QUERY_CONFIG: FunctionConfig = { path: [`${FUNCTION_PREFIX}/*`] };
 
 /**
@@ -75,7 +76,7 @@ function readme(): string {
 # Netlify
 
 The build output is served by Netlify as it is: \`public/_headers\` gives every answer its
-headers, \`public/_redirects\` (generated from the route table) rewrites each list path, and each
+headers, \`_redirects\` (generated from the route table, copied into the deployed folder) rewrites each list path, and each
 query that has a file, to that file, with a forced \`{"detail":"Not found."}\` 404 for every
 other path. Two functions (the project's request handler, \`scripts/respond/handler.ts\`, bundled
 with the route table and the \`_headers\` rules) answer what files cannot:
@@ -98,12 +99,14 @@ Deploy, from the project folder:
 npm run build -- --base-url https://api.example.com
 rm -rf ${DEPLOY_DIR} && mkdir -p ${DEPLOY_DIR}
 cp -R public ${DEPLOY_DIR}/public
+cp targets/${NAME}/_redirects ${DEPLOY_DIR}/public/
 find ${DEPLOY_DIR}/public -type f \\( -name '*.br' -o -name '*.gz' \\) -delete
 cp -R targets/${NAME}/netlify.toml targets/${NAME}/netlify ${DEPLOY_DIR}/
 cd ${DEPLOY_DIR} && npx netlify deploy --prod
 \`\`\`
 
-The \`find\` leaves out the build's precompressed \`.br\` and \`.gz\` siblings of the answers:
+\`_redirects\` is kept beside this file, not in \`public/\`: wrangler reads a \`_redirects\` in the
+folder it serves as Cloudflare's, whose format has no query conditions. The \`find\` leaves out the build's precompressed \`.br\` and \`.gz\` siblings of the answers:
 Netlify compresses answers itself. \`netlify deploy\` has no setting to exclude files; uploaded,
 the siblings would still answer 404, as the forced \`/*\` rule of \`_redirects\` answers every path
 that no rule rewrites.
@@ -151,8 +154,8 @@ export const netlify: Target = {
       ['netlify.toml', netlifyToml(pages)],
       [`${FUNCTIONS_DIR}/methods.mjs`, functionFile(banner, code, METHODS_CONFIG)],
       [`${FUNCTIONS_DIR}/query.mjs`, functionFile(banner, code, QUERY_CONFIG)],
+      ['_redirects', renderRedirects(routes, pages)],
       ['README.md', readme()],
     ]);
   },
-  siteFiles: ({ routes, pages }) => new Map([['_redirects', renderRedirects(routes, pages)]]),
 };

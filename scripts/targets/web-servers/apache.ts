@@ -5,7 +5,15 @@
 
 import { generatedNote } from '../generated-note.ts';
 import type { Target } from '../target.ts';
-import { QUERY_KEYS, type ServerPlan, serverPlan } from './plan.ts';
+import {
+  everywhereValue,
+  type HeaderPart,
+  HeadersTargetError,
+  type PlannedHeader,
+  QUERY_KEYS,
+  type ServerPlan,
+  serverPlan,
+} from './plan.ts';
 import {
   exactPath,
   formatValue,
@@ -180,9 +188,34 @@ function redirects(plan: ServerPlan): string[] {
   ]);
 }
 
+/**
+ * A header of _headers: each rule's value appended (joined with ", ") on the requests its
+ * pattern matches, read on the request line as sent (the ErrorDocument request keeps it). The
+ * value is mod_headers' format, where `%%` is a `%`; it reads a backslash as an escape.
+ */
+function headerLines(header: PlannedHeader): string[] {
+  return [
+    `Header unset ${header.name}`,
+    ...header.parts.map((part: HeaderPart, index) => {
+      if (part.value.includes('\\')) {
+        throw new HeadersTargetError(
+          NAME,
+          part.pattern,
+          `sets ${header.name} to a value with "\\", which Apache reads as an escape`,
+        );
+      }
+      const value = `"${part.value.replaceAll('"', '\\"').replaceAll('%', '%%')}"`;
+      const condition = part.everywhere
+        ? ''
+        : ` ${quoted(`expr=%{THE_REQUEST} =~ m#^[^ ]+ ${part.path}(?:[?][^ ]*)? #`)}`;
+      return `Header always ${index === 0 && part.everywhere ? 'set' : 'append'} ${header.name} ${value}${condition}`;
+    }),
+  ];
+}
+
 export function renderApacheConf(plan: ServerPlan): string {
-  const contentType = plan.headers.find(([name]) => name.toLowerCase() === 'content-type')?.[1];
-  const others = plan.headers.filter(([name]) => name.toLowerCase() !== 'content-type');
+  const contentType = everywhereValue(plan.headers.find((header) => header.name.toLowerCase() === 'content-type'));
+  const others = plan.headers.filter((header) => header.name.toLowerCase() !== 'content-type');
   const rules = [
     'RewriteEngine On',
     '',
@@ -264,9 +297,10 @@ export function renderApacheConf(plan: ServerPlan): string {
     'AllowEncodedSlashes On',
     'AddDefaultCharset Off',
     '',
-    '# The headers of _headers on every answer, exactly once: `always` covers error answers, and',
-    '# unsetting the success table drops what Apache itself adds there (its own Allow on OPTIONS).',
-    ...others.flatMap(([name, value]) => [`Header unset ${name}`, `Header always set ${name} ${quoted(value)}`]),
+    "# The headers of _headers, each rule's on the requests its path pattern matches, exactly once:",
+    '# `always` covers error answers, and unsetting the success table drops what Apache itself adds',
+    '# there (its own Allow on OPTIONS).',
+    ...others.flatMap(headerLines),
     ...(contentType ? [`Header always set Content-Type ${quoted(contentType)}`] : []),
     '# A precompressed answer varies with Accept-Encoding too (one Vary header: append merges).',
     'Header always append Vary Accept-Encoding env=API_ENCODED',
@@ -292,7 +326,8 @@ export function renderApacheConf(plan: ServerPlan): string {
 export const apache: Target = {
   name: NAME,
   files(context) {
-    const plan = serverPlan(context, NAME);
+    // ForceType is one type for every answer file.
+    const plan = serverPlan(context, NAME, ['content-type']);
     return new Map([
       ['api.conf', renderApacheConf(plan)],
       ['README.md', apacheReadme()],

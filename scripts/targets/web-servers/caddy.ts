@@ -6,7 +6,16 @@
 import type { PageRoute } from '../../contract/routes.ts';
 import { generatedNote } from '../generated-note.ts';
 import type { Target } from '../target.ts';
-import { QUERY_KEYS, type ResourcePlan, type ServerPlan, serverPlan } from './plan.ts';
+import {
+  everywhereValue,
+  type HeaderPart,
+  HeadersTargetError,
+  type PlannedHeader,
+  QUERY_KEYS,
+  type ResourcePlan,
+  type ServerPlan,
+  serverPlan,
+} from './plan.ts';
 import {
   exactPath,
   formatValue,
@@ -49,6 +58,38 @@ function block(head: string, lines: readonly string[]): string[] {
  */
 function serve(file: string): string[] {
   return [`rewrite * /${file}`, ...block('file_server', ['precompressed br gzip'])];
+}
+
+/** Codings of the precompressed siblings, in the order they are preferred, with their extension. */
+const SIBLINGS = [
+  ['br', '.br'],
+  ['gzip', '.gz'],
+] as const;
+
+/**
+ * Serves a list's answer file: to a client that accepts br or gzip (with a weight above 0), the
+ * sibling the build wrote for it (answers of 4 KiB or more), else the file as serve() does. The file server's own
+ * `precompressed` sets Content-Encoding before Go's http.ServeContent runs, which then writes no
+ * Content-Length (GET goes out chunked, HEAD with no length); here the sibling is served as a file
+ * of its own, with its length and ETag, and Content-Encoding is added as the header is written.
+ */
+function serveAnswer(file: string): string[] {
+  return [
+    ...SIBLINGS.flatMap(([coding, extension]) => [
+      ...block(`@${coding}_sibling`, [
+        `header_regexp Accept-Encoding ${quoted(`(?i)(?:^|,)[[:blank:]]*${coding}[[:blank:]]*(?:[,;]|$)`)}`,
+        `not header_regexp Accept-Encoding ${quoted(`(?i)(?:^|,)[[:blank:]]*${coding}[[:blank:]]*;[[:blank:]]*q=0(?:[.]0*)?[[:blank:]]*(?:,|$)`)}`,
+        `file /${file}${extension}`,
+      ]),
+      ...block(`route @${coding}_sibling`, [
+        'header +Vary Accept-Encoding',
+        ...block('header', ['defer', `Content-Encoding ${coding}`]),
+        `rewrite * /${file}${extension}`,
+        'file_server',
+      ]),
+    ]),
+    ...serve(file),
+  ];
 }
 
 /** Fails with a status; handle_errors answers with the file in {vars.api_error}. */
@@ -133,7 +174,11 @@ function resourceRoute(plan: ServerPlan, resource: ResourcePlan): string[] {
         : [`vars api_file ${resource.listFile.get('')}`];
   return [
     `@${resource.name} vars_regexp {http.request.uri.path} ${quoted(exactPath(resource.path))}`,
-    ...block(`route @${resource.name}`, [...formatAndMethod(plan, resource), ...query, ...serve('{vars.api_file}')]),
+    ...block(`route @${resource.name}`, [
+      ...formatAndMethod(plan, resource),
+      ...query,
+      ...serveAnswer('{vars.api_file}'),
+    ]),
   ];
 }
 
@@ -187,19 +232,60 @@ function readQuery(plan: ServerPlan): string[] {
   ];
 }
 
+/**
+ * A header value as a Caddyfile token: in backquotes, which take every character as it is, or
+ * in double quotes when it holds a backquote. Caddy reads `{...}` in it as a placeholder, and
+ * `\{` as a brace; `expansions` is how many times Caddy expands it before sending it.
+ */
+function headerToken(header: PlannedHeader, part: HeaderPart, expansions: number, before = ''): string {
+  const value = before + part.value.replace(/[{}]/g, `${'\\'.repeat(expansions)}$&`);
+  if (!value.includes('`')) return `\`${value}\``;
+  if (!/["\\]/.test(value)) return `"${value}"`;
+  throw new HeadersTargetError(NAME, part.pattern, `sets ${header.name} to a value Caddy cannot write`);
+}
+
+/**
+ * The headers of _headers. One that some rules set only for some paths is put together in a
+ * variable from the rules that match the request as sent (their values joined with ", ", the
+ * first ", " dropped), and set when not empty.
+ */
+function headerLines(headers: readonly PlannedHeader[]): string[] {
+  return headers.flatMap((header, index) => {
+    if (everywhereValue(header) !== undefined) {
+      const value = { ...header.parts[0], value: everywhereValue(header) } as HeaderPart;
+      return [`header ${header.name} ${headerToken(header, value, 1)}`];
+    }
+    const variable = `api_header_${index}`;
+    // Expanded by vars, then by the vars_regexp matcher that drops the first ", ".
+    const append = (part: HeaderPart) => `vars ${variable} ${headerToken(header, part, 2, `{vars.${variable}}, `)}`;
+    return [
+      `vars ${variable} ""`,
+      ...header.parts.flatMap((part, partIndex) =>
+        part.everywhere
+          ? [append(part)]
+          : [
+              `@${variable}_${partIndex} vars_regexp {http.request.orig_uri} ${quoted(part.target)}`,
+              append(part).replace('vars ', `vars @${variable}_${partIndex} `),
+            ],
+      ),
+      `@${variable} vars_regexp ${variable} ${variable} ${quoted('^, (.*)$')}`,
+      `header @${variable} ${header.name} {re.${variable}.1}`,
+    ];
+  });
+}
+
 export function renderCaddyfile(plan: ServerPlan): string {
-  const headers = plan.headers.map(([name, value]) => `${name} ${quoted(value)}`);
   const site = [
     `root * {$API_ROOT:${DEFAULT_ROOT}}`,
-    '',
-    '# The headers of _headers on every answer, set before anything else, so the file server',
-    '# keeps this Content-Type and the error answers below keep them all.',
-    ...block('header', headers),
     '',
     "# One route, in DRF's order: the path (matched on the decoded path as sent: Caddy's path",
     '# matcher would clean //company/ and ignore case, which Django does not), then format,',
     '# method, ordering and page. Each branch ends by serving a file or failing with a status.',
     ...block('route', [
+      "# The headers of _headers, each rule's on the requests its path pattern matches, set before",
+      '# anything else, so the file server keeps this Content-Type and the error answers keep them.',
+      ...headerLines(plan.headers),
+      '',
       ...readQuery(plan),
       '',
       ...plan.resources.flatMap((resource) => [...resourceRoute(plan, resource), '']),

@@ -6,7 +6,16 @@
 import type { PageRoute } from '../../contract/routes.ts';
 import { generatedNote } from '../generated-note.ts';
 import type { Target } from '../target.ts';
-import { QUERY_KEYS, type ResourcePlan, type ServerPlan, serverPlan } from './plan.ts';
+import {
+  everywhereValue,
+  type HeaderPart,
+  HeadersTargetError,
+  type PlannedHeader,
+  QUERY_KEYS,
+  type ResourcePlan,
+  type ServerPlan,
+  serverPlan,
+} from './plan.ts';
 import { formatValue, HAS_COMMA, lastValue, orderingTerm, PAGE_LAST, PAGE_NUMBER, stripped } from './query.ts';
 import { nginxReadme } from './readmes.ts';
 
@@ -157,15 +166,48 @@ function redirectLocation(resource: ResourcePlan): string[] {
   ];
 }
 
+/** A header value in double quotes: nginx expands a `$` in it, and has no escape for one. */
+function headerValue(header: PlannedHeader, part: HeaderPart): string {
+  if (part.value.includes('$')) {
+    throw new HeadersTargetError(
+      NAME,
+      part.pattern,
+      `sets ${header.name} to a value with "$", which nginx cannot write`,
+    );
+  }
+  return part.value.replaceAll('\\', '\\\\').replaceAll('"', '\\"');
+}
+
+/**
+ * A header of _headers: in `variable`, the values of the rules that match the request joined
+ * with ", " (the first `, ` dropped), then sent when not empty. A value of every path is sent as
+ * it is, unless the locations read it (`alwaysVariable`).
+ */
+function headerLines(header: PlannedHeader, variable: string, alwaysVariable: boolean): string[] {
+  const sends = `add_header ${header.name} ${variable} always;`;
+  if (everywhereValue(header) !== undefined) {
+    const value = `"${header.parts.map((part) => headerValue(header, part)).join(', ')}"`;
+    return alwaysVariable ? [`set ${variable} ${value};`, sends] : [`add_header ${header.name} ${value} always;`];
+  }
+  return [
+    `set ${variable} "";`,
+    ...header.parts.map((part) => {
+      const append = `set ${variable} "${variable.replace('$', '${')}}, ${headerValue(header, part)}";`;
+      return part.everywhere ? append : `if ($request_uri ~ ${regex(part.target)}) { ${append} }`;
+    }),
+    `if (${variable} ~ ${regex('^, (.*)$')}) { set ${variable} $1; }`,
+    sends,
+  ];
+}
+
 export function renderApiConf(plan: ServerPlan): string {
   for (const resource of plan.resources) {
     // The dot-segment check rejects any dot in the path as sent.
     if (resource.path.includes('.')) throw new Error(`nginx: list path with a dot: ${resource.path}`);
   }
-  const contentType = plan.headers.find(([name]) => name.toLowerCase() === 'content-type')?.[1];
-  const vary = plan.headers.find(([name]) => name.toLowerCase() === 'vary');
-  const others = plan.headers.filter(([name]) => name.toLowerCase() !== 'content-type');
-  const varyEncoded = [vary?.[1], 'Accept-Encoding'].filter((value) => value !== undefined).join(', ');
+  const contentType = everywhereValue(plan.headers.find((header) => header.name.toLowerCase() === 'content-type'));
+  const others = plan.headers.filter((header) => header.name.toLowerCase() !== 'content-type');
+  const vary = others.find((header) => header.name.toLowerCase() === 'vary');
   const lines = [
     generatedNote(NAME, '#'),
     '#',
@@ -184,15 +226,17 @@ export function renderApiConf(plan: ServerPlan): string {
     '# The 301 for a list path without its slash names a relative Location, as Django does.',
     'absolute_redirect off;',
     '',
-    '# The headers of _headers on every answer. No location below has an add_header of its own,',
-    '# which would drop these; `always` puts them on 4xx answers too. Vary is $api_vary, which a',
-    '# location that may send a precompressed answer sets to name Accept-Encoding too (an empty',
-    '# value sends no header).',
-    `set $api_vary ${literal(vary?.[1] ?? '')};`,
-    `set $api_vary_encoded ${literal(varyEncoded)};`,
-    ...others.map(([name, value]) =>
-      name === vary?.[0] ? `add_header ${name} $api_vary always;` : `add_header ${name} ${literal(value)} always;`,
+    "# The headers of _headers, each rule's on the requests its path pattern matches (on the path",
+    '# as sent; several matching rules join their values with ", "). No location below has an',
+    '# add_header of its own, which would drop these; `always` puts them on 4xx answers too, and',
+    '# an empty value sends no header. Vary is $api_vary, which a location that may send a',
+    '# precompressed answer sets to $api_vary_encoded, naming Accept-Encoding too.',
+    ...others.flatMap((header, index) =>
+      headerLines(header, header === vary ? '$api_vary' : `$api_header_${index}`, header === vary),
     ),
+    ...(vary === undefined ? ['set $api_vary "";'] : []),
+    'set $api_vary_encoded "$api_vary, Accept-Encoding";',
+    `if ($api_vary_encoded ~ ${regex('^, (.*)$')}) { set $api_vary_encoded $1; }`,
     ...(vary === undefined ? ['add_header Vary $api_vary always;'] : []),
     '',
     '# Precompressed answers: the build writes <file>.gz (and <file>.br) beside every answer of',
@@ -298,7 +342,8 @@ brotli_static on;
 export const nginx: Target = {
   name: NAME,
   files(context) {
-    const plan = serverPlan(context, NAME);
+    // default_type is one type for every answer: nginx sets no Content-Type per request.
+    const plan = serverPlan(context, NAME, ['content-type']);
     return new Map([
       ['api.conf', renderApiConf(plan)],
       ['brotli.conf', renderBrotliConf()],

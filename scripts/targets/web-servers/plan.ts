@@ -4,7 +4,7 @@
 // their own syntax, so the answers cannot drift from what the build writes.
 
 import { methodNotAllowedBody } from '../../contract/bodies.ts';
-import { type HeaderRule, headersFor } from '../../contract/headers.ts';
+import type { HeaderRule } from '../../contract/headers.ts';
 import {
   EVENT_FIELDS,
   FORMATS,
@@ -21,6 +21,7 @@ import {
   TEXTURES,
   UNSUPPORTED_ORDERING_FILE,
 } from '../../contract/routes.ts';
+import { UserFacingError } from '../../shared/errors.ts';
 import type { TargetContext } from '../target.ts';
 
 export interface ResourcePlan {
@@ -58,8 +59,8 @@ export interface ServerPlan {
   methodNotAllowedFile(method: string): string;
   /** The 405 body around a method name, for methods without a file (`{"detail":"Method \"` + M + …). */
   methodNotAllowedBody: readonly [before: string, after: string];
-  /** The headers of every answer, Content-Type included, in `_headers` order. */
-  headers: ReadonlyArray<readonly [name: string, value: string]>;
+  /** The headers of `_headers`, Content-Type included, in the order of the file. */
+  headers: readonly PlannedHeader[];
   /** The pages beside the API (the reference), each a GET or HEAD of one path, with its own Content-Type. */
   pages: readonly PageRoute[];
 }
@@ -69,33 +70,90 @@ export const QUERY_KEYS = { format: 'format', ordering: 'ordering', page: 'page'
 
 const EVENT = 'event';
 
-/**
- * The headers of `_headers` for every path these configs answer. A web server config here
- * sets one set of headers for all of them, so rules that give some paths other headers than
- * the rest are refused with the paths that differ, rather than applied to the wrong answers.
- */
-export function uniformHeaders(rules: readonly HeaderRule[], target: string): Array<[string, string]> {
-  const paths = [
-    ...RESOURCES.flatMap((resource) => [resource.path, resource.path.slice(0, -1)]),
-    // Unknown paths, the output's own file paths and traversal attempts: all answered with 404s.
-    '/',
-    '/nope/',
-    `/${NOT_FOUND_FILE}`,
-    `/${fileFor(RESOURCES[0].path, {})}`,
-    '/_headers',
-  ];
-  const [first, ...others] = paths.map((path) => ({
-    path,
-    text: JSON.stringify(Object.entries(headersFor(rules, path))),
-  }));
-  const differing = others.filter((other) => other.text !== first?.text);
-  if (differing.length > 0) {
-    throw new Error(
-      `target ${target}: _headers gives ${differing.map((difference) => difference.path).join(', ')} other headers than ${first?.path}; ` +
-        `this target applies one set of headers to every answer (leave it out with --target)`,
-    );
+/** A `_headers` rule a target cannot write into its configuration: one line, naming both. */
+export class HeadersTargetError extends UserFacingError {
+  constructor(target: string, pattern: string, reason: string) {
+    super(`target ${target}: the _headers rule ${pattern} ${reason} (leave the target out with --target)`);
   }
-  return Object.entries(headersFor(rules, paths[0] as string));
+}
+
+/** One rule's value of a header, and the requests it goes on. */
+export interface HeaderPart {
+  /** The rule's path pattern, as written in `_headers`. */
+  pattern: string;
+  value: string;
+  /** The pattern matches every path (`/*`): the value needs no condition. */
+  everywhere: boolean;
+  /**
+   * The pattern as a regex over the path as sent, unanchored, written with character classes
+   * only (no backslash), so each config can quote it as it is: `*` is any run of characters but
+   * `?` (where the query starts) and a space (where the request line goes on).
+   */
+  path: string;
+  /** `path` as a regex over the whole request target as sent, path and query (`/company/?x=1`). */
+  target: string;
+}
+
+/** A header of `_headers` and the values each matching rule adds, in file order. */
+export interface PlannedHeader {
+  /** As the first rule that sets it spells it. */
+  name: string;
+  parts: readonly HeaderPart[];
+}
+
+/** The characters a path pattern may hold here: those of a URL path, and `*`. */
+const PATTERN_CHARACTER = /^[-A-Za-z0-9._~/%:@!&'()+,;=*]$/;
+
+/**
+ * A path pattern as a regex over the path (headersFor's `*` is any run of characters). The
+ * local server, Netlify and Cloudflare match the path; a configuration sees it with its query.
+ */
+function pathRegex(pattern: string): string {
+  const literal = (character: string) => (/[A-Za-z0-9/_~:@!&',;=-]/.test(character) ? character : `[${character}]`);
+  return pattern
+    .split('*')
+    .map((part) => [...part].map(literal).join(''))
+    .join('[^? ]*');
+}
+
+/**
+ * The headers of `_headers` as the configurations apply them: each rule's values on the requests
+ * its pattern matches, a name set by several matching rules joined with ", " in file order (as
+ * headersFor does, and Netlify and Cloudflare). `everywhereOnly` names the headers this target
+ * can only set for every path alike; a rule that sets one for some paths is refused.
+ */
+export function plannedHeaders(
+  rules: readonly HeaderRule[],
+  target: string,
+  everywhereOnly: readonly string[] = [],
+): PlannedHeader[] {
+  const byName = new Map<string, { name: string; parts: HeaderPart[] }>();
+  for (const rule of rules) {
+    const odd = [...rule.pattern].find((character) => !PATTERN_CHARACTER.test(character));
+    if (odd !== undefined) throw new HeadersTargetError(target, rule.pattern, `has "${odd}", which is not in a path`);
+    const everywhere = /^\/\*+$/.test(rule.pattern);
+    for (const [name, value] of rule.headers) {
+      if (!everywhere && everywhereOnly.includes(name.toLowerCase())) {
+        throw new HeadersTargetError(
+          target,
+          rule.pattern,
+          `sets ${name}, which ${target} can only set for every path (/*)`,
+        );
+      }
+      const key = name.toLowerCase();
+      const header = byName.get(key) ?? { name, parts: [] };
+      const path = pathRegex(rule.pattern);
+      header.parts.push({ pattern: rule.pattern, value, everywhere, path, target: `^${path}(?:[?].*)?$` });
+      byName.set(key, header);
+    }
+  }
+  return [...byName.values()];
+}
+
+/** A header's value on every path, when it has one: all its parts apply everywhere. */
+export function everywhereValue(header: PlannedHeader | undefined): string | undefined {
+  if (header === undefined || !header.parts.every((part) => part.everywhere)) return undefined;
+  return header.parts.map((part) => part.value).join(', ');
 }
 
 function resourcePlan(name: ResourceName, routes: readonly Route[]): ResourcePlan {
@@ -136,7 +194,7 @@ function orderingPlans(routes: readonly Route[], defaultFile: string): OrderingP
 /** File names the configs write as bare words (and splice a page number into). */
 const SAFE_FILE = /^[-_.=/A-Za-z0-9]+$/;
 
-export function serverPlan(context: TargetContext, target: string): ServerPlan {
+export function serverPlan(context: TargetContext, target: string, everywhereOnly: readonly string[] = []): ServerPlan {
   const { routes } = context;
   for (const route of routes) {
     const unknown = Object.keys(route.query).filter((key) => !Object.values(QUERY_KEYS).includes(key as never));
@@ -164,7 +222,7 @@ export function serverPlan(context: TargetContext, target: string): ServerPlan {
     rejectedMethods: REJECTED_METHODS,
     methodNotAllowedFile,
     methodNotAllowedBody: [before, after],
-    headers: uniformHeaders(context.headerRules, target),
+    headers: plannedHeaders(context.headerRules, target, everywhereOnly),
     pages: context.pages,
   };
 }

@@ -103,11 +103,12 @@ To serve it from a Caddyfile of your own, \`import\` this file there (it holds o
 block; put global options before it in yours). Tested on Caddy 2.6.2 (Debian 12); OPTIONS and the
 error answers ask the file server with GET, as Caddy 2.7 and later require.
 
-**Compressed answers.** The file server sends the \`.br\` or \`.gz\` sibling the build wrote
-beside each answer of 4 KiB or more (\`precompressed br gzip\`), adding a second \`Vary\` header,
-\`Accept-Encoding\`. Caddy 2.6 sends such an answer without \`Content-Length\` (Go's
-\`http.ServeContent\` writes none with a \`Content-Encoding\`): chunked, and its HEAD with no
-length. A \`Range\` gets a slice of the compressed bytes (206).
+**Compressed answers.** A client that accepts br or gzip gets the \`.br\` or \`.gz\` sibling the
+build wrote beside each answer of 4 KiB or more, with a second \`Vary\` header, \`Accept-Encoding\`.
+The sibling is served as a file of its own, its \`Content-Encoding\` added as the answer is
+written (\`header\` with \`defer\`): the file server's \`precompressed\` sets it first, and Go's
+\`http.ServeContent\` then writes no \`Content-Length\` (GET chunked, HEAD with no length). A
+\`Range\` gets a slice of the compressed bytes (206).
 
 ${shared('caddy')}
 `;

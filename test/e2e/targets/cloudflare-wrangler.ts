@@ -62,5 +62,5 @@ export async function startWrangler(
     await child.stop();
     throw error;
   }
-  return { origin, stop: child.stop };
+  return { origin, stop: child.stop, output: child.output };
 }

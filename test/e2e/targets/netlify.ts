@@ -1,7 +1,7 @@
 // Netlify, run by `netlify dev --offline` (netlify-cli 26.2.0, installed apart by
 // `npm run setup:targets`) on a folder assembled as the deploy recipe of
-// targets/netlify/README.md says: netlify.toml, a copy of the build output as public/, and the two
-// functions. netlify dev runs Netlify's redirect engine and the functions as Netlify would; its
+// targets/netlify/README.md says: netlify.toml, a copy of the build output as public/ with the
+// target's _redirects, and the two functions. netlify dev runs Netlify's redirect engine and the functions as Netlify would; its
 // static server is its own (express), so headers and methods on files are not production's.
 // What it answers differently is in ../expectations.ts.
 
@@ -44,6 +44,7 @@ export const netlify: Target = {
     const site = path.join(workDir, 'site');
     await mkdir(site);
     await cp(publicDir, path.join(site, 'public'), { recursive: true });
+    await cp(path.join(targetsDir, 'netlify', '_redirects'), path.join(site, 'public', '_redirects'));
     await cp(path.join(targetsDir, 'netlify', 'netlify.toml'), path.join(site, 'netlify.toml'));
     await cp(path.join(targetsDir, 'netlify', 'netlify'), path.join(site, 'netlify'), { recursive: true });
     const functionsPort = await freePort();

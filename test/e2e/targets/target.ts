@@ -5,6 +5,8 @@ export interface RunningTarget {
   /** Origin the tests send requests to, e.g. http://127.0.0.1:41234 */
   origin: string;
   stop(): Promise<void>;
+  /** What the server printed so far, where the starter keeps it (wrangler). */
+  output?(): string;
 }
 
 /** A program the target runs that `npm install` does not bring. */
