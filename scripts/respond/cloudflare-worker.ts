@@ -133,9 +133,16 @@ export function createWorker(rules: readonly HeaderRule[]): Worker {
   return {
     async fetch(request, env) {
       const url = new URL(request.url);
-      const target = url.pathname + url.search;
+      // The path as the client wrote it: URL parsing resolves dot segments (`/company/./` would be
+      // `/company/`), where the contract answers 404.
+      const target = request.url.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i, '').replace(/#.*/, '') || '/';
       const reply = await handler.answer(
-        { method: request.method, target, ifNoneMatch: request.headers.get('If-None-Match') },
+        {
+          method: request.method,
+          target,
+          ifNoneMatch: request.headers.get('If-None-Match'),
+          accept: request.headers.get('Accept'),
+        },
         assetStore(env.ASSETS, url.origin),
       );
       try {
