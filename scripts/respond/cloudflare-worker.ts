@@ -133,8 +133,9 @@ export function createWorker(rules: readonly HeaderRule[]): Worker {
   return {
     async fetch(request, env) {
       const url = new URL(request.url);
-      // The path as the client wrote it: URL parsing resolves dot segments (`/company/./` would be
-      // `/company/`), where the contract answers 404.
+      // The path as the runtime hands it over, not parsed again: URL parsing resolves dot segments
+      // (`/company/./` would be `/company/`), where the contract answers 404. (workerd itself
+      // resolves them before the worker runs; a runtime that does not leaves them to the handler.)
       const target = request.url.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i, '').replace(/#.*/, '') || '/';
       const reply = await handler.answer(
         {

@@ -94,8 +94,19 @@ const REASONS = {
     'with no framing header at all. Status, Content-Type, Content-Encoding, ETag and the _headers headers are equal and ' +
     'the body is empty: only Transfer-Encoding: chunked differs',
   'workerd-absolute-form':
-    'workerd as wrangler runs it answers an absolute-form request-target with a plain-text 500 before any worker code ' +
+    'workerd as wrangler runs it answers an absolute-form request-target (and `*`) with a plain-text 500 before any worker code ' +
     "runs (on the user worker's own socket too); on Cloudflare the edge parses the request line, not workerd",
+  'workerd-unknown-method':
+    'workerd as wrangler runs it answers a method it does not know (M-SEARCH, LINK, FOO, get) with its own plain-text ' +
+    '501 "Unrecognized request method" before any worker code runs',
+  'workerd-edge-encoding':
+    "miniflare's entry worker, standing for Cloudflare's edge, compresses every answer for a client that accepts gzip " +
+    "or br, the contract's own OPTIONS and error bodies too, without naming Accept-Encoding in Vary, and answers " +
+    'Accept-Encoding: identity;q=0 with its own 415',
+  'workerd-dot-segments':
+    'workerd hands the worker a URL whose dot segments are already resolved (/event/. is /event/, /x/../company/ is ' +
+    "/company/), so the worker's own reading of the raw path cannot see them: the list instead of 404 Not found. " +
+    "Cloudflare's edge normalizes incoming URLs the same way unless the zone's URL normalization is off",
   // Cloudflare Pages without code: _headers, the Pages _redirects and 404.html of the build.
   'pages-no-query':
     'Pages matches _redirects and _headers on the path only and serves files by path: the query string is ignored, so ' +
@@ -374,6 +385,25 @@ const LONG_NUMBER: FuzzDifference = {
 };
 const QUERY_RULES = [NO_NEGOTIATION, CANNOT_SORT, RANGE_RULES];
 
+const DOT_SEGMENT = /(^|\/)(\.|%2e){1,2}(\/|\?|$)/i;
+const WORKERD: readonly FuzzDifference[] = [
+  {
+    reason: 'workerd-unknown-method',
+    when: (found) => statusOf(found) === 501 && !['POST', 'PUT', 'PATCH', 'DELETE'].includes(found.request.method),
+  },
+  {
+    reason: 'workerd-edge-encoding',
+    when: (found) =>
+      (statusOf(found) === 415 && /identity;q=0/.test(headerOf(found, 'Accept-Encoding') ?? '')) ||
+      found.problems.every((text) => /^Content-Encoding /.test(text)),
+  },
+  { reason: 'workerd-dot-segments', when: (found) => DOT_SEGMENT.test(found.request.target) },
+  {
+    reason: 'workerd-absolute-form',
+    when: (found) => statusOf(found) === 500 && /^(\*|http:)/.test(found.request.target),
+  },
+];
+
 export const FUZZ_DIFFERENCES: Readonly<Record<string, readonly FuzzDifference[]>> = {
   local: [],
   nginx: [
@@ -382,6 +412,8 @@ export const FUZZ_DIFFERENCES: Readonly<Record<string, readonly FuzzDifference[]
     { reason: 'nginx-trace', when: (found) => statusOf(found) === 405 && found.request.method === 'TRACE' },
   ],
   caddy: [...QUERY_RULES, BAD_ESCAPE, LONG_NUMBER],
+  'cloudflare-workers': WORKERD,
+  'cloudflare-pages': WORKERD,
   apache: [
     ...QUERY_RULES,
     BAD_ESCAPE,
