@@ -72,8 +72,15 @@ const REASONS = {
     'and an invalid one is ignored (200); a valid single range of a GET is honoured right',
   'host-refuses-target':
     'a request-target the server refuses with its own 400 before any rule runs, where the contract answers 404 Not ' +
-    'found: a malformed percent-escape (/%zz/, /%g0/: Caddy and Apache parse the path first), or `*` with another ' +
-    'method than OPTIONS (Apache)',
+    'found: a malformed percent-escape (/%zz/, /%g0/: Caddy and Apache parse the path first; Go writes its text body ' +
+    'even to HEAD), or `*` with another method than OPTIONS (Apache)',
+  'nginx-if-none-match-star':
+    "nginx's not-modified filter answers If-None-Match: * on every 200 with 304, the OPTIONS answer too, before any " +
+    'directive can say otherwise (ngx_http_test_if_match; `etag off` and `if_modified_since off` do not stop it); ' +
+    'Range and If-Modified-Since leave the OPTIONS answer whole',
+  'go-options-asterisk':
+    "Go's net/http answers `OPTIONS *` itself with 200 and no body (a request about the server, RFC 9110 9.3.7) " +
+    "before Caddy's routes run, where the contract answers 404 Not found",
   'host-long-number':
     'a page number of dozens of digits gets an error the server makes: Apache 403 (mod_rewrite), Caddy 500 ' +
     '(its vars_regexp), where the contract answers 404 Invalid page',
@@ -366,7 +373,9 @@ const NO_NEGOTIATION: FuzzDifference = {
 };
 const CANNOT_SORT: FuzzDifference = {
   reason: 'regex-cannot-sort',
-  when: (found) => statusOf(found) === 400 && bodyOf(found).includes('cannot order by several fields'),
+  when: (found) =>
+    statusOf(found) === 400 &&
+    (new URLSearchParams(found.request.target.split('?')[1] ?? '').getAll('ordering').at(-1) ?? '').includes(','),
 };
 const RANGE_RULES: FuzzDifference = {
   reason: 'host-range-rules',
@@ -377,13 +386,19 @@ const RANGE_RULES: FuzzDifference = {
 };
 const BAD_ESCAPE: FuzzDifference = {
   reason: 'host-refuses-target',
-  when: (found) => statusOf(found) === 400 && (/%(?![0-9a-f]{2})/i.test(pathOf(found)) || found.request.target === '*'),
+  when: (found) =>
+    (statusOf(found) === 400 || problem(found, /^400 answer to HEAD with \d+ bytes/)) &&
+    (/%(?![0-9a-f]{2})/i.test(pathOf(found)) || found.request.target === '*'),
 };
 const LONG_NUMBER: FuzzDifference = {
   reason: 'host-long-number',
   when: (found) => [403, 500].includes(statusOf(found)) && /page=\d{40,}/.test(found.request.target),
 };
-const QUERY_RULES = [NO_NEGOTIATION, CANNOT_SORT, RANGE_RULES];
+const CANNOT_DECODE_DIGITS: FuzzDifference = {
+  reason: 'regex-cannot-decode-digits',
+  when: (found) => statusOf(found) === 404 && /(^|[?&])page=[^&]*%[89a-f][0-9a-f]/i.test(found.request.target),
+};
+const QUERY_RULES = [NO_NEGOTIATION, CANNOT_SORT, RANGE_RULES, CANNOT_DECODE_DIGITS];
 
 const DOT_SEGMENT = /(^|\/)(\.|%2e){1,2}(\/|\?|$)/i;
 const WORKERD: readonly FuzzDifference[] = [
@@ -410,8 +425,21 @@ export const FUZZ_DIFFERENCES: Readonly<Record<string, readonly FuzzDifference[]
     ...QUERY_RULES,
     { reason: 'nginx-method-case', when: (found) => statusOf(found) === 404 && /[a-z]/.test(found.request.method) },
     { reason: 'nginx-trace', when: (found) => statusOf(found) === 405 && found.request.method === 'TRACE' },
+    {
+      reason: 'nginx-if-none-match-star',
+      when: (found) =>
+        found.request.method === 'OPTIONS' && statusOf(found) === 304 && headerOf(found, 'If-None-Match') === '*',
+    },
   ],
-  caddy: [...QUERY_RULES, BAD_ESCAPE, LONG_NUMBER],
+  caddy: [
+    ...QUERY_RULES,
+    BAD_ESCAPE,
+    LONG_NUMBER,
+    {
+      reason: 'go-options-asterisk',
+      when: (found) => found.request.method === 'OPTIONS' && found.request.target === '*' && statusOf(found) === 200,
+    },
+  ],
   'cloudflare-workers': WORKERD,
   'cloudflare-pages': WORKERD,
   apache: [
