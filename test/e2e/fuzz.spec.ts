@@ -8,7 +8,7 @@
 // `npm test` sends FUZZ_REQUESTS (300) per target; `npm run fuzz` 3,000. FUZZ_SEED replays a run.
 
 import { writeFileSync } from 'node:fs';
-import { fuzzDifference } from './expectations.ts';
+import { FUZZ_TITLE, fuzzDifference } from './expectations.ts';
 import { expect, test } from './fixtures.ts';
 import { expectedAnswer, judge } from './lib/fuzz-oracle.ts';
 import { fuzzRequests } from './lib/fuzz-requests.ts';
@@ -31,9 +31,7 @@ function describeAnswer(answer: Answer | string): string {
   ].join('\n  ');
 }
 
-test(`[fuzz] ${COUNT} seeded raw requests: the contract's answer or a documented difference`, async ({
-  site,
-}, testInfo) => {
+test(FUZZ_TITLE, async ({ site }, testInfo) => {
   // wrangler's runtimes take up to a second a request on a loaded machine, the web servers milliseconds.
   test.setTimeout(60_000 + COUNT * 1_000);
   const requests = fuzzRequests(SEED, COUNT);
