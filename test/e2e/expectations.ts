@@ -378,6 +378,9 @@ const headerOf = (found: FuzzCase, name: string) =>
 const problem = (found: FuzzCase, pattern: RegExp) => found.problems.some((text) => pattern.test(text));
 const bodyOf = (found: FuzzCase) => (typeof found.answer === 'string' ? '' : found.answer.text);
 const pathOf = (found: FuzzCase) => found.request.target.split('?')[0] ?? '';
+/** A query parameter as Django reads it: decoded, keys too, the last value winning. */
+const lastValue = (found: FuzzCase, key: string) =>
+  new URLSearchParams(found.request.target.split('?')[1] ?? '').getAll(key).at(-1) ?? '';
 
 const NO_NEGOTIATION: FuzzDifference = {
   reason: 'regex-no-negotiation',
@@ -385,9 +388,7 @@ const NO_NEGOTIATION: FuzzDifference = {
 };
 const CANNOT_SORT: FuzzDifference = {
   reason: 'regex-cannot-sort',
-  when: (found) =>
-    statusOf(found) === 400 &&
-    (new URLSearchParams(found.request.target.split('?')[1] ?? '').getAll('ordering').at(-1) ?? '').includes(','),
+  when: (found) => statusOf(found) === 400 && lastValue(found, 'ordering').includes(','),
 };
 const RANGE_RULES: FuzzDifference = {
   reason: 'host-range-rules',
@@ -408,7 +409,7 @@ const LONG_NUMBER: FuzzDifference = {
 };
 const CANNOT_DECODE_DIGITS: FuzzDifference = {
   reason: 'regex-cannot-decode-digits',
-  when: (found) => statusOf(found) === 404 && /(^|[?&])page=[^&]*%[89a-f][0-9a-f]/i.test(found.request.target),
+  when: (found) => statusOf(found) === 404 && /[^\x00-\x7f]/.test(lastValue(found, 'page')),
 };
 const QUERY_RULES = [NO_NEGOTIATION, CANNOT_SORT, RANGE_RULES, CANNOT_DECODE_DIGITS];
 
