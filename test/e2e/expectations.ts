@@ -409,7 +409,7 @@ const LONG_NUMBER: FuzzDifference = {
 };
 const CANNOT_DECODE_DIGITS: FuzzDifference = {
   reason: 'regex-cannot-decode-digits',
-  when: (found) => statusOf(found) === 404 && /[^\x00-\x7f]/.test(lastValue(found, 'page')),
+  when: (found) => statusOf(found) === 404 && /[^\p{ASCII}]/u.test(lastValue(found, 'page')),
 };
 const QUERY_RULES = [NO_NEGOTIATION, CANNOT_SORT, RANGE_RULES, CANNOT_DECODE_DIGITS];
 
