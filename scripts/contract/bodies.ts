@@ -3,6 +3,7 @@
 // from here (fixedBody), so no adapter has to read them.
 
 import { encode } from './json.ts';
+import { NOT_ACCEPTABLE } from './negotiation.ts';
 import { INVALID_PAGE_FILE, NOT_FOUND_FILE, optionsFile, RESOURCES } from './routes.ts';
 
 /** SimpleMetadata of a read-only list view without a docstring. */
@@ -17,6 +18,10 @@ export function optionsBody(title: string): string {
 
 export const NOT_FOUND_BODY = encode({ detail: 'Not found.' });
 export const INVALID_PAGE_BODY = encode({ detail: 'Invalid page.' });
+/** exceptions.NotAcceptable: no renderer for the request's Accept header. */
+export const NOT_ACCEPTABLE_BODY = encode({ detail: NOT_ACCEPTABLE });
+/** exceptions.ParseError: what the local server answers a request line HTTP does not allow. */
+export const MALFORMED_BODY = encode({ detail: 'Malformed request.' });
 /** Django's handler500 for an API view. */
 export const SERVER_ERROR_BODY = encode({ detail: 'A server error occurred.' });
 /** Not DRF's: what a target without code answers to an ordering by several fields. */

@@ -189,7 +189,8 @@ export function resolve(method: string, rawUrl: string): Answer {
   const resource = BY_PATH.get(path);
   if (resource === undefined) {
     if (BY_PATH.has(`${path}/`)) {
-      return { kind: 'redirect', status: 301, location: `${rawPath}/${search ? `?${search}` : ''}` };
+      // The decoded path, as Django's APPEND_SLASH writes it (`/%63ompany` → `/company/`).
+      return { kind: 'redirect', status: 301, location: `${path}/${search ? `?${search}` : ''}` };
     }
     return NOT_FOUND;
   }

@@ -26,9 +26,15 @@ export interface Worker {
  * CORS header) would make the targets differ. Always a GET: the asset server answers other
  * methods with an empty 405, and revalidation is the handler's (Pages' 304 has no ETag).
  */
+/** The longest file name ext4, APFS and NTFS hold. */
+const MAX_NAME = 255;
+
 function assetStore(assets: Assets, origin: string): FileStore<Response> {
   return {
     async open(file) {
+      // No build holds a name longer than a file system allows (a page number of hundreds of
+      // digits), and Pages' asset server fails on one instead of answering 404.
+      if (file.split('/').some((segment) => segment.length > MAX_NAME)) return null;
       const asset = await assets.fetch(new URL(`/${file}`, origin));
       if (asset.status === 404) {
         await asset.body?.cancel();
@@ -133,9 +139,17 @@ export function createWorker(rules: readonly HeaderRule[]): Worker {
   return {
     async fetch(request, env) {
       const url = new URL(request.url);
-      const target = url.pathname + url.search;
+      // The path as the runtime hands it over, not parsed again: URL parsing resolves dot segments
+      // (`/company/./` would be `/company/`), where the contract answers 404. (workerd itself
+      // resolves them before the worker runs; a runtime that does not leaves them to the handler.)
+      const target = request.url.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i, '').replace(/#.*/, '') || '/';
       const reply = await handler.answer(
-        { method: request.method, target, ifNoneMatch: request.headers.get('If-None-Match') },
+        {
+          method: request.method,
+          target,
+          ifNoneMatch: request.headers.get('If-None-Match'),
+          accept: request.headers.get('Accept'),
+        },
         assetStore(env.ASSETS, url.origin),
       );
       try {

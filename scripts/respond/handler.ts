@@ -5,11 +5,12 @@
 // adapters around it: each only opens the build's files its own way and writes the reply out,
 // so the targets cannot drift apart in what they answer.
 
-import { fixedBody, methodNotAllowedBody, SERVER_ERROR_BODY } from '../contract/bodies.ts';
+import { fixedBody, methodNotAllowedBody, NOT_ACCEPTABLE_BODY, SERVER_ERROR_BODY } from '../contract/bodies.ts';
 import { type HeaderRule, headersFor } from '../contract/headers.ts';
 import { encode, type Json } from '../contract/json.ts';
+import { acceptable } from '../contract/negotiation.ts';
 import { sortRecords } from '../contract/ordering.ts';
-import { type Answer, resolve } from '../contract/routes.ts';
+import { type Answer, FORMATS, NOT_FOUND_FILE, resolve } from '../contract/routes.ts';
 import { debugRequested } from '../shared/debug.ts';
 
 export type ReplyHeaders = Record<string, string>;
@@ -20,6 +21,8 @@ export interface ApiRequest {
   /** The path and query as the client sent them (`/event/?ordering=-id`). */
   target: string;
   ifNoneMatch?: string | null;
+  /** The Accept header, absent when the client sent none. */
+  accept?: string | null;
 }
 
 /** A file of the build, opened by an adapter. `Body` is the adapter's handle for sending it. */
@@ -79,6 +82,17 @@ function withType(headers: ReplyHeaders, contentType: string): ReplyHeaders {
   return { ...Object.fromEntries(others), 'Content-Type': contentType };
 }
 
+/**
+ * DRF negotiates once the URL has matched a list, before the method and the page are looked at:
+ * a request no renderer can answer gets 406, unless a known `format` chose the renderer.
+ */
+function notAcceptable(request: ApiRequest, answer: Answer): boolean {
+  if (answer.kind === 'redirect' || acceptable(request.accept)) return false;
+  if (answer.kind === 'file' && (answer.file === NOT_FOUND_FILE || answer.contentType !== undefined)) return false;
+  const format = new URLSearchParams(request.target.split('?')[1] ?? '').getAll('format').at(-1) ?? '';
+  return !(FORMATS as readonly string[]).includes(format);
+}
+
 export interface Handler {
   /** The reply to a request; never throws (a failure is the 500 reply, and is logged). */
   answer<Body>(request: ApiRequest, store: FileStore<Body>): Promise<Reply<Body>>;
@@ -97,7 +111,9 @@ export function logFailure(what: string, error: unknown): void {
 }
 
 export function createHandler(rules: readonly HeaderRule[]): Handler {
-  const headersOf = (target: string): ReplyHeaders => headersFor(rules, target.split('?')[0] ?? '/');
+  // An asterisk-form target (`OPTIONS *`) names no path: it gets the headers of the root.
+  const headersOf = (target: string): ReplyHeaders =>
+    headersFor(rules, target.startsWith('/') ? (target.split('?')[0] as string) : '/');
 
   const failure = (target: string): Reply<never> => ({
     status: 500,
@@ -154,7 +170,11 @@ export function createHandler(rules: readonly HeaderRule[]): Handler {
   return {
     async answer(request, store) {
       try {
-        return await reply(request, store, resolve(request.method, request.target), headersOf(request.target));
+        const answer = resolve(request.method, request.target);
+        const headers = headersOf(request.target);
+        if (notAcceptable(request, answer))
+          return { status: 406, headers: withContentType(headers), body: NOT_ACCEPTABLE_BODY };
+        return await reply(request, store, answer, headers);
       } catch (error) {
         logFailure(`answering ${request.method} ${request.target}`, error);
         return failure(request.target);

@@ -8,13 +8,15 @@ import { type FileHandle, open, readFile, stat } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
+import type { Duplex } from 'node:stream';
 import serveHandler from 'serve-handler';
+import { MALFORMED_BODY } from '../contract/bodies.ts';
 import { type HeaderRule, parseHeadersFile } from '../contract/headers.ts';
 import { ENCODINGS, type Encoding, siblingOfFile } from '../shared/compress.ts';
 import { UserFacingError } from '../shared/errors.ts';
 import { listLeftovers, newestComplete } from '../shared/swap.ts';
 import { chooseEncoding } from './encodings.ts';
-import { createHandler, type FileStore, type Handler, logFailure, type Reply } from './handler.ts';
+import { type ApiRequest, createHandler, type FileStore, type Handler, logFailure, type Reply } from './handler.ts';
 
 /** A problem that stops the server from starting, said in one line (no output, a bad `_headers`). */
 export class ServeError extends UserFacingError {}
@@ -170,6 +172,22 @@ function folderStore(
   };
 }
 
+/**
+ * What to do with a request's Range (RFC 9110 14.2): `send` one satisfiable byte range, answer
+ * 416 to one that is not, `ignore` (a whole 200) anything else: another method than GET, another
+ * unit, a range the grammar does not allow, several ranges (which a server may ignore).
+ */
+function rangeOf(req: http.IncomingMessage, size: number): 'none' | 'send' | 'unsatisfiable' | 'ignore' {
+  const range = req.headers.range;
+  if (range === undefined) return 'none';
+  if (req.method !== 'GET') return 'ignore';
+  const spec = /^bytes=[ \t]*(\d*)-(\d*)[ \t]*$/i.exec(range);
+  if (!spec || (spec[1] === '' && spec[2] === '')) return 'ignore';
+  if (spec[1] === '') return Number(spec[2]) > 0 && size > 0 ? 'send' : 'unsatisfiable';
+  if (spec[2] !== '' && Number(spec[2]) < Number(spec[1])) return 'ignore';
+  return Number(spec[1]) < size ? 'send' : 'unsatisfiable';
+}
+
 /** `headers` with Accept-Encoding added to Vary: the answer was chosen by it. */
 function varyingWithEncoding(headers: Record<string, string>): Record<string, string> {
   const name = Object.keys(headers).find((key) => key.toLowerCase() === 'vary');
@@ -226,11 +244,42 @@ function readRules(root: string, publicDir: string): HeaderRule[] {
 const SERVE_HANDLER_EXTRAS = [{ key: 'Content-Disposition', value: null as unknown as string }];
 
 export function createApiServer(root: string): http.Server {
-  return http.createServer(apiRequestListener(root));
+  const api = createApi(root);
+  const server = http.createServer(api.listener);
+  server.on('clientError', api.refused);
+  return server;
 }
 
 /** Answers every request from the build output in `root`; throws ServeError when `root` is not one. */
 export function apiRequestListener(root: string): http.RequestListener {
+  return createApi(root).listener;
+}
+
+/**
+ * A request Node's HTTP parser refuses (clientError) whose request line is still one the
+ * contract covers: a method llhttp does not know (`FOO`, `get`: methods are case-sensitive tokens) or raw bytes above
+ * 0x7F in the target, sent as their percent-escapes. Undefined for anything else.
+ */
+function refusedRequest(error: Error & { code?: string; rawPacket?: Buffer }): ApiRequest | undefined {
+  if (error.code !== 'HPE_INVALID_METHOD' && error.code !== 'HPE_INVALID_URL') return undefined;
+  const head = error.rawPacket?.toString('latin1') ?? '';
+  const line = /^([!#$%&'*+.^_`|~0-9A-Za-z-]+) ([\x21-\xff]+) HTTP\/1\.[01]\r?\n/.exec(head);
+  if (!line) return undefined;
+  const target = (line[2] as string).replace(/[\x80-\xff]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  const field = (name: string) => new RegExp(`\r\n${name}:[ \t]*([^\r\n]*)`, 'i').exec(head)?.[1]?.trim();
+  return {
+    method: line[1] as string,
+    target: originForm(target),
+    ifNoneMatch: field('If-None-Match'),
+    accept: field('Accept'),
+  };
+}
+
+/** The request listener and the answer to what Node's parser refuses, over one output folder. */
+function createApi(root: string): {
+  listener: http.RequestListener;
+  refused: (error: Error & { code?: string; rawPacket?: Buffer }, socket: Duplex) => void;
+} {
   const publicDir = path.resolve(root);
   const handlerNow = headersWatcher(publicDir, readRules(root, publicDir));
   const etags = new EtagCache();
@@ -247,6 +296,22 @@ export function apiRequestListener(root: string): http.RequestListener {
       const { handle, stats, file, encoding } = reply.file.body;
       const extension = ENCODINGS.find((known) => known.encoding === encoding)?.extension ?? '';
       const encoded = encoding === undefined ? [] : [{ key: 'Content-Encoding', value: encoding }];
+      // serve-handler answers what it cannot read of a Range with 416 and the whole file, and two
+      // ranges with the first: the Range is read here, as RFC 9110 14.2 says, and only a valid
+      // single range of a GET reaches it.
+      const range = rangeOf(req, stats.size);
+      if (range === 'ignore') delete req.headers.range;
+      if (range === 'unsatisfiable') {
+        await handle.close();
+        const contentRange = { 'Content-Range': `bytes */${stats.size}`, 'Content-Length': '0' };
+        res.writeHead(416, {
+          ...headers,
+          ...Object.fromEntries(encoded.map((h) => [h.key, h.value])),
+          ...contentRange,
+        });
+        res.end();
+        return;
+      }
       // The handler named the file, so the URL serve-handler sees is never the client's; it
       // sends the file already opened, whichever folder holds it now. The answer's own name,
       // not its sibling's, so that it types the body as the answer.
@@ -290,7 +355,39 @@ export function apiRequestListener(root: string): http.RequestListener {
     res.end(reply.body);
   }
 
-  return (req, res) => {
+  /**
+   * Writes a reply on a socket the parser gave up on: the contract's answer when the request
+   * line is one it covers, else 400 Malformed request (DRF's ParseError) with the same headers.
+   */
+  async function refused(error: Error & { code?: string; rawPacket?: Buffer }, socket: Duplex): Promise<void> {
+    if (error.code === 'ECONNRESET' || !socket.writable) {
+      socket.destroy();
+      return;
+    }
+    const handler = await handlerNow();
+    const request = refusedRequest(error);
+    const reply = request
+      ? await handler.answer(
+          request,
+          folderStore(publicDir, etags, undefined, () => {}),
+        )
+      : {
+          status: error.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400,
+          headers: handler.failure('/').headers,
+          body: MALFORMED_BODY,
+        };
+    const body = 'file' in reply ? await reply.file.text() : (reply.body ?? '');
+    const bytes = request?.method === 'HEAD' || reply.status === 304 ? Buffer.alloc(0) : Buffer.from(body);
+    const lines = [
+      `HTTP/1.1 ${reply.status} ${http.STATUS_CODES[reply.status] ?? ''}`,
+      ...Object.entries(reply.headers).map(([name, value]) => `${name}: ${value}`),
+      ...(reply.status === 304 ? [] : [`Content-Length: ${Buffer.byteLength(body)}`]),
+      'Connection: close',
+    ];
+    socket.end(Buffer.concat([Buffer.from(`${lines.join('\r\n')}\r\n\r\n`, 'latin1'), bytes]));
+  }
+
+  const listener: http.RequestListener = (req, res) => {
     const target = originForm(req.url ?? '/');
     let handler: Handler | undefined;
     // The file the handler opened last: a sibling, when its reply is that file or its 304.
@@ -302,7 +399,12 @@ export function apiRequestListener(root: string): http.RequestListener {
       .then((current) => {
         handler = current;
         return current.answer(
-          { method: req.method ?? 'GET', target, ifNoneMatch: req.headers['if-none-match'] },
+          {
+            method: req.method ?? 'GET',
+            target,
+            ifNoneMatch: req.headers['if-none-match'],
+            accept: req.headers.accept,
+          },
           store,
         );
       })
@@ -315,6 +417,15 @@ export function apiRequestListener(root: string): http.RequestListener {
         if (res.headersSent || !handler) res.destroy();
         else write(req, res, handler.failure(target), false).catch(() => res.destroy());
       });
+  };
+  return {
+    listener,
+    refused: (error, socket) => {
+      refused(error, socket).catch((failure: unknown) => {
+        logFailure('answering a request the HTTP parser refused', failure);
+        socket.destroy();
+      });
+    },
   };
 }
 

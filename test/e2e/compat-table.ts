@@ -8,7 +8,7 @@
 
 import { readFileSync, writeFileSync } from 'node:fs';
 import { SETUP_COMMAND } from '../installed.ts';
-import { RULES, type RuleId, reasonOf, ruleOf } from './expectations.ts';
+import { fuzzReasonOf, RULES, type RuleId, reasonOf, ruleOf } from './expectations.ts';
 import { TARGETS } from './targets/index.ts';
 
 interface ReportTest {
@@ -41,6 +41,7 @@ const CONTRACT_SECTIONS: Readonly<Record<string, readonly [label: string, anchor
   ordering: ['5.3', '53-event-ordering'],
   pages: ['5.4', '54-texture-pages'],
   order: ['6', '6-record-order'],
+  fuzz: ['2–5', '2-headers'],
 };
 
 type Verdict = 'yes' | 'no' | 'FAILING';
@@ -107,6 +108,16 @@ function compatSection(report: Report): string {
         if (how !== undefined) reason.shows.add(how);
         reasons.set(reasonKey, reason);
       }
+      // The fuzzer's documented differences, each with how many of its requests showed it.
+      for (const found of test.annotations.filter((a) => a.type === 'fuzz')) {
+        const { key: reasonKey, text, count } = fuzzReasonOf(found.description ?? '');
+        if (cell.verdict === 'yes') cell.verdict = 'no';
+        cell.reasons.add(reasonKey);
+        const reason = reasons.get(reasonKey) ?? { text, rules: new Map(), shows: new Set() };
+        reason.rules.set(test.projectName, (reason.rules.get(test.projectName) ?? new Set()).add(rule));
+        reason.shows.add(`${test.projectName}, ${count}`);
+        reasons.set(reasonKey, reason);
+      }
       cells.set(key, cell);
     }
   }
@@ -138,6 +149,7 @@ function compatSection(report: Report): string {
   const why = [...numbers].map(([key, n]) => {
     const reason = reasons.get(key) as Reason;
     const id = key.startsWith('known bug: ') ? 'known bug' : `\`${key}\``;
+    // The fuzzer's counts show as "nginx, 12 of 300 requests (seed 37)".
     const shows = reason.shows.size ? ` Shows as: ${[...reason.shows].sort().join('; ')}.` : '';
     return `${n}. <a id="why-${n}"></a>${id}: ${reason.text}.${shows}\n   Applies to ${appliesTo(reason.rules, targets)}.`;
   });

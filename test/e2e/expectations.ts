@@ -5,6 +5,8 @@
 // delete the entry). Never skip a test or loosen an assertion for a target.
 
 import { TRAVERSALS, UNKNOWN_PATHS } from './lib/contract.ts';
+import type { Answer } from './lib/http.ts';
+import type { RawRequest } from './lib/raw-http.ts';
 
 /** Rule ids, grouped by the prefix before the dot. docs/targets.md is a table of target × rule. */
 export const RULES = {
@@ -29,9 +31,14 @@ export const RULES = {
   'pages.invalid': 'Invalid pages: 404 {"detail":"Invalid page."}',
   order: 'Record order of each list',
   query: 'Query strings as Django reads them (decoding, repeated and unknown keys)',
+  fuzz: "Seeded raw requests of every kind: the contract's answer, or a difference documented below with its count",
 } as const;
 
 export type RuleId = keyof typeof RULES;
+
+/** The fuzzer's one test (fuzz.spec.ts), the same title whatever the number of requests. */
+export const FUZZ_TITLE =
+  "[fuzz] seeded raw requests (300, FUZZ_REQUESTS in npm run fuzz): the contract's answer or a documented difference";
 
 /** A test's exact title, for a difference that holds for some of a rule's tests only. */
 type TestTitle = `[${string}`;
@@ -54,6 +61,37 @@ const REASONS = {
   'apache-core-traversal':
     "Apache's core refuses a path that climbs above the root with 400 before any module runs (ap_normalize_path); " +
     'the ErrorDocument sends the JSON not-found body but cannot change the status',
+  // Found by the request fuzzer (fuzz.spec.ts) on nginx, Caddy and Apache.
+  'regex-no-negotiation':
+    'the configurations do not read Accept: a request no DRF renderer can answer (Accept: application/xml) gets the ' +
+    'answer of a request without Accept (200, 405, OPTIONS) instead of 406 Not Acceptable (docs/contract.md section 3)',
+  'host-range-rules':
+    "the file server's own Range handling: it slices a HEAD answer (206) and answers a Range it cannot parse " +
+    '(bytes=abc, bytes=5-2) or cannot satisfy with its own 416 page, where RFC 9110 14.2 says that a Range is for GET ' +
+    'and an invalid one is ignored (200); a valid single range of a GET is honoured right',
+  'host-refuses-target':
+    'a request-target the server refuses with its own 400 before any rule runs, where the contract answers 404 Not ' +
+    'found: a malformed percent-escape (/%zz/, /%g0/: Caddy and Apache parse the path first; Go writes its text body ' +
+    'even to HEAD), or `*` with another method than OPTIONS (Apache)',
+  'nginx-if-none-match-star':
+    "nginx's not-modified filter answers If-None-Match: * on every 200 with 304, the OPTIONS answer too, before any " +
+    'directive can say otherwise (ngx_http_test_if_match; `etag off` and `if_modified_since off` do not stop it); ' +
+    'Range and If-Modified-Since leave the OPTIONS answer whole',
+  'go-options-asterisk':
+    "Go's net/http answers `OPTIONS *` itself with 200 and no body (a request about the server, RFC 9110 9.3.7) " +
+    "before Caddy's routes run, where the contract answers 404 Not found",
+  'host-long-number':
+    'a page number of dozens of digits gets an error the server makes: Apache 403 (mod_rewrite), Caddy 500 ' +
+    '(its vars_regexp), where the contract answers 404 Invalid page',
+  'nginx-method-case':
+    "nginx refuses a method that is not upper-case letters (get, Get) with 400, which api.conf's error_page for " +
+    "nginx's own 400 turns into 404 Not found, where the contract answers 405 (methods are case-sensitive tokens)",
+  'nginx-trace':
+    'nginx answers TRACE itself with 405 before any location runs (ngx_http_process_request_header), also on unknown ' +
+    'paths and on a path without its slash, where the contract answers 404 or 301',
+  'apache-unknown-method':
+    'Apache answers a method its core does not register (M-SEARCH, LINK, FOO, get) itself: 405 with its HTML page and ' +
+    'an Allow line of its own naming TRACE; the configuration has a 405 body only for the methods it names',
   // wrangler's local runtime, whatever a Cloudflare target configures: workerd behind miniflare's
   // entry worker, which emulates Cloudflare's edge.
   'workerd-head-framing':
@@ -62,8 +100,19 @@ const REASONS = {
     'with no framing header at all. Status, Content-Type, Content-Encoding, ETag and the _headers headers are equal and ' +
     'the body is empty: only Transfer-Encoding: chunked differs',
   'workerd-absolute-form':
-    'workerd as wrangler runs it answers an absolute-form request-target with a plain-text 500 before any worker code ' +
+    'workerd as wrangler runs it answers an absolute-form request-target (and `*`) with a plain-text 500 before any worker code ' +
     "runs (on the user worker's own socket too); on Cloudflare the edge parses the request line, not workerd",
+  'workerd-unknown-method':
+    'workerd as wrangler runs it answers a method it does not know (M-SEARCH, LINK, FOO, get) with its own plain-text ' +
+    '501 "Unrecognized request method" before any worker code runs',
+  'workerd-edge-encoding':
+    "miniflare's entry worker, standing for Cloudflare's edge, compresses every answer for a client that accepts gzip " +
+    "or br, the contract's own OPTIONS and error bodies too, without naming Accept-Encoding in Vary, and answers " +
+    'Accept-Encoding: identity;q=0 with its own 415',
+  'workerd-dot-segments':
+    'workerd hands the worker a URL whose dot segments are already resolved (/event/. is /event/, /x/../company/ is ' +
+    "/company/), so the worker's own reading of the raw path cannot see them: the list instead of 404 Not found. " +
+    "Cloudflare's edge normalizes incoming URLs the same way unless the zone's URL normalization is off",
   // Cloudflare Pages without code: _headers, the Pages _redirects and 404.html of the build.
   'pages-no-query':
     'Pages matches _redirects and _headers on the path only and serves files by path: the query string is ignored, so ' +
@@ -127,6 +176,7 @@ const CLOUDFLARE_RUNTIME: Differences = {
 
 const PAGES_STATIC_LIMITS: Differences = {
   ...CLOUDFLARE_RUNTIME,
+  fuzz: shows('pages-no-query', 'the requests with a query get the plain list'),
   'methods.options': 'pages-asset-methods',
   'methods.not-allowed': 'pages-asset-methods',
   '[paths.not-found] POST /nope/ → 404 Not found, not 405': 'pages-asset-methods',
@@ -239,6 +289,13 @@ export const KNOWN_DIFFERENCES: Readonly<Record<string, Differences>> = {
  */
 export const KNOWN_BUGS: Readonly<Record<string, Readonly<Record<string, string>>>> = {
   local: {},
+  netlify: {
+    [FUZZ_TITLE]:
+      'public/_redirects matches query keys as written, so a percent-encoded key (/virtualbooth-texture/?%70age=2) ' +
+      'falls through to the plain list rule and gets page 1 under 200; and netlify dev exits on a malformed escape ' +
+      "(//, /%g0/: TypeError: Invalid URL in netlify-cli 26.2.0). The fuzzer's other differences on Netlify are not " +
+      'sorted into reasons yet',
+  },
 };
 
 const TITLE = /^\[([a-z.-]+)\] /;
@@ -281,4 +338,145 @@ export function reasonOf(annotation: string): { key: string; text: string } {
   if (id !== undefined && id in REASONS) return { key: id, text: REASONS[id as ReasonId] };
   if (annotation.startsWith('known bug: ')) return { key: annotation, text: annotation };
   throw new Error(`not an annotation of expectations.ts (run \`npx playwright test\` again): ${annotation}`);
+}
+
+/** What the fuzzer (fuzz.spec.ts) sent and got, for a documented difference to recognise. */
+export interface FuzzCase {
+  request: RawRequest;
+  answer: Answer | string;
+  /** The oracle's problems with the answer (lib/fuzz-oracle.ts), never empty. */
+  problems: readonly string[];
+}
+
+interface FuzzDifference {
+  reason: ReasonId;
+  when(found: FuzzCase): boolean;
+}
+
+const statusOf = (found: FuzzCase) => (typeof found.answer === 'string' ? 0 : found.answer.status);
+const headerOf = (found: FuzzCase, name: string) =>
+  found.request.headers.find(([n]) => n.toLowerCase() === name.toLowerCase())?.[1];
+
+/**
+ * Target name → the differences the request fuzzer may find, each with its reason and how to
+ * recognise it. The first that matches is counted; any other difference fails the run.
+ */
+const problem = (found: FuzzCase, pattern: RegExp) => found.problems.some((text) => pattern.test(text));
+const bodyOf = (found: FuzzCase) => (typeof found.answer === 'string' ? '' : found.answer.text);
+const pathOf = (found: FuzzCase) => found.request.target.split('?')[0] ?? '';
+/** A query parameter as Django reads it: decoded, keys too, the last value winning. */
+const lastValue = (found: FuzzCase, key: string) =>
+  new URLSearchParams(found.request.target.split('?')[1] ?? '').getAll(key).at(-1) ?? '';
+
+const NO_NEGOTIATION: FuzzDifference = {
+  reason: 'regex-no-negotiation',
+  when: (found) => problem(found, /contract 406|answer is 406/) && headerOf(found, 'Accept') !== undefined,
+};
+const CANNOT_SORT: FuzzDifference = {
+  reason: 'regex-cannot-sort',
+  when: (found) => statusOf(found) === 400 && lastValue(found, 'ordering').includes(','),
+};
+const RANGE_RULES: FuzzDifference = {
+  reason: 'host-range-rules',
+  when: (found) =>
+    headerOf(found, 'Range') !== undefined &&
+    (statusOf(found) === 416 || (statusOf(found) === 206 && found.request.method === 'HEAD')) &&
+    !problem(found, /answer is 406/),
+};
+const BAD_ESCAPE: FuzzDifference = {
+  reason: 'host-refuses-target',
+  when: (found) =>
+    (statusOf(found) === 400 || problem(found, /^400 answer to HEAD with \d+ bytes/)) &&
+    (/%(?![0-9a-f]{2})/i.test(pathOf(found)) || found.request.target === '*'),
+};
+const LONG_NUMBER: FuzzDifference = {
+  reason: 'host-long-number',
+  when: (found) => [403, 500].includes(statusOf(found)) && /page=\d{40,}/.test(found.request.target),
+};
+const CANNOT_DECODE_DIGITS: FuzzDifference = {
+  reason: 'regex-cannot-decode-digits',
+  when: (found) => statusOf(found) === 404 && /[^\p{ASCII}]/u.test(lastValue(found, 'page')),
+};
+const QUERY_RULES = [NO_NEGOTIATION, CANNOT_SORT, RANGE_RULES, CANNOT_DECODE_DIGITS];
+
+const DOT_SEGMENT = /(^|\/)(\.|%2e){1,2}(\/|\?|$)/i;
+const WORKERD: readonly FuzzDifference[] = [
+  {
+    reason: 'workerd-unknown-method',
+    when: (found) => statusOf(found) === 501 && !['POST', 'PUT', 'PATCH', 'DELETE'].includes(found.request.method),
+  },
+  {
+    reason: 'workerd-edge-encoding',
+    when: (found) =>
+      (statusOf(found) === 415 && /identity;q=0/.test(headerOf(found, 'Accept-Encoding') ?? '')) ||
+      found.problems.every((text) => /^Content-Encoding /.test(text)),
+  },
+  { reason: 'workerd-dot-segments', when: (found) => DOT_SEGMENT.test(found.request.target) },
+  {
+    reason: 'workerd-absolute-form',
+    when: (found) => statusOf(found) === 500 && /^(\*|http:)/.test(found.request.target),
+  },
+];
+
+export const FUZZ_DIFFERENCES: Readonly<Record<string, readonly FuzzDifference[]>> = {
+  local: [],
+  nginx: [
+    ...QUERY_RULES,
+    { reason: 'nginx-method-case', when: (found) => statusOf(found) === 404 && /[a-z]/.test(found.request.method) },
+    { reason: 'nginx-trace', when: (found) => statusOf(found) === 405 && found.request.method === 'TRACE' },
+    {
+      reason: 'nginx-if-none-match-star',
+      when: (found) =>
+        found.request.method === 'OPTIONS' && statusOf(found) === 304 && headerOf(found, 'If-None-Match') === '*',
+    },
+  ],
+  caddy: [
+    ...QUERY_RULES,
+    BAD_ESCAPE,
+    LONG_NUMBER,
+    {
+      reason: 'go-options-asterisk',
+      when: (found) => found.request.method === 'OPTIONS' && found.request.target === '*' && statusOf(found) === 200,
+    },
+  ],
+  'cloudflare-workers': WORKERD,
+  'cloudflare-pages': WORKERD,
+  apache: [
+    ...QUERY_RULES,
+    BAD_ESCAPE,
+    LONG_NUMBER,
+    {
+      reason: 'apache-core-traversal',
+      when: (found) => statusOf(found) === 400 && /(^|\/)(\.|%2e){2}(\/|$)/i.test(pathOf(found)),
+    },
+    {
+      reason: 'apache-core-options',
+      when: (found) => found.request.method === 'OPTIONS' && statusOf(found) === 200 && bodyOf(found) === '',
+    },
+    {
+      reason: 'apache-unknown-method',
+      when: (found) =>
+        statusOf(found) === 405 && !['POST', 'PUT', 'PATCH', 'DELETE', 'TRACE'].includes(found.request.method),
+    },
+  ],
+};
+
+/** The reason of the first documented difference `found` is, or undefined when it is none. */
+export function fuzzDifference(
+  target: string,
+  request: RawRequest,
+  answer: Answer | string,
+  problems: readonly string[],
+): ReasonId | undefined {
+  const found = { request, answer, problems };
+  return FUZZ_DIFFERENCES[target]?.find((difference) => difference.when(found))?.reason;
+}
+
+/** The fuzz annotation `<reason id>: <count> of <requests> (seed <seed>)` read back. */
+export function fuzzReasonOf(annotation: string): { key: string; text: string; count: string } {
+  const match = /^([a-z0-9-]+): (\d+ of \d+) \(seed (\d+)\)$/.exec(annotation);
+  if (!match || !((match[1] as string) in REASONS))
+    throw new Error(`not a fuzz annotation of fuzz.spec.ts: ${annotation}`);
+  const key = match[1] as ReasonId;
+  return { key, text: REASONS[key], count: `${match[2]} requests (seed ${match[3]})` };
 }

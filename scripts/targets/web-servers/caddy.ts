@@ -112,7 +112,12 @@ function formatAndMethod(plan: ServerPlan, resource: ResourcePlan): string[] {
     '@options method OPTIONS',
     // Caddy 2.6 serves a file for any method; later versions answer a file_server request that
     // is not GET or HEAD with their own 405, so the file is asked for with GET.
-    ...block('route @options', ['method GET', ...serve(resource.optionsFile)]),
+    // A whole answer: without the headers that would slice it (206) or empty it (304).
+    ...block('route @options', [
+      'method GET',
+      ...CONDITIONAL_HEADERS.map((name) => `request_header -${name}`),
+      ...serve(resource.optionsFile),
+    ]),
     `@rejected method ${plan.rejectedMethods.join(' ')}`,
     ...fail('@rejected', 405, plan.methodNotAllowedFile('{method}')),
     '@other_method not method GET HEAD',

@@ -1,0 +1,76 @@
+// [fuzz] docs/contract.md sections 2 to 5, request by request: the differential request fuzzer.
+// Seeded requests (lib/fuzz-requests.ts) go to the target over bare sockets, exactly as written,
+// and each answer is judged against what the contract says (lib/fuzz-oracle.ts), not against
+// another target. A difference is either a documented one (FUZZ_DIFFERENCES in expectations.ts,
+// with its reason; its count goes into docs/targets.md's table) or a failure that prints the
+// request, the answer, what the contract says and the seed.
+//
+// `npm test` sends FUZZ_REQUESTS (300) per target; `npm run fuzz` 3,000. FUZZ_SEED replays a run.
+
+import { writeFileSync } from 'node:fs';
+import { FUZZ_TITLE, fuzzDifference } from './expectations.ts';
+import { expect, test } from './fixtures.ts';
+import { expectedAnswer, judge } from './lib/fuzz-oracle.ts';
+import { fuzzRequests } from './lib/fuzz-requests.ts';
+import type { Answer } from './lib/http.ts';
+import { describeRequest, type RawRequest, sendRaw } from './lib/raw-http.ts';
+
+const COUNT = Number(process.env.FUZZ_REQUESTS ?? 300);
+const SEED = Number(process.env.FUZZ_SEED ?? 37);
+/** Requests in flight at once: enough to be quick, few enough for a 2-core machine. */
+const PARALLEL = 6;
+
+function describeAnswer(answer: Answer | string): string {
+  if (typeof answer === 'string') return answer;
+  const body = answer.body.toString('utf8');
+  return [
+    `${answer.status}`,
+    ...answer.headers.map(([name, value]) => `${name}: ${value}`),
+    '',
+    body.length > 400 ? `${body.slice(0, 400)}… (${answer.body.length} bytes)` : body,
+  ].join('\n  ');
+}
+
+test(FUZZ_TITLE, async ({ site }, testInfo) => {
+  // wrangler's runtimes take up to a second a request on a loaded machine, the web servers milliseconds.
+  test.setTimeout(60_000 + COUNT * 1_000);
+  const requests = fuzzRequests(SEED, COUNT);
+  const counts = new Map<string, number>();
+  const failures: string[] = [];
+  let next = 0;
+  const worker = async () => {
+    while (next < requests.length) {
+      const index = next++;
+      const request = requests[index] as RawRequest;
+      const answer = await sendRaw(site.origin, request);
+      const problems = judge(request, answer, site.publicDir);
+      if (problems.length === 0) continue;
+      const reason = fuzzDifference(site.target, request, answer, problems);
+      if (reason !== undefined) {
+        counts.set(reason, (counts.get(reason) ?? 0) + 1);
+        continue;
+      }
+      failures.push(
+        [
+          `request ${index} of seed ${SEED} (FUZZ_SEED=${SEED} FUZZ_REQUESTS=${COUNT} replays it):`,
+          `  ${describeRequest(request)}`,
+          `answer of ${site.target}:`,
+          `  ${describeAnswer(answer)}`,
+          `contract: ${JSON.stringify(expectedAnswer(request))}`,
+          ...problems.map((problem) => `  - ${problem}`),
+        ].join('\n'),
+      );
+    }
+  };
+  await Promise.all(Array.from({ length: PARALLEL }, worker));
+  for (const [reason, count] of [...counts].sort()) {
+    testInfo.annotations.push({ type: 'fuzz', description: `${reason}: ${count} of ${COUNT} (seed ${SEED})` });
+  }
+  if (failures.length) {
+    await testInfo.attach('undocumented differences', { body: failures.join('\n\n'), contentType: 'text/plain' });
+    writeFileSync(testInfo.outputPath('differences.txt'), failures.join('\n\n'));
+  }
+  expect(failures.length, `${failures.length} undocumented differences:\n\n${failures.slice(0, 15).join('\n\n')}`).toBe(
+    0,
+  );
+});
