@@ -76,7 +76,7 @@ describe('the workflows', () => {
   it('the tests run on every line of engines, with the servers installed', () => {
     expect(engineLines()).toEqual([22, 24, 26]);
     expect(workflow('test.yml').jobs.test?.strategy?.matrix.node).toEqual(engineLines());
-    expect(runs('test.yml')).toEqual(['npm ci --no-audit --no-fund', 'npm run setup:targets', 'npm test']);
+    expect(runs('test.yml').slice(-3)).toEqual(['npm ci --no-audit --no-fund', 'npm run setup:targets', 'npm test']);
   });
 
   it('the committed output is compared with a fresh build, the ignored siblings aside', () => {
