@@ -85,6 +85,33 @@ describe('the workflows', () => {
     expect(commands[2]).toContain('git status --porcelain -- public targets schemas');
   });
 
+  it('the comparison fails on a changed, removed or new output file, and not on a sibling git ignores', () => {
+    const compare = steps('committed-output.yml').find((step) => step.name === 'Compare with the committed output');
+    const script = compare?.run ?? '';
+    const repo = mkdtempSync(path.join(os.tmpdir(), 'workflow-compare-'));
+    scratch.push(repo);
+    const sh = (command: string) => spawnSync('bash', ['-c', command], { cwd: repo, encoding: 'utf8' });
+    const git = '-c user.name=t -c user.email=t@example.com';
+    sh(`git init -q && cp ${JSON.stringify(path.join(ROOT, '.gitignore'))} .gitignore`);
+    sh('mkdir -p public/company targets/nginx schemas && echo 1 > public/company/index.json');
+    sh('echo c > targets/nginx/api.conf && echo s > schemas/s.json');
+    sh(`git add -A && git ${git} commit -q -m output`);
+    const status = () => sh(script).status;
+    expect(status()).toBe(0);
+    sh('echo sibling > public/company/index.json.br && echo sibling > public/company/index.json.gz');
+    expect(status()).toBe(0);
+    for (const change of [
+      'echo 2 > public/company/index.json',
+      'rm schemas/s.json',
+      'echo new > targets/nginx/new.conf',
+    ]) {
+      sh(`git checkout -q -- . && git clean -fdq -e '*.br' -e '*.gz' && ${change}`);
+      const failed = sh(script);
+      expect(failed.stdout, change).toContain('differ from a fresh build');
+      expect(failed.status, change).toBe(1);
+    }
+  });
+
   it('the API diff runs on a change of the data, the headers or the settings', () => {
     expect(workflow('api-diff.yml').on.pull_request?.paths).toEqual(
       expect.arrayContaining(['data/**', '_headers', 'static-api.config.json']),
