@@ -4,7 +4,9 @@
 
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import { planPages, type Route } from '../contract/routes.ts';
+import { RESOURCES } from '../contract/resources/index.ts';
+import type { Resource } from '../contract/resources/resource.ts';
+import { planPages, type Route, routingOf } from '../contract/routes.ts';
 import { readCommitTimes, subfolderTimes } from '../shared/commit-times.ts';
 import { recoverOutput } from '../shared/swap.ts';
 import { writeOutput } from '../shared/write.ts';
@@ -15,6 +17,8 @@ import { readCatalogue } from './catalogue.ts';
 import { render } from './render.ts';
 
 export interface BuildOptions {
+  /** The resources declared (contract/resources/): the API's when absent. */
+  resources?: readonly Resource[];
   dataDir: string;
   outDir: string;
   /** The project's `_headers`, copied into the output. */
@@ -117,7 +121,7 @@ function withinLimits(
 /** Adds the pages beside the API (the reference, when on) to the rendered `files`, which it returns. */
 export async function addPages(
   files: Map<string, string>,
-  options: Pick<BuildOptions, 'reference' | 'baseUrl' | 'pageSize'>,
+  options: Pick<BuildOptions, 'reference' | 'baseUrl' | 'pageSize' | 'resources'>,
   headersText: string,
 ): Promise<Map<string, string>> {
   if (options.reference) {
@@ -153,12 +157,18 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     step,
     options.log,
   ).catch((error: unknown) => withPath(error, options.headersPath));
-  const context = { routes, pages: planPages({ reference: options.reference ?? false }), headerRules };
+  const resources = options.resources ?? RESOURCES;
+  const context: TargetContext = {
+    routes,
+    pages: planPages({ reference: options.reference ?? false }),
+    headerRules,
+    resources: routingOf(resources),
+  };
   // Asked first: esbuild bundles in a process of its own while this one renders.
   const targetFiles = Promise.all(selected.map((target) => target.files(context)));
   // Awaited below; when rendering fails, that is the error to report.
   targetFiles.catch(() => {});
-  const files = await addPages(render(catalogue, routes, headersText, options), options, headersText);
+  const files = await addPages(render(catalogue, routes, headersText, options, {}, resources), options, headersText);
   addSiteFiles(files, context);
   step(`render: ${routes.length} routes, ${files.size} files`);
   const allMade = await targetFiles;
@@ -184,7 +194,9 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     // Keyed by their place in the project (`schemas/openapi.json`): written into schemasDir.
     // Loaded only here: npm start, dev and check never write schemas.
     const { schemaFiles } = await import('./openapi.ts');
-    const schemas = [...schemaFiles(options, headersText)].map(([file, text]) => [path.basename(file), text] as const);
+    const schemas = [...schemaFiles(options, headersText, resources)].map(
+      ([file, text]) => [path.basename(file), text] as const,
+    );
     await writeOutput(options.schemasDir, new Map(schemas));
     folders.push(`${options.schemasDir}/`);
     count += schemas.length;

@@ -3,6 +3,8 @@
 
 import { readFile } from 'node:fs/promises';
 import type { HeaderRule } from '../contract/headers.ts';
+import { RESOURCES } from '../contract/resources/index.ts';
+import type { Resource } from '../contract/resources/resource.ts';
 import type { Route } from '../contract/routes.ts';
 import { byLocation, type DataError, DataErrors, formatDataError } from './errors.ts';
 import { locateInFiles } from './json-positions.ts';
@@ -16,6 +18,8 @@ export interface CatalogueOptions {
   /** The project's `_headers`, checked here and copied into the output by render.ts. */
   headersPath: string;
   pageSize: number;
+  /** The resources declared (contract/resources/): the API's when absent. */
+  resources?: readonly Resource[];
 }
 
 export interface CheckedCatalogue {
@@ -71,18 +75,22 @@ export async function readCatalogue(
   warn: (line: string) => void = () => {},
 ): Promise<CheckedCatalogue> {
   const headersText = await readFile(options.headersPath, 'utf8');
-  const headers = validateHeadersFile(options.headersPath, headersText);
-  const loaded = await load(options.dataDir);
+  const resources = options.resources ?? RESOURCES;
+  const headers = validateHeadersFile(options.headersPath, headersText, resources);
+  const loaded = await load(
+    options.dataDir,
+    resources.map((resource) => resource.name),
+  );
   for (const warning of loaded.warnings) warn(formatDataError(warning));
   step(`load: ${loaded.records.length} records from ${loaded.files} files, ${loaded.bytes} bytes`);
 
-  const { catalogue, errors } = validate(loaded.records, !loaded.incomplete.has('event'));
+  const { catalogue, errors } = validate(loaded.records, loaded.incomplete, resources);
   const problems = await dataProblems(headers.errors, loaded.errors, errors);
   if (problems) throw problems;
   step('validate: no problems');
   return {
     catalogue,
-    routes: routesOf(catalogue, options.pageSize),
+    routes: routesOf(catalogue, options.pageSize, resources),
     headersText,
     headerRules: headers.rules,
     records: loaded.records.length,

@@ -9,7 +9,7 @@ import { fixedBody, methodNotAllowedBody, SERVER_ERROR_BODY } from '../contract/
 import { type HeaderRule, headersFor } from '../contract/headers.ts';
 import { encode, type Json } from '../contract/json.ts';
 import { sortRecords } from '../contract/ordering.ts';
-import { type Answer, resolve } from '../contract/routes.ts';
+import { type Answer, RESOURCES, type Routed, resolve } from '../contract/routes.ts';
 
 export type ReplyHeaders = Record<string, string>;
 
@@ -96,7 +96,8 @@ export function logFailure(what: string, error: unknown): void {
   if (debug && debug !== '0' && error instanceof Error) console.error(error.stack);
 }
 
-export function createHandler(rules: readonly HeaderRule[]): Handler {
+/** The handler of an API with these `_headers` rules and these resources (the API's own when absent). */
+export function createHandler(rules: readonly HeaderRule[], resources: readonly Routed[] = RESOURCES): Handler {
   const headersOf = (target: string): ReplyHeaders => headersFor(rules, target.split('?')[0] ?? '/');
 
   const failure = (target: string): Reply<never> => ({
@@ -127,7 +128,7 @@ export function createHandler(rules: readonly HeaderRule[]): Handler {
       case 'file': {
         // Error and OPTIONS bodies are the contract's own: whole answers, without a validator
         // (DRF sends none), so never a 304, and no store needs them as files.
-        const fixed = fixedBody(answer.file);
+        const fixed = fixedBody(answer.file, resources);
         if (fixed !== undefined) return { status: answer.status, headers: withContentType(headers), body: fixed };
         if (answer.status !== 200) throw new Error(`${answer.file} is not a body of the contract`);
         const file = await store.open(answer.file);
@@ -154,7 +155,12 @@ export function createHandler(rules: readonly HeaderRule[]): Handler {
   return {
     async answer(request, store) {
       try {
-        return await reply(request, store, resolve(request.method, request.target), headersOf(request.target));
+        return await reply(
+          request,
+          store,
+          resolve(request.method, request.target, resources),
+          headersOf(request.target),
+        );
       } catch (error) {
         logFailure(`answering ${request.method} ${request.target}`, error);
         return failure(request.target);

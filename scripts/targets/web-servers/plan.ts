@@ -18,6 +18,7 @@ import {
   RESOURCES,
   type ResourceName,
   type Route,
+  type Routed,
   TEXTURES,
   UNSUPPORTED_ORDERING_FILE,
 } from '../../contract/routes.ts';
@@ -81,7 +82,7 @@ export function uniformHeaders(rules: readonly HeaderRule[], target: string): Ar
     '/',
     '/nope/',
     `/${NOT_FOUND_FILE}`,
-    `/${fileFor(RESOURCES[0].path, {})}`,
+    `/${fileFor((RESOURCES[0] as Routed).path, {})}`,
     '/_headers',
   ];
   const [first, ...others] = paths.map((path) => ({
