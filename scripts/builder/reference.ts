@@ -83,7 +83,9 @@ function fieldRows(document: Schema, raw: Schema, prefix = ''): string[] {
 
 function table(caption: string, head: readonly string[], rows: readonly string[]): string {
   const headings = head.map((cell) => `<th scope="col">${cell}</th>`).join('');
-  return `<table><caption>${caption}</caption><thead><tr>${headings}</tr></thead><tbody>\n${rows.join('\n')}\n</tbody></table>`;
+  // In a scrolling box of its own, so that on a narrow screen a table wider than the screen scrolls
+  // rather than squeezing its columns until words break; focusable, so that a keyboard scrolls it.
+  return `<div class="table" tabindex="0" role="group" aria-label="${caption}"><table><caption>${caption}</caption><thead><tr>${headings}</tr></thead><tbody>\n${rows.join('\n')}\n</tbody></table></div>`;
 }
 
 /** The values a query parameter takes, as the route table plans them. */
