@@ -2,8 +2,8 @@
 // the selected deploy targets' files and the schemas, each folder swapped in whole; the CLI's
 // commands, the previews, the import's proof and the bench all run it through build().
 
-import { stat } from 'node:fs/promises';
 import path from 'node:path';
+import type { HeaderRule } from '../contract/headers.ts';
 import { RESOURCES } from '../contract/resources/index.ts';
 import type { Resource } from '../contract/resources/resource.ts';
 import { planPages, type Route, routingOf } from '../contract/routes.ts';
@@ -13,8 +13,9 @@ import { writeOutput } from '../shared/write.ts';
 import { TARGETS } from '../targets/index.ts';
 import { type CloudflarePlan, checkLimits, formatFinding, LIMITS, LimitsError } from '../targets/limits.ts';
 import type { Target, TargetContext } from '../targets/target.ts';
-import { readCatalogue } from './catalogue.ts';
-import { render } from './render.ts';
+import { readCatalogue, withPath } from './catalogue.ts';
+import { type Prepared, render } from './render.ts';
+import type { Catalogue } from './validate.ts';
 
 export interface BuildOptions {
   /** The resources declared (contract/resources/): the API's when absent. */
@@ -66,22 +67,6 @@ export function stageLogger(log: (line: string) => void): (line: string) => void
     log(`${line} (${Math.round(now - started)} ms)`);
     started = now;
   };
-}
-
-/**
- * A read error that names no file (reading a folder as a file gives EISDIR without a path) names
- * the headers file when that is what is not a file: the one file read by path before the data.
- */
-export async function withPath(error: unknown, headersPath: string): Promise<never> {
-  const failure = error as NodeJS.ErrnoException | null;
-  if (typeof failure?.code === 'string' && failure.path === undefined) {
-    const isFile = await stat(headersPath).then(
-      (stats) => stats.isFile(),
-      () => false,
-    );
-    if (!isFile) failure.path = headersPath;
-  }
-  throw error;
 }
 
 /**
@@ -142,6 +127,48 @@ export function addSiteFiles(files: Map<string, string>, context: TargetContext)
     for (const [file, text] of target.siteFiles?.(context, files) ?? []) files.set(file, text);
 }
 
+/** What the targets are given of a build: its routes, its pages, the `_headers` rules and the resources. */
+export function targetContext(
+  routes: readonly Route[],
+  headerRules: readonly HeaderRule[],
+  options: Pick<BuildOptions, 'reference' | 'resources'>,
+): TargetContext {
+  return {
+    routes,
+    pages: planPages({ reference: options.reference ?? false }),
+    headerRules,
+    resources: routingOf(options.resources ?? RESOURCES),
+  };
+}
+
+/**
+ * The one way the output is made, for the build and the live preview alike: render → the pages
+ * beside the API → the targets' files inside the output. `answers` are the rendered answers and
+ * pages (what the preview renders again in part), `files` the whole output.
+ */
+export async function renderSite(
+  catalogue: Catalogue,
+  context: TargetContext,
+  headersText: string,
+  options: Pick<BuildOptions, 'reference' | 'baseUrl' | 'pageSize' | 'resources'>,
+  prepared: Prepared = {},
+): Promise<{ answers: Map<string, string>; files: Map<string, string> }> {
+  const resources = options.resources ?? RESOURCES;
+  const answers = await addPages(
+    render(catalogue, context.routes, headersText, options, prepared, resources),
+    options,
+    headersText,
+  );
+  const files = new Map(answers);
+  addSiteFiles(files, context);
+  return { answers, files };
+}
+
+/** Writes the whole output into `outDir`, swapped in at once. */
+export function writeSite(options: Pick<BuildOptions, 'outDir' | 'precompress'>, files: ReadonlyMap<string, string>) {
+  return writeOutput(options.outDir, files, undefined, { precompress: options.precompress ?? true });
+}
+
 /** Builds and writes the output and the selected targets' files; throws DataErrors on bad input. */
 export async function build(options: BuildOptions): Promise<BuildResult> {
   const step = stageLogger(options.log ?? (() => {}));
@@ -157,19 +184,12 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     step,
     options.log,
   ).catch((error: unknown) => withPath(error, options.headersPath));
-  const resources = options.resources ?? RESOURCES;
-  const context: TargetContext = {
-    routes,
-    pages: planPages({ reference: options.reference ?? false }),
-    headerRules,
-    resources: routingOf(resources),
-  };
+  const context = targetContext(routes, headerRules, options);
   // Asked first: esbuild bundles in a process of its own while this one renders.
   const targetFiles = Promise.all(selected.map((target) => target.files(context)));
   // Awaited below; when rendering fails, that is the error to report.
   targetFiles.catch(() => {});
-  const files = await addPages(render(catalogue, routes, headersText, options, {}, resources), options, headersText);
-  addSiteFiles(files, context);
+  const { files } = await renderSite(catalogue, context, headersText, options);
   step(`render: ${routes.length} routes, ${files.size} files`);
   const allMade = await targetFiles;
   const kept = withinLimits(selected, allMade, files, options);
@@ -181,7 +201,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
   }
   const result = { routes, ...source, outputFiles: files.size };
   if (options.check) return result;
-  await writeOutput(options.outDir, files, undefined, { precompress: options.precompress ?? true });
+  await writeSite(options, files);
   // One read of the history for every target's folder, each under targetsDir.
   const targetTimes = written.length > 0 ? readCommitTimes(path.resolve(options.targetsDir)) : undefined;
   for (const [index, target] of written.entries()) {
@@ -194,7 +214,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     // Keyed by their place in the project (`schemas/openapi.json`): written into schemasDir.
     // Loaded only here: npm start, dev and check never write schemas.
     const { schemaFiles } = await import('./openapi.ts');
-    const schemas = [...schemaFiles(options, headersText, resources)].map(
+    const schemas = [...schemaFiles(options, headersText, options.resources)].map(
       ([file, text]) => [path.basename(file), text] as const,
     );
     await writeOutput(options.schemasDir, new Map(schemas));

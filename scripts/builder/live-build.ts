@@ -5,20 +5,18 @@
 // written whole as build() writes it; every later one leaves the folder with the same files and
 // bytes as a full build of the data then (test/unit/dev-live.test.ts holds it to that).
 
-import { readFile } from 'node:fs/promises';
 import type { HeaderRule } from '../contract/headers.ts';
 import { pageCount } from '../contract/pagination.ts';
 import { RESOURCES } from '../contract/resources/index.ts';
 import type { Resource } from '../contract/resources/resource.ts';
-import { planPages, type Route, routingOf } from '../contract/routes.ts';
+import type { Route } from '../contract/routes.ts';
 import { replaceFiles, writeSiblingsOf } from '../shared/replace-files.ts';
-import { writeOutput } from '../shared/write.ts';
-import type { TargetContext } from '../targets/target.ts';
-import { addPages, addSiteFiles, type BuildOptions, withPath } from './build.ts';
+import { addSiteFiles, type BuildOptions, renderSite, targetContext, writeSite } from './build.ts';
+import { readHeaders } from './catalogue.ts';
 import type { DataError } from './errors.ts';
 import { LiveSources } from './live-sources.ts';
-import { pageShown, recordTexts, render, renderLists, resortedOf, routesOf, sortedOf } from './render.ts';
-import { recordsOf, validateHeadersFile } from './validate.ts';
+import { pageShown, recordTexts, renderLists, resortedOf, routesOf, sortedOf } from './render.ts';
+import { recordsOf } from './validate.ts';
 
 export type LiveBuildOptions = Pick<
   BuildOptions,
@@ -97,10 +95,7 @@ export class LiveBuild {
     previous?: LiveSources,
     changed: readonly string[] = [],
   ): Promise<LiveBuild> {
-    const headersText = await readFile(options.headersPath, 'utf8').catch((error: unknown) =>
-      withPath(error, options.headersPath),
-    );
-    const headers = validateHeadersFile(options.headersPath, headersText, options.resources ?? RESOURCES);
+    const { text: headersText, ...headers } = await readHeaders(options.headersPath, options.resources ?? RESOURCES);
     let sources: LiveSources;
     if (previous?.dataDir === options.dataDir) {
       sources = previous;
@@ -150,12 +145,7 @@ export class LiveBuild {
       pageCounts((resource) => recordsOf(catalogue, resource.name).length).join() ===
         pageCounts((resource) => this.sorted.get(resource.name)?.length ?? 0).join();
     const routes = samePages ? this.routes : routesOf(catalogue, pageSize, resources);
-    const context: TargetContext = {
-      routes,
-      pages: planPages({ reference: this.options.reference ?? false }),
-      headerRules: this.headers.rules,
-      resources: routingOf(resources),
-    };
+    const context = targetContext(routes, this.headers.rules, this.options);
     const sorted = new Map<string, readonly object[]>();
     for (const resource of resources.filter(keptSorted)) {
       const before = this.sorted.get(resource.name);
@@ -172,15 +162,14 @@ export class LiveBuild {
     let changedFiles: number;
     try {
       if (!this.published) {
-        this.answers = await addPages(
-          render(catalogue, routes, this.headersText, this.options, { sorted, texts: this.texts }, resources),
-          this.options,
-          this.headersText,
-        );
-        const output = new Map(this.answers);
-        addSiteFiles(output, context);
+        const site = await renderSite(catalogue, context, this.headersText, this.options, {
+          sorted,
+          texts: this.texts,
+        });
+        this.answers = site.answers;
+        const output = site.files;
         step(`render: ${routes.length} routes, ${output.size} files`);
-        await writeOutput(this.options.outDir, output, undefined, { precompress });
+        await writeSite({ ...this.options, precompress }, output);
         step(`write: ${output.size} files into ${this.options.outDir}/`);
         this.written = output;
         changedFiles = output.size;
