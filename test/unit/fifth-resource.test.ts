@@ -19,6 +19,8 @@ import { RESOURCES } from '../../scripts/contract/resources/index.ts';
 import { declare, UNIQUE_IDS } from '../../scripts/contract/resources/resource.ts';
 import { planRoutes, resolve, routingOf } from '../../scripts/contract/routes.ts';
 import { createApiServer, listen } from '../../scripts/respond/node-server.ts';
+import { cloudflareWorkers } from '../e2e/targets/cloudflare-workers.ts';
+import { freePort } from '../e2e/targets/process.ts';
 import { readTreeText, tempDirs } from './helpers/tree.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -137,6 +139,32 @@ describe('a fifth resource, declared only in this test', () => {
     expect(post.status).toBe(405);
     const redirect = await fetch(`${origin}/category?page=2`, { redirect: 'manual' });
     expect([redirect.status, redirect.headers.get('location')]).toEqual([301, '/category/?page=2']);
+  });
+
+  it('is served by the Cloudflare worker under workerd (wrangler dev)', { timeout: 180_000 }, async () => {
+    const dir = await temp();
+    await build({ ...options(await dataWithCategories(), dir), targets: ['cloudflare-workers'] });
+    const workDir = path.join(dir, 'work');
+    mkdirSync(workDir);
+    const port = await freePort();
+    const running = await cloudflareWorkers.start({
+      publicDir: path.join(dir, 'public'),
+      targetsDir: path.join(dir, 'targets'),
+      port,
+      workDir,
+    });
+    try {
+      const origin = `http://127.0.0.1:${port}`;
+      const page2 = await fetch(`${origin}/category/?page=2`);
+      expect(page2.status).toBe(200);
+      expect(((await page2.json()) as { results: unknown }).results).toEqual(BY_NAME.slice(4, 8));
+      const beyond = await fetch(`${origin}/category/?page=4`);
+      expect([beyond.status, await beyond.json()]).toEqual([404, { detail: 'Invalid page.' }]);
+      const metadata = await fetch(`${origin}/category/`, { method: 'OPTIONS' });
+      expect(((await metadata.json()) as { name: string }).name).toBe('Category List');
+    } finally {
+      await running.stop();
+    }
   });
 
   it('has a JSON Schema its source file meets, and a valid OpenAPI document its answers meet', async () => {
