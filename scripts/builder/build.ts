@@ -2,19 +2,24 @@
 // the selected deploy targets' files and the schemas, each folder swapped in whole; the CLI's
 // commands, the previews, the import's proof and the bench all run it through build().
 
-import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import { planPages, type Route } from '../contract/routes.ts';
+import type { HeaderRule } from '../contract/headers.ts';
+import { RESOURCES } from '../contract/resources/index.ts';
+import type { Resource } from '../contract/resources/resource.ts';
+import { planPages, type Route, routingOf } from '../contract/routes.ts';
 import { readCommitTimes, subfolderTimes } from '../shared/commit-times.ts';
 import { recoverOutput } from '../shared/swap.ts';
 import { writeOutput } from '../shared/write.ts';
 import { TARGETS } from '../targets/index.ts';
 import { type CloudflarePlan, checkLimits, formatFinding, LIMITS, LimitsError } from '../targets/limits.ts';
 import type { Target, TargetContext } from '../targets/target.ts';
-import { readCatalogue } from './catalogue.ts';
-import { render } from './render.ts';
+import { readCatalogue, withPath } from './catalogue.ts';
+import { type Prepared, render } from './render.ts';
+import type { Catalogue } from './validate.ts';
 
 export interface BuildOptions {
+  /** The resources declared (contract/resources/): the API's when absent. */
+  resources?: readonly Resource[];
   dataDir: string;
   outDir: string;
   /** The project's `_headers`, copied into the output. */
@@ -65,22 +70,6 @@ export function stageLogger(log: (line: string) => void): (line: string) => void
 }
 
 /**
- * A read error that names no file (reading a folder as a file gives EISDIR without a path) names
- * the headers file when that is what is not a file: the one file read by path before the data.
- */
-export async function withPath(error: unknown, headersPath: string): Promise<never> {
-  const failure = error as NodeJS.ErrnoException | null;
-  if (typeof failure?.code === 'string' && failure.path === undefined) {
-    const isFile = await stat(headersPath).then(
-      (stats) => stats.isFile(),
-      () => false,
-    );
-    if (!isFile) failure.path = headersPath;
-  }
-  throw error;
-}
-
-/**
  * The targets (by their index in `selected`) whose hosts take this build. A target named by the
  * user that cannot stops the build (LimitsError, one line per limit); otherwise it is left out,
  * with a warning. Nothing has been written yet: the previous output stays whole either way.
@@ -117,7 +106,7 @@ function withinLimits(
 /** Adds the pages beside the API (the reference, when on) to the rendered `files`, which it returns. */
 export async function addPages(
   files: Map<string, string>,
-  options: Pick<BuildOptions, 'reference' | 'baseUrl' | 'pageSize'>,
+  options: Pick<BuildOptions, 'reference' | 'baseUrl' | 'pageSize' | 'resources'>,
   headersText: string,
 ): Promise<Map<string, string>> {
   if (options.reference) {
@@ -138,6 +127,48 @@ export function addSiteFiles(files: Map<string, string>, context: TargetContext)
     for (const [file, text] of target.siteFiles?.(context, files) ?? []) files.set(file, text);
 }
 
+/** What the targets are given of a build: its routes, its pages, the `_headers` rules and the resources. */
+export function targetContext(
+  routes: readonly Route[],
+  headerRules: readonly HeaderRule[],
+  options: Pick<BuildOptions, 'reference' | 'resources'>,
+): TargetContext {
+  return {
+    routes,
+    pages: planPages({ reference: options.reference ?? false }),
+    headerRules,
+    resources: routingOf(options.resources ?? RESOURCES),
+  };
+}
+
+/**
+ * The one way the output is made, for the build and the live preview alike: render → the pages
+ * beside the API → the targets' files inside the output. `answers` are the rendered answers and
+ * pages (what the preview renders again in part), `files` the whole output.
+ */
+export async function renderSite(
+  catalogue: Catalogue,
+  context: TargetContext,
+  headersText: string,
+  options: Pick<BuildOptions, 'reference' | 'baseUrl' | 'pageSize' | 'resources'>,
+  prepared: Prepared = {},
+): Promise<{ answers: Map<string, string>; files: Map<string, string> }> {
+  const resources = options.resources ?? RESOURCES;
+  const answers = await addPages(
+    render(catalogue, context.routes, headersText, options, prepared, resources),
+    options,
+    headersText,
+  );
+  const files = new Map(answers);
+  addSiteFiles(files, context);
+  return { answers, files };
+}
+
+/** Writes the whole output into `outDir`, swapped in at once. */
+export function writeSite(options: Pick<BuildOptions, 'outDir' | 'precompress'>, files: ReadonlyMap<string, string>) {
+  return writeOutput(options.outDir, files, undefined, { precompress: options.precompress ?? true });
+}
+
 /** Builds and writes the output and the selected targets' files; throws DataErrors on bad input. */
 export async function build(options: BuildOptions): Promise<BuildResult> {
   const step = stageLogger(options.log ?? (() => {}));
@@ -153,13 +184,12 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     step,
     options.warn,
   ).catch((error: unknown) => withPath(error, options.headersPath));
-  const context = { routes, pages: planPages({ reference: options.reference ?? false }), headerRules };
+  const context = targetContext(routes, headerRules, options);
   // Asked first: esbuild bundles in a process of its own while this one renders.
   const targetFiles = Promise.all(selected.map((target) => target.files(context)));
   // Awaited below; when rendering fails, that is the error to report.
   targetFiles.catch(() => {});
-  const files = await addPages(render(catalogue, routes, headersText, options), options, headersText);
-  addSiteFiles(files, context);
+  const { files } = await renderSite(catalogue, context, headersText, options);
   step(`render: ${routes.length} routes, ${files.size} files`);
   const allMade = await targetFiles;
   const kept = withinLimits(selected, allMade, files, options);
@@ -171,7 +201,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
   }
   const result = { routes, ...source, outputFiles: files.size };
   if (options.check) return result;
-  await writeOutput(options.outDir, files, undefined, { precompress: options.precompress ?? true });
+  await writeSite(options, files);
   // One read of the history for every target's folder, each under targetsDir.
   const targetTimes = written.length > 0 ? readCommitTimes(path.resolve(options.targetsDir)) : undefined;
   for (const [index, target] of written.entries()) {
@@ -184,7 +214,9 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     // Keyed by their place in the project (`schemas/openapi.json`): written into schemasDir.
     // Loaded only here: npm start, dev and check never write schemas.
     const { schemaFiles } = await import('./openapi.ts');
-    const schemas = [...schemaFiles(options, headersText)].map(([file, text]) => [path.basename(file), text] as const);
+    const schemas = [...schemaFiles(options, headersText, options.resources)].map(
+      ([file, text]) => [path.basename(file), text] as const,
+    );
     await writeOutput(options.schemasDir, new Map(schemas));
     folders.push(`${options.schemasDir}/`);
     count += schemas.length;

@@ -1,8 +1,10 @@
 // Stages 1 and 2, load → validate: the source data as a checked catalogue, with the routes it
 // answers. cli/run-build.ts then renders it (render.ts) and writes it (write.ts).
 
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import type { HeaderRule } from '../contract/headers.ts';
+import { RESOURCES } from '../contract/resources/index.ts';
+import type { Resource } from '../contract/resources/resource.ts';
 import type { Route } from '../contract/routes.ts';
 import { byLocation, type DataError, DataErrors, formatDataError } from './errors.ts';
 import { locateInFiles } from './json-positions.ts';
@@ -16,6 +18,8 @@ export interface CatalogueOptions {
   /** The project's `_headers`, checked here and copied into the output by render.ts. */
   headersPath: string;
   pageSize: number;
+  /** The resources declared (contract/resources/): the API's when absent. */
+  resources?: readonly Resource[];
 }
 
 export interface CheckedCatalogue {
@@ -27,6 +31,31 @@ export interface CheckedCatalogue {
   records: number;
   sourceFiles: number;
   sourceBytes: number;
+}
+
+/**
+ * A read error that names no file (reading a folder as a file gives EISDIR without a path) names
+ * the headers file when that is what is not a file: the one file read by path before the data.
+ */
+export async function withPath(error: unknown, headersPath: string): Promise<never> {
+  const failure = error as NodeJS.ErrnoException | null;
+  if (typeof failure?.code === 'string' && failure.path === undefined) {
+    const isFile = await stat(headersPath).then(
+      (stats) => stats.isFile(),
+      () => false,
+    );
+    if (!isFile) failure.path = headersPath;
+  }
+  throw error;
+}
+
+/** The project's `_headers`: its text, its rules, and its problems (validateHeadersFile). */
+export async function readHeaders(
+  headersPath: string,
+  resources: readonly Resource[],
+): Promise<{ text: string; rules: HeaderRule[]; errors: DataError[] }> {
+  const text = await readFile(headersPath, 'utf8').catch((error: unknown) => withPath(error, headersPath));
+  return { text, ...validateHeadersFile(headersPath, text, resources) };
 }
 
 /**
@@ -70,19 +99,23 @@ export async function readCatalogue(
   step: (line: string) => void,
   warn: (line: string) => void = () => {},
 ): Promise<CheckedCatalogue> {
-  const headersText = await readFile(options.headersPath, 'utf8');
-  const headers = validateHeadersFile(options.headersPath, headersText);
-  const loaded = await load(options.dataDir);
+  const resources = options.resources ?? RESOURCES;
+  const headers = await readHeaders(options.headersPath, resources);
+  const headersText = headers.text;
+  const loaded = await load(
+    options.dataDir,
+    resources.map((resource) => resource.name),
+  );
   for (const warning of loaded.warnings) warn(formatDataError(warning));
   step(`load: ${loaded.records.length} records from ${loaded.files} files, ${loaded.bytes} bytes`);
 
-  const { catalogue, errors } = validate(loaded.records, !loaded.incomplete.has('event'));
+  const { catalogue, errors } = validate(loaded.records, loaded.incomplete, resources);
   const problems = await dataProblems(headers.errors, loaded.errors, errors);
   if (problems) throw problems;
   step('validate: no problems');
   return {
     catalogue,
-    routes: routesOf(catalogue, options.pageSize),
+    routes: routesOf(catalogue, options.pageSize, resources),
     headersText,
     headerRules: headers.rules,
     records: loaded.records.length,

@@ -4,14 +4,15 @@
 // JSON Schema cannot express are named in each schema's description (see schemas.ts).
 
 import { z } from 'zod';
-import { RESOURCES, type ResourceName } from '../contract/routes.ts';
-import { SCHEMAS } from './schemas.ts';
+import { RESOURCES } from '../contract/resources/index.ts';
+import type { Resource } from '../contract/resources/resource.ts';
+import { schemaOf } from './schemas.ts';
 
 export type JsonSchema = { [key: string]: unknown };
 
 /** The JSON Schema of one record of `resource`, without `$schema` (for use inside another document). */
-export function recordSchema(resource: ResourceName): JsonSchema {
-  const { $schema: _, ...schema } = z.toJSONSchema(SCHEMAS[resource], { io: 'input', target: 'draft-2020-12' });
+export function recordSchema(resource: Resource): JsonSchema {
+  const { $schema: _, ...schema } = z.toJSONSchema(schemaOf(resource), { io: 'input', target: 'draft-2020-12' });
   return withIntegerOrObjectMerged(schema) as JsonSchema;
 }
 
@@ -51,13 +52,13 @@ function withIntegerOrObjectMerged(value: unknown): unknown {
 }
 
 /** The JSON Schema of a file `data/<resource>/**\/*.json`: one record, or an array of records. */
-function sourceFileSchema(resource: ResourceName): JsonSchema {
+function sourceFileSchema(resource: Resource): JsonSchema {
   const record = recordSchema(resource);
-  const definition = resource.replaceAll('-', '_');
+  const definition = resource.name.replaceAll('-', '_');
   const ref = { $ref: `#/$defs/${definition}` };
   return {
     $schema: 'https://json-schema.org/draft/2020-12/schema',
-    title: `data/${resource}/**/*.json`,
+    title: `data/${resource.name}/**/*.json`,
     description: `${String(record.description)} Generated from scripts/builder/schemas.ts: do not edit.`,
     anyOf: [ref, { type: 'array', items: ref }],
     $defs: { [definition]: record },
@@ -65,8 +66,6 @@ function sourceFileSchema(resource: ResourceName): JsonSchema {
 }
 
 /** Path → JSON Schema of every resource's source files: `schemas/<resource>.schema.json`. */
-export function sourceFileSchemas(): Map<string, JsonSchema> {
-  return new Map(
-    RESOURCES.map((resource) => [`schemas/${resource.name}.schema.json`, sourceFileSchema(resource.name)]),
-  );
+export function sourceFileSchemas(resources: readonly Resource[] = RESOURCES): Map<string, JsonSchema> {
+  return new Map(resources.map((resource) => [`schemas/${resource.name}.schema.json`, sourceFileSchema(resource)]));
 }

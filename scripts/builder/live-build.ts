@@ -5,32 +5,22 @@
 // written whole as build() writes it; every later one leaves the folder with the same files and
 // bytes as a full build of the data then (test/unit/dev-live.test.ts holds it to that).
 
-import { readFile } from 'node:fs/promises';
 import type { HeaderRule } from '../contract/headers.ts';
 import { pageCount } from '../contract/pagination.ts';
-import { planPages, type ResourceName, type Route } from '../contract/routes.ts';
+import { RESOURCES } from '../contract/resources/index.ts';
+import type { Resource } from '../contract/resources/resource.ts';
+import type { Route } from '../contract/routes.ts';
 import { replaceFiles, writeSiblingsOf } from '../shared/replace-files.ts';
-import { writeOutput } from '../shared/write.ts';
-import type { TargetContext } from '../targets/target.ts';
-import { addPages, addSiteFiles, type BuildOptions, withPath } from './build.ts';
+import { addSiteFiles, type BuildOptions, renderSite, targetContext, writeSite } from './build.ts';
+import { readHeaders } from './catalogue.ts';
 import type { DataError } from './errors.ts';
 import { LiveSources } from './live-sources.ts';
-import {
-  pageShown,
-  recordTexts,
-  render,
-  renderLists,
-  resortCompanies,
-  routesOf,
-  sortCompanies,
-  sortTextures,
-} from './render.ts';
-import type { Company, Texture } from './schemas.ts';
-import { validateHeadersFile } from './validate.ts';
+import { pageShown, recordTexts, renderLists, resortedOf, routesOf, sortedOf } from './render.ts';
+import { recordsOf } from './validate.ts';
 
 export type LiveBuildOptions = Pick<
   BuildOptions,
-  'dataDir' | 'outDir' | 'headersPath' | 'baseUrl' | 'pageSize' | 'reference' | 'precompress'
+  'dataDir' | 'outDir' | 'headersPath' | 'baseUrl' | 'pageSize' | 'reference' | 'precompress' | 'resources'
 >;
 
 export interface Published {
@@ -49,13 +39,13 @@ export interface Published {
  */
 const WRITE_BATCH_BYTES = 64 * 1024;
 
-/** The answers each resource's records appear in: an event also in the fairs that show it. */
-const SHOWN_IN: Readonly<Record<ResourceName, readonly ResourceName[]>> = {
-  company: ['company'],
-  event: ['event', 'virtualfair'],
-  virtualfair: ['virtualfair'],
-  'virtualbooth-texture': ['virtualbooth-texture'],
-};
+/** The answers a resource's records appear in: its own, and those of the resources that embed it (an event in the fairs). */
+function shownIn(resource: string, resources: readonly Resource[]): string[] {
+  return [resource, ...resources.filter((one) => one.embeds?.resource === resource).map((one) => one.name)];
+}
+
+/** Whether the live build keeps the resource's records in their order between publications. */
+const keptSorted = (resource: Resource) => resource.order !== 'source' && resource.orderingFields.length === 0;
 
 /** The changes that turn `before` into `after`: each file whose text differs, and null for each one gone. */
 function changesBetween(
@@ -76,14 +66,15 @@ export class LiveBuild {
   /** What `outDir` holds. */
   private written = new Map<string, string>();
   private routes: Route[] = [];
-  /** The textures in their order as last published: a texture change rewrites only the pages whose items moved. */
-  private sortedTextures: Texture[] = [];
-  /** The companies in their order as last published, and the records gone and come since: a change sorts only those. */
-  private sortedCompanies: readonly Company[] = [];
-  private readonly companiesGone = new Set<Company>();
-  private readonly companiesCome = new Set<Company>();
+  /**
+   * Of each resource kept sorted, its records in their order as last published, and the records
+   * gone and come since: a change sorts only those, and rewrites only the pages whose items moved.
+   */
+  private sorted = new Map<string, readonly object[]>();
+  private readonly gone = new Map<string, Set<object>>();
+  private readonly come = new Map<string, Set<object>>();
   /** The resources changed since the last publication. */
-  private readonly dirty = new Set<ResourceName>();
+  private readonly dirty = new Set<string>();
   /** Each company's and event's text, kept while its record is: a change encodes only its own records. */
   private readonly texts = recordTexts();
 
@@ -104,15 +95,12 @@ export class LiveBuild {
     previous?: LiveSources,
     changed: readonly string[] = [],
   ): Promise<LiveBuild> {
-    const headersText = await readFile(options.headersPath, 'utf8').catch((error: unknown) =>
-      withPath(error, options.headersPath),
-    );
-    const headers = validateHeadersFile(options.headersPath, headersText);
+    const { text: headersText, ...headers } = await readHeaders(options.headersPath, options.resources ?? RESOURCES);
     let sources: LiveSources;
     if (previous?.dataDir === options.dataDir) {
       sources = previous;
       await sources.reload(changed);
-    } else sources = await LiveSources.open(options.dataDir);
+    } else sources = await LiveSources.open(options.dataDir, options.resources ?? RESOURCES);
     return new LiveBuild(options, sources, headersText, headers);
   }
 
@@ -120,11 +108,14 @@ export class LiveBuild {
   async reload(changed: readonly string[]): Promise<void> {
     const { resources, gone, come } = await this.sources.reload(changed);
     for (const resource of resources) this.dirty.add(resource);
-    for (const company of (gone.get('company') ?? []) as Company[]) {
+    for (const [resource, records] of gone) {
+      const cameSince = this.setOf(this.come, resource);
+      const goneSince = this.setOf(this.gone, resource);
       // One read since the last publication, and gone again: the published order never had it.
-      if (!this.companiesCome.delete(company)) this.companiesGone.add(company);
+      for (const record of records as object[]) if (!cameSince.delete(record)) goneSince.add(record);
     }
-    for (const company of (come.get('company') ?? []) as Company[]) this.companiesCome.add(company);
+    for (const [resource, records] of come)
+      for (const record of records as object[]) this.setOf(this.come, resource).add(record);
   }
 
   /**
@@ -144,39 +135,41 @@ export class LiveBuild {
     if (problems) throw problems;
     step('validate: no problems');
     const catalogue = this.sources.catalogue();
-    // The routes change only with the number of texture pages (thousands of routes to make again).
-    const texturePages = pageCount(catalogue.textures.length, this.options.pageSize);
-    const routes =
-      this.published && texturePages === pageCount(this.sortedTextures.length, this.options.pageSize)
-        ? this.routes
-        : routesOf(catalogue, this.options.pageSize);
-    const context: TargetContext = {
-      routes,
-      pages: planPages({ reference: this.options.reference ?? false }),
-      headerRules: this.headers.rules,
-    };
-    const texturesChanged = !this.published || this.dirty.has('virtualbooth-texture');
-    const sortedTextures = texturesChanged ? sortTextures(catalogue.textures) : this.sortedTextures;
-    const sortedCompanies = !this.published
-      ? sortCompanies(catalogue.companies)
-      : resortCompanies(this.sortedCompanies, this.companiesGone, [...this.companiesCome]);
+    const resources = this.sources.resources;
+    const { pageSize } = this.options;
+    const pageCounts = (sortedOf: (resource: Resource) => number) =>
+      resources.filter((resource) => resource.paginated).map((resource) => pageCount(sortedOf(resource), pageSize));
+    // The routes change only with the number of pages (thousands of routes to make again).
+    const samePages =
+      this.published &&
+      pageCounts((resource) => recordsOf(catalogue, resource.name).length).join() ===
+        pageCounts((resource) => this.sorted.get(resource.name)?.length ?? 0).join();
+    const routes = samePages ? this.routes : routesOf(catalogue, pageSize, resources);
+    const context = targetContext(routes, this.headers.rules, this.options);
+    const sorted = new Map<string, readonly object[]>();
+    for (const resource of resources.filter(keptSorted)) {
+      const before = this.sorted.get(resource.name);
+      sorted.set(
+        resource.name,
+        !this.published || before === undefined
+          ? sortedOf(resource, recordsOf(catalogue, resource.name) as object[])
+          : resortedOf(resource, before, this.setOf(this.gone, resource.name), [
+              ...this.setOf(this.come, resource.name),
+            ]),
+      );
+    }
     const precompress = this.options.precompress ?? true;
     let changedFiles: number;
     try {
       if (!this.published) {
-        this.answers = await addPages(
-          render(catalogue, routes, this.headersText, this.options, {
-            sortedCompanies,
-            sortedTextures,
-            texts: this.texts,
-          }),
-          this.options,
-          this.headersText,
-        );
-        const output = new Map(this.answers);
-        addSiteFiles(output, context);
+        const site = await renderSite(catalogue, context, this.headersText, this.options, {
+          sorted,
+          texts: this.texts,
+        });
+        this.answers = site.answers;
+        const output = site.files;
         step(`render: ${routes.length} routes, ${output.size} files`);
-        await writeOutput(this.options.outDir, output, undefined, { precompress });
+        await writeSite({ ...this.options, precompress }, output);
         step(`write: ${output.size} files into ${this.options.outDir}/`);
         this.written = output;
         changedFiles = output.size;
@@ -185,8 +178,9 @@ export class LiveBuild {
         const rendered = renderLists(
           catalogue,
           this.options,
-          this.routesToRender(routes, sortedTextures, catalogue.textures.length),
-          { sortedCompanies, sortedTextures, texts: this.texts },
+          this.routesToRender(routes, sorted),
+          { sorted, texts: this.texts },
+          resources,
         );
         // The answers first, which a client waits for; then their siblings and the files made from them.
         // They are written as they are rendered, in batches of WRITE_BATCH_BYTES: an event edit
@@ -234,10 +228,9 @@ export class LiveBuild {
       throw error;
     }
     this.routes = routes;
-    this.sortedTextures = sortedTextures;
-    this.sortedCompanies = sortedCompanies;
-    this.companiesGone.clear();
-    this.companiesCome.clear();
+    this.sorted = sorted;
+    this.gone.clear();
+    this.come.clear();
     this.dirty.clear();
     return {
       routes: routes.length,
@@ -249,29 +242,50 @@ export class LiveBuild {
 
   /**
    * The routes whose answers the changes since the last publication can alter: every answer
-   * showing a changed resource's records, but of the texture pages only those whose items moved,
-   * unless the count (which every page shows) changed.
+   * showing a changed resource's records, but of a paginated list's pages only those whose items
+   * moved, unless the count (which every page shows) changed.
    */
-  private routesToRender(routes: readonly Route[], sortedTextures: readonly Texture[], textureCount: number): Route[] {
-    const shown = new Set([...this.dirty].flatMap((resource) => SHOWN_IN[resource]));
-    const chosen = routes.filter((route) => shown.has(route.resource) && route.resource !== 'virtualbooth-texture');
-    if (!shown.has('virtualbooth-texture')) return chosen;
-    const textureRoutes = routes.filter((route) => route.resource === 'virtualbooth-texture');
-    if (textureCount !== this.sortedTextures.length) return [...chosen, ...textureRoutes];
-    // Unchanged records keep their objects, so the pages from the first texture moved to the last are the ones that differ.
-    let first = 0;
-    while (first < textureCount && sortedTextures[first] === this.sortedTextures[first]) first++;
-    if (first === textureCount) return chosen;
-    let last = textureCount - 1;
-    while (sortedTextures[last] === this.sortedTextures[last]) last--;
-    const { pageSize } = this.options;
-    const pages = pageCount(textureCount, pageSize);
-    const [from, to] = [Math.floor(first / pageSize) + 1, Math.floor(last / pageSize) + 1];
-    const moved = textureRoutes.filter((route) => {
-      const page = pageShown(route, pages);
-      return page >= from && page <= to;
-    });
-    return [...chosen, ...moved];
+  private routesToRender(routes: readonly Route[], sorted: ReadonlyMap<string, readonly object[]>): Route[] {
+    const resources = this.sources.resources;
+    const shown = new Set([...this.dirty].flatMap((resource) => shownIn(resource, resources)));
+    const paginated = new Set(resources.filter((resource) => resource.paginated).map((resource) => resource.name));
+    const chosen = routes.filter((route) => shown.has(route.resource) && !paginated.has(route.resource));
+    for (const resource of paginated) {
+      if (!shown.has(resource)) continue;
+      const now = sorted.get(resource) ?? [];
+      const before = this.sorted.get(resource) ?? [];
+      const ofResource = routes.filter((route) => route.resource === resource);
+      if (now.length !== before.length) {
+        chosen.push(...ofResource);
+        continue;
+      }
+      // Unchanged records keep their objects, so the pages from the first record moved to the last are the ones that differ.
+      let first = 0;
+      while (first < now.length && now[first] === before[first]) first++;
+      if (first === now.length) continue;
+      let last = now.length - 1;
+      while (now[last] === before[last]) last--;
+      const { pageSize } = this.options;
+      const pages = pageCount(now.length, pageSize);
+      const [from, to] = [Math.floor(first / pageSize) + 1, Math.floor(last / pageSize) + 1];
+      chosen.push(
+        ...ofResource.filter((route) => {
+          const page = pageShown(route, pages);
+          return page >= from && page <= to;
+        }),
+      );
+    }
+    return chosen;
+  }
+
+  /** The set of `resource` in `sets`, made when missing. */
+  private setOf(sets: Map<string, Set<object>>, resource: string): Set<object> {
+    let set = sets.get(resource);
+    if (set === undefined) {
+      set = new Set();
+      sets.set(resource, set);
+    }
+    return set;
   }
 
   private async apply(changes: ReadonlyMap<string, string | null>, precompress: boolean): Promise<void> {

@@ -6,20 +6,20 @@
 
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import { RESOURCES, type ResourceName } from '../contract/routes.ts';
+import { RESOURCES } from '../contract/resources/index.ts';
+import type { Embed, Resource } from '../contract/resources/resource.ts';
 import { mapLimited } from '../shared/map-limited.ts';
 import { dataProblems } from './catalogue.ts';
 import type { DataError, DataErrors } from './errors.ts';
 import { type LoadedFile, loadFile } from './load.ts';
-import type { Event } from './schemas.ts';
 import { type FoundSources, findSources, type Source } from './source-files.ts';
 import {
   type Catalogue,
-  checkFairEvents,
+  checkEmbedded,
   checkRecord,
-  type EventLookup,
+  type EmbeddedLookup,
+  embeddedIds,
   emptyCatalogue,
-  fairEventIds,
   idOf,
   isCheckedId,
   repeatedIdError,
@@ -35,8 +35,8 @@ interface SourceFile extends LoadedFile {
   outputs: unknown[];
   /** Its records' problems with their schemas, in record order. */
   recordErrors: DataError[];
-  /** Of a fair file: its records' problems with the event records. */
-  fairErrors: DataError[];
+  /** Of a file of a resource that embeds another (a fair file): its records' problems with the embedded records. */
+  embedErrors: DataError[];
   /** Its place in source order (path order), which the first record of a repeated id is taken in. */
   position: number;
 }
@@ -63,11 +63,11 @@ function isNamed(file: string, changed: readonly string[]): boolean {
 /** What a reload changed. */
 export interface SourceChanges {
   /** The resources whose records may have changed. */
-  resources: Set<ResourceName>;
+  resources: Set<string>;
   /** Of each resource, zod's outputs of the valid records gone (their files removed or read again). */
-  gone: Map<ResourceName, unknown[]>;
+  gone: Map<string, unknown[]>;
   /** Of each resource, zod's outputs of the valid records read. */
-  come: Map<ResourceName, unknown[]>;
+  come: Map<string, unknown[]>;
 }
 
 export class LiveSources {
@@ -75,22 +75,31 @@ export class LiveSources {
   /** By path, in source order. */
   private files = new Map<string, SourceFile>();
   /** Each resource's records by id (ids that the uniqueness rule checks), in source order. */
-  private readonly byId = new Map<ResourceName, Map<number | string, RecordAt[]>>(
-    RESOURCES.map((resource) => [resource.name, new Map()]),
-  );
+  private readonly byId = new Map<string, Map<number | string, RecordAt[]>>();
   /** The problems of each repeated id: one per record after the first. */
-  private readonly repeats = new Map<ResourceName, Map<number | string, { error: DataError; at: RecordAt }[]>>(
-    RESOURCES.map((resource) => [resource.name, new Map()]),
-  );
-  /** The fair files that name each event id. */
-  private readonly fairsNaming = new Map<number, Set<SourceFile>>();
-  private eventsComplete = true;
+  private readonly repeats = new Map<string, Map<number | string, { error: DataError; at: RecordAt }[]>>();
+  /** Of each resource that embeds another (the fairs), its files that name each embedded id. */
+  private readonly naming = new Map<string, Map<number, Set<SourceFile>>>();
+  /** Of each embedded resource, whether all its files could be read. */
+  private readonly complete = new Map<string, boolean>();
 
-  private constructor(readonly dataDir: string) {}
+  private constructor(
+    readonly dataDir: string,
+    readonly resources: readonly Resource[],
+  ) {
+    for (const resource of resources) {
+      this.byId.set(resource.name, new Map());
+      this.repeats.set(resource.name, new Map());
+      if (resource.embeds) {
+        this.naming.set(resource.name, new Map());
+        this.complete.set(resource.embeds.resource, true);
+      }
+    }
+  }
 
-  /** Every source file of `dataDir`, read and checked. */
-  static async open(dataDir: string): Promise<LiveSources> {
-    const sources = new LiveSources(dataDir);
+  /** Every source file of `dataDir`, read and checked, of the resources declared (the API's when absent). */
+  static async open(dataDir: string, resources: readonly Resource[] = RESOURCES): Promise<LiveSources> {
+    const sources = new LiveSources(dataDir, resources);
     await sources.reload([dataDir]);
     return sources;
   }
@@ -120,7 +129,10 @@ export class LiveSources {
     // The files known are looked at while the folder is listed; a file new to the list is read anyway.
     const known = [...this.files.keys()];
     const [found, knownVersions] = await Promise.all([
-      findSources(this.dataDir),
+      findSources(
+        this.dataDir,
+        this.resources.map((resource) => resource.name),
+      ),
       mapLimited(known, READ_CONCURRENCY, versionOf),
     ]);
     this.found = found;
@@ -137,12 +149,10 @@ export class LiveSources {
       if (unchanged) kept.set(source.file, previous);
       else toLoad.push(source);
     }
-    const dirty = new Set<ResourceName>();
-    const outputs = () => new Map<ResourceName, unknown[]>(RESOURCES.map((resource) => [resource.name, []]));
+    const dirty = new Set<string>();
+    const outputs = () => new Map<string, unknown[]>(this.resources.map((resource) => [resource.name, []]));
     const [gone, come] = [outputs(), outputs()];
-    const touched = new Map<ResourceName, Set<number | string>>(
-      RESOURCES.map((resource) => [resource.name, new Set()]),
-    );
+    const touched = new Map<string, Set<number | string>>(this.resources.map((resource) => [resource.name, new Set()]));
     for (const [file, previous] of this.files) {
       if (kept.has(file)) continue;
       this.unindex(previous, touched);
@@ -154,8 +164,8 @@ export class LiveSources {
       // Before the read: a change after it shows as a new version at the next reload.
       const version = await versionOf(source.file);
       const file = await loadFile(source);
-      const outputs = file.records.map((record) => checkRecord(record, recordErrors));
-      return { ...file, source, version, outputs, recordErrors, fairErrors: [], position: 0 };
+      const outputs = file.records.map((record) => checkRecord(record, recordErrors, this.resources));
+      return { ...file, source, version, outputs, recordErrors, embedErrors: [], position: 0 };
     });
     const byPath = new Map(loaded.map((file) => [file.source.file, file]));
     this.files = new Map();
@@ -171,30 +181,37 @@ export class LiveSources {
     }
     for (const [resource, ids] of touched) for (const id of ids) this.checkRepeats(resource, id);
 
-    const eventsComplete =
-      !this.found.incomplete.has('event') &&
-      ![...this.files.values()].some((file) => file.failed && file.source.resource === 'event');
-    const fairsToCheck = new Set(loaded.filter((file) => file.source.resource === 'virtualfair'));
-    if (eventsComplete !== this.eventsComplete) {
-      this.eventsComplete = eventsComplete;
-      for (const file of this.files.values()) if (file.source.resource === 'virtualfair') fairsToCheck.add(file);
-    }
-    for (const id of touched.get('event') ?? []) {
-      if (typeof id === 'number') for (const fair of this.fairsNaming.get(id) ?? []) fairsToCheck.add(fair);
-    }
-    const events = this.eventLookup();
-    for (const fair of fairsToCheck) {
-      fair.fairErrors = [];
-      for (const record of fair.records) checkFairEvents(record, events, this.eventsComplete, fair.fairErrors);
+    for (const resource of this.resources) {
+      const { embeds } = resource;
+      if (embeds === undefined) continue;
+      const embedded = embeds.resource;
+      const complete =
+        !this.found.incomplete.has(embedded) &&
+        ![...this.files.values()].some((file) => file.failed && file.source.resource === embedded);
+      const ofResource = (file: SourceFile) => file.source.resource === resource.name;
+      const toCheck = new Set(loaded.filter(ofResource));
+      if (complete !== this.complete.get(embedded)) {
+        this.complete.set(embedded, complete);
+        for (const file of this.files.values()) if (ofResource(file)) toCheck.add(file);
+      }
+      const naming = this.naming.get(resource.name);
+      for (const id of touched.get(embedded) ?? []) {
+        if (typeof id === 'number') for (const file of naming?.get(id) ?? []) toCheck.add(file);
+      }
+      const lookup = this.lookup(embedded);
+      for (const file of toCheck) {
+        file.embedErrors = [];
+        for (const record of file.records) checkEmbedded(record, embeds, lookup, complete, file.embedErrors);
+      }
     }
     return { resources: dirty, gone, come };
   }
 
   /** The valid records in source order, as validate() gives them. */
   catalogue(): Catalogue {
-    const { catalogue, listOf } = emptyCatalogue();
+    const { catalogue, listOf } = emptyCatalogue(this.resources);
     for (const file of this.files.values()) {
-      const list = listOf[file.source.resource];
+      const list = listOf[file.source.resource] as unknown[];
       for (const output of file.outputs) if (output !== undefined) list.push(output);
     }
     return catalogue;
@@ -208,36 +225,42 @@ export class LiveSources {
   problems(headerErrors: readonly DataError[]): Promise<DataErrors | undefined> {
     const files = [...this.files.values()];
     const loadErrors = [...this.found.errors, ...files.flatMap((file) => file.errors)];
-    const repeats = RESOURCES.flatMap(({ name }) =>
+    const repeats = this.resources.flatMap(({ name }) =>
       [...(this.repeats.get(name)?.values() ?? [])].flat().sort((a, b) => inSourceOrder(a.at, b.at)),
     );
     const validateErrors = [
       ...files.flatMap((file) => file.recordErrors),
       ...repeats.map(({ error }) => error),
-      ...files.flatMap((file) => file.fairErrors),
+      ...files.flatMap((file) => file.embedErrors),
     ];
     return dataProblems(headerErrors, loadErrors, validateErrors);
   }
 
-  /** What the fair rules read of the event records: any record with the id, and the logo of the last valid one. */
-  private eventLookup(): EventLookup {
-    const events = this.byId.get('event') as Map<number | string, RecordAt[]>;
+  /** What the rules of an embed read of the `resource` records: any record with the id, and the values of the last valid one. */
+  private lookup(resource: string): EmbeddedLookup {
+    const records = this.byId.get(resource) as Map<number | string, RecordAt[]>;
     return {
-      has: (id) => (events.get(id)?.length ?? 0) > 0,
-      logoOf: (id) => {
-        const records = events.get(id) ?? [];
-        for (let i = records.length - 1; i >= 0; i--) {
-          const { file, index } = records[i] as RecordAt;
-          const output = file.outputs[index] as Event | undefined;
-          if (output !== undefined) return output.logo;
+      has: (id) => (records.get(id)?.length ?? 0) > 0,
+      valueOf: (id, field) => {
+        const ofId = records.get(id) ?? [];
+        for (let i = ofId.length - 1; i >= 0; i--) {
+          const { file, index } = ofId[i] as RecordAt;
+          const output = file.outputs[index] as Record<string, unknown> | undefined;
+          if (output !== undefined) return output[field];
         }
         return undefined;
       },
     };
   }
 
-  private index(file: SourceFile, touched: Map<ResourceName, Set<number | string>>): void {
+  /** The embed of `resource`, if it embeds another resource's records. */
+  private embedOf(resource: string): Embed | undefined {
+    return this.resources.find((one) => one.name === resource)?.embeds;
+  }
+
+  private index(file: SourceFile, touched: Map<string, Set<number | string>>): void {
     const { resource } = file.source;
+    const [embed, naming] = [this.embedOf(resource), this.naming.get(resource)];
     const ids = this.byId.get(resource) as Map<number | string, RecordAt[]>;
     file.records.forEach((record, index) => {
       const id = idOf(record.value);
@@ -247,18 +270,19 @@ export class LiveSources {
         else ids.set(id, [{ file, index }]);
         touched.get(resource)?.add(id);
       }
-      if (resource === 'virtualfair') {
-        for (const eventId of fairEventIds(record.value)) {
-          const fairs = this.fairsNaming.get(eventId);
-          if (fairs) fairs.add(file);
-          else this.fairsNaming.set(eventId, new Set([file]));
+      if (embed && naming) {
+        for (const embeddedId of embeddedIds(embed, record.value)) {
+          const files = naming.get(embeddedId);
+          if (files) files.add(file);
+          else naming.set(embeddedId, new Set([file]));
         }
       }
     });
   }
 
-  private unindex(file: SourceFile, touched: Map<ResourceName, Set<number | string>>): void {
+  private unindex(file: SourceFile, touched: Map<string, Set<number | string>>): void {
     const { resource } = file.source;
+    const [embed, naming] = [this.embedOf(resource), this.naming.get(resource)];
     const ids = this.byId.get(resource) as Map<number | string, RecordAt[]>;
     for (const record of file.records) {
       const id = idOf(record.value);
@@ -268,18 +292,18 @@ export class LiveSources {
         else ids.delete(id);
         touched.get(resource)?.add(id);
       }
-      if (resource === 'virtualfair') {
-        for (const eventId of fairEventIds(record.value)) {
-          const fairs = this.fairsNaming.get(eventId);
-          fairs?.delete(file);
-          if (fairs?.size === 0) this.fairsNaming.delete(eventId);
+      if (embed && naming) {
+        for (const embeddedId of embeddedIds(embed, record.value)) {
+          const files = naming.get(embeddedId);
+          files?.delete(file);
+          if (files?.size === 0) naming.delete(embeddedId);
         }
       }
     }
   }
 
   /** The problems of one id of `resource`: each record after the first in source order repeats it. */
-  private checkRepeats(resource: ResourceName, id: number | string): void {
+  private checkRepeats(resource: string, id: number | string): void {
     const repeats = this.repeats.get(resource) as Map<number | string, { error: DataError; at: RecordAt }[]>;
     const records = (this.byId.get(resource)?.get(id) ?? []).sort(inSourceOrder);
     const [first, ...others] = records;

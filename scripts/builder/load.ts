@@ -3,14 +3,13 @@
 
 import { readFile as readFileWithCallback } from 'node:fs';
 import { promisify } from 'node:util';
-import type { ResourceName } from '../contract/routes.ts';
 import { mapLimited } from '../shared/map-limited.ts';
 import type { DataError } from './errors.ts';
 import { findSources, type Source } from './source-files.ts';
 import { parseStrict } from './strict-json.ts';
 
 export interface SourceRecord {
-  resource: ResourceName;
+  resource: string;
   /** The file as the user names it: the data folder as given, joined with the file's path. */
   file: string;
   /** Position in the file's array; null when the file holds a single record. */
@@ -25,7 +24,7 @@ export interface Loaded {
   /** Files skipped with a warning: nobody means them as data (`.DS_Store`, editor backups). */
   warnings: DataError[];
   /** Resources with a file that could not be read or parsed: their records are incomplete. */
-  incomplete: Set<ResourceName>;
+  incomplete: Set<string>;
   files: number;
   bytes: number;
 }
@@ -34,7 +33,7 @@ const READ_CONCURRENCY = 64;
 // The callback API, promisified, for the reason write.ts gives: no FileHandle for each file.
 const readFile = promisify(readFileWithCallback);
 
-function parseFile(resource: ResourceName, file: string, data: Buffer, errors: DataError[]): SourceRecord[] {
+function parseFile(resource: string, file: string, data: Buffer, errors: DataError[]): SourceRecord[] {
   const parsed = parseStrict(data);
   if (!parsed.ok) {
     for (const problem of parsed.problems) errors.push({ file, ...problem });
@@ -95,7 +94,7 @@ async function readSources(
   sources: readonly Source[],
 ): Promise<Pick<Loaded, 'records' | 'errors' | 'incomplete' | 'files' | 'bytes'>> {
   const perFile = await mapLimited(sources, READ_CONCURRENCY, loadFile);
-  const incomplete = new Set<ResourceName>();
+  const incomplete = new Set<string>();
   perFile.forEach((loaded, index) => {
     if (loaded.failed) incomplete.add((sources[index] as Source).resource);
   });
@@ -109,8 +108,9 @@ async function readSources(
 }
 
 /** Stage 1: every source file of the data folder, found and parsed. */
-export async function load(dataDir: string): Promise<Loaded> {
-  const found = await findSources(dataDir);
+/** Stage 1 of the resources named `names` (the API's when absent). */
+export async function load(dataDir: string, names?: readonly string[]): Promise<Loaded> {
+  const found = await findSources(dataDir, names);
   const loaded = await readSources(found.sources);
   return {
     ...loaded,

@@ -5,14 +5,9 @@
 
 import { methodNotAllowedBody } from '../contract/bodies.ts';
 import { type HeaderRule, headersFor, parseHeadersFile } from '../contract/headers.ts';
-import {
-  EVENT_FIELDS,
-  FORMATS,
-  REJECTED_METHODS,
-  RESOURCES,
-  type ResourceName,
-  UNSUPPORTED_ORDERING_FILE,
-} from '../contract/routes.ts';
+import { RESOURCES } from '../contract/resources/index.ts';
+import type { Resource } from '../contract/resources/resource.ts';
+import { FORMATS, REJECTED_METHODS, UNSUPPORTED_ORDERING_FILE } from '../contract/routes.ts';
 import { type JsonSchema, recordSchema, sourceFileSchemas } from './json-schemas.ts';
 
 export interface SchemaSettings {
@@ -39,46 +34,76 @@ const detail = (description: string, value: JsonSchema): JsonSchema => ({
   additionalProperties: false,
 });
 
-function componentSchemas(settings: SchemaSettings): Record<string, JsonSchema> {
-  const event = recordSchema('event');
-  const fair = recordSchema('virtualfair');
-  const fairKeys = Object.keys(fair.properties as object);
-  const fairSchema = pick(fair, fairKeys);
-  (fairSchema.properties as Record<string, unknown>).events = {
-    type: 'array',
-    minItems: 1,
-    items: ref('FairEvent'),
-  };
-  const pageLink = {
-    type: ['string', 'null'],
-    pattern: `^${escapeRegExp(settings.baseUrl)}/virtualbooth-texture/(?:\\?\\S*)?$`,
-    description: 'The absolute URL of the next (previous) page, or null on the last (first) page.',
-  };
-  const [rejected] = REJECTED_METHODS;
-  return {
-    Company: { ...recordSchema('company'), description: 'A company, as /company/ lists it.' },
-    Event: {
-      ...pick(event, EVENT_FIELDS),
-      description: 'An event, as /event/ lists it (without short_code).',
-    },
-    FairEvent: {
-      ...pick(event, ['id', 'slug', 'name', 'short_code', 'start_date', 'logo'], { logo: 'event_logo' }),
-      description: 'An event as a virtual fair lists it.',
-    },
-    VirtualFair: { ...fairSchema, description: 'A virtual fair, with its events written out.' },
-    Texture: { ...recordSchema('virtualbooth-texture'), description: 'A virtual booth texture.' },
-    TexturePage: {
-      description: `A page of textures in the envelope of DRF's PageNumberPagination, ${settings.pageSize} a page.`,
+/** The component of a page of a paginated resource's records (`TexturePage` of `Texture`). */
+const pageComponent = (resource: Resource) => `${resource.component}Page`;
+
+/** The schema of a record of `resource` as its list shows it: its listed fields, an embed written out. */
+function listedSchema(resource: Resource): JsonSchema {
+  const record = recordSchema(resource);
+  if (!resource.listed && !resource.embeds) return record;
+  const schema = pick(record, resource.listed ?? Object.keys(record.properties as object));
+  if (resource.embeds) {
+    (schema.properties as Record<string, unknown>)[resource.embeds.field] = {
+      type: 'array',
+      minItems: 1,
+      items: ref(resource.embeds.component),
+    };
+  }
+  return schema;
+}
+
+/**
+ * The record schemas, each resource's record before a page of them, an embedded resource's
+ * before what embeds it: Company, Event, FairEvent, VirtualFair, Texture, TexturePage.
+ */
+function recordComponents(settings: SchemaSettings, resources: readonly Resource[]): Record<string, JsonSchema> {
+  const components: Record<string, JsonSchema> = {};
+  const byName = new Map(resources.map((resource) => [resource.name, resource]));
+  const add = (resource: Resource) => {
+    if (Object.hasOwn(components, resource.component)) return;
+    const { embeds } = resource;
+    const embedded = embeds && byName.get(embeds.resource);
+    if (embeds && embedded) {
+      add(embedded);
+      const shows = Object.entries(embeds.shows);
+      components[embeds.component] = {
+        ...pick(
+          recordSchema(embedded),
+          shows.map(([, from]) => from),
+          Object.fromEntries(shows.filter(([field, from]) => field !== from).map(([field, from]) => [from, field])),
+        ),
+        description: embeds.description,
+      };
+    }
+    components[resource.component] = { ...listedSchema(resource), description: resource.componentDescription };
+    if (!resource.paginated) return;
+    const pageLink = {
+      type: ['string', 'null'],
+      pattern: `^${escapeRegExp(settings.baseUrl)}${escapeRegExp(resource.path)}(?:\\?\\S*)?$`,
+      description: 'The absolute URL of the next (previous) page, or null on the last (first) page.',
+    };
+    const { many } = resource;
+    components[pageComponent(resource)] = {
+      description: `A page of ${many} in the envelope of DRF's PageNumberPagination, ${settings.pageSize} a page.`,
       type: 'object',
       properties: {
-        count: { type: 'integer', minimum: 0, description: 'The number of textures over all pages.' },
+        count: { type: 'integer', minimum: 0, description: `The number of ${many} over all pages.` },
         next: pageLink,
         previous: pageLink,
-        results: { type: 'array', maxItems: settings.pageSize, items: ref('Texture') },
+        results: { type: 'array', maxItems: settings.pageSize, items: ref(resource.component) },
       },
       required: ['count', 'next', 'previous', 'results'],
       additionalProperties: false,
-    },
+    };
+  };
+  for (const resource of resources) add(resource);
+  return components;
+}
+
+function componentSchemas(settings: SchemaSettings, resources: readonly Resource[]): Record<string, JsonSchema> {
+  const [rejected] = REJECTED_METHODS;
+  return {
+    ...recordComponents(settings, resources),
     NotFound: detail('An unknown path, or a format other than api or json.', { const: 'Not found.' }),
     InvalidPage: detail('A page that is not a whole number of at least 1 or last, or beyond the last page.', {
       const: 'Invalid page.',
@@ -112,40 +137,63 @@ function optionsSchema(title: string): JsonSchema {
   };
 }
 
-const PARAMETERS = {
-  format: {
-    name: 'format',
-    in: 'query',
-    description:
-      'DRF content negotiation: api and json (or an empty value) answer the same JSON as none. Any other value answers 404 Not found.',
-    schema: { type: 'string', enum: [...FORMATS] },
+const FORMAT_PARAMETER = {
+  name: 'format',
+  in: 'query',
+  description:
+    'DRF content negotiation: api and json (or an empty value) answer the same JSON as none. Any other value answers 404 Not found.',
+  schema: { type: 'string', enum: [...FORMATS] },
+};
+
+const PAGE_PARAMETER = {
+  name: 'page',
+  in: 'query',
+  description:
+    "The page, from 1, or last; read as Python's int() reads it (white space, a sign, _ between digits). Any other value, or a page beyond the last, answers 404 Invalid page.",
+  schema: {
+    anyOf: [
+      { type: 'integer', minimum: 1 },
+      { type: 'string', const: 'last' },
+    ],
   },
-  ordering: {
+};
+
+/** The component key of `resource`'s ordering parameter: `ordering`, or one per resource when several order. */
+function orderingParameter(resource: Resource, resources: readonly Resource[] = RESOURCES): string {
+  const ordered = resources.filter((one) => one.orderingFields.length > 0);
+  return ordered.length > 1 ? `ordering_${resource.name.replaceAll('-', '_')}` : 'ordering';
+}
+
+/** DRF's OrderingFilter of `resource`: its ordering fields, each ascending or descending. */
+function orderingParameterOf(resource: Resource): Record<string, unknown> {
+  const noun = resource.one.replace(/^an? /, '');
+  const [first = 'id', ...more] = resource.orderingFields.filter((field) => field !== 'id');
+  const several = resource.orderingExample ?? [`-${first}`, ...more.slice(0, 1)];
+  const [newest = `-${first}`] = several;
+  return {
     name: 'ordering',
     in: 'query',
-    description:
-      'Event fields to sort by, each ascending or descending (-), comma-separated, as DRF\'s OrderingFilter: "-start_date,name". A term that is not a field is dropped; with none left, or none given, the order is id ascending, and id ascending breaks every tie. A host that runs no code (nginx, Caddy, Apache) answers an ordering by several fields with 400.',
+    description: `${noun[0]?.toUpperCase()}${noun.slice(1)} fields to sort by, each ascending or descending (-), comma-separated, as DRF's OrderingFilter: "${several.join(',')}". A term that is not a field is dropped; with none left, or none given, the order is id ascending, and id ascending breaks every tie. A host that runs no code (nginx, Caddy, Apache) answers an ordering by several fields with 400.`,
     style: 'form',
     explode: false,
     schema: {
       type: 'array',
-      items: { type: 'string', enum: EVENT_FIELDS.flatMap((field) => [field, `-${field}`]) },
+      items: { type: 'string', enum: resource.orderingFields.flatMap((field) => [field, `-${field}`]) },
     },
-    examples: { newest: { value: ['-start_date'] }, several: { value: ['-start_date', 'name'] } },
-  },
-  page: {
-    name: 'page',
-    in: 'query',
-    description:
-      "The page, from 1, or last; read as Python's int() reads it (white space, a sign, _ between digits). Any other value, or a page beyond the last, answers 404 Invalid page.",
-    schema: {
-      anyOf: [
-        { type: 'integer', minimum: 1 },
-        { type: 'string', const: 'last' },
-      ],
-    },
-  },
-} as const;
+    examples: { newest: { value: [newest] }, several: { value: [...several] } },
+  };
+}
+
+/** The query parameters the paths name: `format`, each ordering, and `page` when a list is paginated. */
+function parametersOf(resources: readonly Resource[]): Record<string, unknown> {
+  const parameters: Record<string, unknown> = { format: FORMAT_PARAMETER };
+  for (const resource of resources) {
+    if (resource.orderingFields.length > 0)
+      parameters[orderingParameter(resource, resources)] = orderingParameterOf(resource);
+  }
+  if (resources.some((resource) => resource.paginated)) parameters.page = PAGE_PARAMETER;
+  return parameters;
+}
 
 /**
  * The `_headers` rules, and the header objects the responses name (`components/headers`): one per
@@ -185,30 +233,21 @@ function response(rules: Rules, path: string, description: string, schema?: unkn
   };
 }
 
-function pathItems(resource: (typeof RESOURCES)[number], rules: Rules): Record<string, unknown> {
+function pathItems(resource: Resource, resources: readonly Resource[], rules: Rules): Record<string, unknown> {
   const { name, path, title } = resource;
-  const bodies: Record<ResourceName, unknown> = {
-    company: { type: 'array', items: ref('Company') },
-    virtualfair: { type: 'array', items: ref('VirtualFair') },
-    event: { type: 'array', items: ref('Event') },
-    'virtualbooth-texture': ref('TexturePage'),
-  };
+  const body = resource.paginated ? ref(pageComponent(resource)) : { type: 'array', items: ref(resource.component) };
   const parameters: Array<{ $ref: string }> = [{ $ref: '#/components/parameters/format' }];
-  if (name === 'event') parameters.push({ $ref: '#/components/parameters/ordering' });
-  if (name === 'virtualbooth-texture') parameters.push({ $ref: '#/components/parameters/page' });
-  const notFound =
-    name === 'virtualbooth-texture'
-      ? response(rules, path, 'Not found (format), or Invalid page (page).', {
-          anyOf: [ref('NotFound'), ref('InvalidPage')],
-        })
-      : shared(
-          rules,
-          'NotFound',
-          response(rules, path, 'Not found: a format other than api or json.', ref('NotFound')),
-        );
+  if (resource.orderingFields.length > 0)
+    parameters.push({ $ref: `#/components/parameters/${orderingParameter(resource, resources)}` });
+  if (resource.paginated) parameters.push({ $ref: '#/components/parameters/page' });
+  const notFound = resource.paginated
+    ? response(rules, path, 'Not found (format), or Invalid page (page).', {
+        anyOf: [ref('NotFound'), ref('InvalidPage')],
+      })
+    : shared(rules, 'NotFound', response(rules, path, 'Not found: a format other than api or json.', ref('NotFound')));
   const listResponses = (withBody: boolean) => ({
-    '200': response(rules, path, title, withBody ? bodies[name] : undefined),
-    ...(name === 'event'
+    '200': response(rules, path, title, withBody ? body : undefined),
+    ...(resource.orderingFields.length > 0
       ? {
           '400': response(
             rules,
@@ -280,9 +319,13 @@ function pathItems(resource: (typeof RESOURCES)[number], rules: Rules): Record<s
   };
 }
 
-export function openApiDocument(settings: SchemaSettings, headersFile: string): Record<string, unknown> {
+export function openApiDocument(
+  settings: SchemaSettings,
+  headersFile: string,
+  resources: readonly Resource[] = RESOURCES,
+): Record<string, unknown> {
   const rules: Rules = { rules: parseHeadersFile(headersFile).rules, components: new Map(), responses: new Map() };
-  const paths = Object.assign({}, ...RESOURCES.map((resource) => pathItems(resource, rules)));
+  const paths = Object.assign({}, ...resources.map((resource) => pathItems(resource, resources, rules)));
   const headerObjects = [...rules.components].map(([key, { name, value }]) => [
     key,
     { description: `${name}, from _headers.`, schema: { type: 'string', const: value } },
@@ -297,11 +340,11 @@ export function openApiDocument(settings: SchemaSettings, headersFile: string): 
     },
     jsonSchemaDialect: 'https://spec.openapis.org/oas/3.1/dialect/base',
     servers: [{ url: settings.baseUrl }],
-    tags: RESOURCES.map((resource) => ({ name: resource.name, description: resource.title })),
+    tags: resources.map((resource) => ({ name: resource.name, description: resource.title })),
     paths,
     components: {
-      schemas: componentSchemas(settings),
-      parameters: PARAMETERS,
+      schemas: componentSchemas(settings, resources),
+      parameters: parametersOf(resources),
       responses: Object.fromEntries([...rules.responses].map(([key, { response }]) => [key, response])),
       headers: Object.fromEntries(headerObjects),
     },
@@ -315,9 +358,13 @@ const toText = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
  * resource's source files and `schemas/openapi.json`. The same settings and `_headers` text give
  * the same bytes.
  */
-export function schemaFiles(settings: SchemaSettings, headersFile: string): Map<string, string> {
+export function schemaFiles(
+  settings: SchemaSettings,
+  headersFile: string,
+  resources: readonly Resource[] = RESOURCES,
+): Map<string, string> {
   const files = new Map<string, string>();
-  for (const [path, schema] of sourceFileSchemas()) files.set(path, toText(schema));
-  files.set('schemas/openapi.json', toText(openApiDocument(settings, headersFile)));
+  for (const [path, schema] of sourceFileSchemas(resources)) files.set(path, toText(schema));
+  files.set('schemas/openapi.json', toText(openApiDocument(settings, headersFile, resources)));
   return files;
 }

@@ -7,7 +7,9 @@
 
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { REFERENCE_PAGE, REJECTED_METHODS, RESOURCES } from '../contract/routes.ts';
+import { RESOURCES } from '../contract/resources/index.ts';
+import type { Resource } from '../contract/resources/resource.ts';
+import { REFERENCE_PAGE, REJECTED_METHODS } from '../contract/routes.ts';
 import { openApiDocument, type SchemaSettings } from './openapi.ts';
 
 type Schema = Record<string, unknown>;
@@ -81,7 +83,9 @@ function fieldRows(document: Schema, raw: Schema, prefix = ''): string[] {
 
 function table(caption: string, head: readonly string[], rows: readonly string[]): string {
   const headings = head.map((cell) => `<th scope="col">${cell}</th>`).join('');
-  return `<table><caption>${caption}</caption><thead><tr>${headings}</tr></thead><tbody>\n${rows.join('\n')}\n</tbody></table>`;
+  // In a scrolling box of its own, so that on a narrow screen a table wider than the screen scrolls
+  // rather than squeezing its columns until words break; focusable, so that a keyboard scrolls it.
+  return `<div class="table" tabindex="0" role="group" aria-label="${caption}"><table><caption>${caption}</caption><thead><tr>${headings}</tr></thead><tbody>\n${rows.join('\n')}\n</tbody></table></div>`;
 }
 
 /** The values a query parameter takes, as the route table plans them. */
@@ -96,7 +100,7 @@ function parameterValues(document: Schema, name: string, schema: Schema): string
   return `${(schema.enum as string[]).map(code).join(', ')}, or empty: the same JSON as none`;
 }
 
-function resourceSection(document: Schema, resource: (typeof RESOURCES)[number]): string {
+function resourceSection(document: Schema, resource: Resource): string {
   const paths = document.paths as Record<string, Record<string, Schema>>;
   const item = paths[resource.path] as Record<string, Schema>;
   const get = item.get as Schema;
@@ -123,11 +127,13 @@ function resourceSection(document: Schema, resource: (typeof RESOURCES)[number])
     return `<tr><th scope="row">${code(name)}</th><td>${code(value)}</td></tr>`;
   });
   const body = deref(document, (ok.content as Record<string, Schema>)['application/json']?.schema as Schema);
-  const record = body.type === 'array' ? (body.items as Schema) : ((body.properties as Schema).results as Schema);
+  // A list's items, or the items of a page's results.
+  const list = body.type === 'array' ? body : ((body.properties as Schema).results as Schema);
+  const record = deref(document, list.items as Schema);
   const envelope =
     body.type === 'array'
       ? `<p>The body is an array of records, each with these fields, in this order, every one present.</p>`
-      : `<p>${escapeHtml(body.description as string)} ${code('count')} is the number of textures over all pages; ${code('next')} and ${code('previous')} are absolute URLs or ${code('null')}; ${code('results')} holds the records, each with these fields.</p>`;
+      : `<p>${escapeHtml(body.description as string)} ${code('count')} is the number of ${escapeHtml(resource.many)} over all pages; ${code('next')} and ${code('previous')} are absolute URLs or ${code('null')}; ${code('results')} holds the records, each with these fields.</p>`;
   return `<section id="${id}" aria-labelledby="${id}-title">
 <h2 id="${id}-title">${code(resource.path)} <span class="title">${escapeHtml(resource.title)}</span></h2>
 <p>${code(resource.path.slice(0, -1))} answers 301 to ${code(resource.path)}, keeping the query.</p>
@@ -147,23 +153,33 @@ function option(value: string, label = value): string {
   return `<option value="${escapeHtml(value)}">${escapeHtml(label)}</option>`;
 }
 
-function tryForm(document: Schema): string {
+function tryForm(document: Schema, resources: readonly Resource[]): string {
   const parameters = (document.components as Schema).parameters as Record<string, Schema>;
   const schemaOf = (name: string) => (parameters[name] as Schema).schema as Schema;
-  const orderings = deref(document, schemaOf('ordering').items as Schema).enum as string[];
   const formats = schemaOf('format').enum as string[];
+  const paths = (chosen: Resource[]) => chosen.map((resource) => resource.path).join(' ');
+  const ordered = resources.filter((resource) => resource.orderingFields.length > 0);
+  const paginated = resources.filter((resource) => resource.paginated);
+  // One ordering list: of the first resource that orders (the API has one).
+  const orderings = (ordered[0]?.orderingFields ?? []).flatMap((field) => [field, `-${field}`]);
+  const orderingLabel =
+    ordered.length === 0
+      ? ''
+      : `\n<label data-for="${paths(ordered.slice(0, 1))}">ordering <select name="ordering">${option('', '(default: id)')}${orderings.map((ordering) => option(ordering)).join('')}</select></label>`;
+  const pageLabel =
+    paginated.length === 0
+      ? ''
+      : `\n<label data-for="${paths(paginated)}">page <select name="page">${option('', '(first)')}${option('last')}</select></label>`;
   return `<section id="try" aria-labelledby="try-title">
 <h2 id="try-title">Try a request</h2>
 <p>Sends the request to this server and shows its answer: status, headers and body.</p>
 <form id="try-form">
 <div class="fields">
 <label>Method <select name="method">${SENDABLE.map((method) => option(method)).join('')}</select></label>
-<label>Path <select name="path">${RESOURCES.map((resource) => option(resource.path)).join('')}</select></label>
-<label>format <select name="format">${option('', '(none)')}${formats.map((format) => option(format)).join('')}</select></label>
-<label data-for="/event/">ordering <select name="ordering">${option('', '(default: id)')}${orderings.map((ordering) => option(ordering)).join('')}</select></label>
-<label data-for="/virtualbooth-texture/">page <select name="page">${option('', '(first)')}${option('last')}</select></label>
+<label>Path <select name="path">${resources.map((resource) => option(resource.path)).join('')}</select></label>
+<label>format <select name="format">${option('', '(none)')}${formats.map((format) => option(format)).join('')}</select></label>${orderingLabel}${pageLabel}
 </div>
-<p>Request: <output name="url" id="try-url">${code('/company/')}</output></p>
+<p>Request: <output name="url" id="try-url">${code(resources[0]?.path ?? '/')}</output></p>
 <button type="submit">Send</button>
 </form>
 <div id="answer" aria-live="polite">
@@ -177,8 +193,12 @@ function tryForm(document: Schema): string {
 const hash = (text: string) => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
 
 /** The reference page's text for these settings and `_headers`; the same inputs give the same bytes. */
-export function referencePage(settings: SchemaSettings, headersFile: string): string {
-  const document = openApiDocument(settings, headersFile) as Schema;
+export function referencePage(
+  settings: SchemaSettings & { resources?: readonly Resource[] },
+  headersFile: string,
+): string {
+  const resources = settings.resources ?? RESOURCES;
+  const document = openApiDocument(settings, headersFile, resources) as Schema;
   const info = document.info as Schema;
   const script = asset('client.js');
   const style = asset('style.css');
@@ -193,7 +213,7 @@ export function referencePage(settings: SchemaSettings, headersFile: string): st
     "base-uri 'none'",
     "form-action 'none'",
   ].join('; ');
-  const nav = RESOURCES.map((resource) => `<li><a href="#${resource.name}">${code(resource.path)}</a></li>`);
+  const nav = resources.map((resource) => `<li><a href="#${resource.name}">${code(resource.path)}</a></li>`);
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -211,9 +231,9 @@ export function referencePage(settings: SchemaSettings, headersFile: string): st
 <p>A read-only Django REST Framework API. Every answer below comes from this server; nothing else is loaded. The same description, as OpenAPI 3.1, is <code>schemas/openapi.json</code> in the project.</p>
 <nav aria-label="Paths"><ul>${nav.join('')}<li><a href="#try">Try a request</a></li></ul></nav>
 </header>
-<main data-page-size="${settings.pageSize}" data-textures="${RESOURCES[3].path}">
-${RESOURCES.map((resource) => resourceSection(document, resource)).join('\n')}
-${tryForm(document)}
+<main data-page-size="${settings.pageSize}" data-textures="${resources.find((resource) => resource.paginated)?.path ?? ''}">
+${resources.map((resource) => resourceSection(document, resource)).join('\n')}
+${tryForm(document, resources)}
 </main>
 <footer><p>Generated by <code>npm run build</code> from the route table at ${code(REFERENCE_PAGE.path)}; any other path is the API's.</p></footer>
 <script>${script}</script>
@@ -223,6 +243,9 @@ ${tryForm(document)}
 }
 
 /** The reference's files in the output: path → text. */
-export function referenceFiles(settings: SchemaSettings, headersFile: string): Map<string, string> {
+export function referenceFiles(
+  settings: SchemaSettings & { resources?: readonly Resource[] },
+  headersFile: string,
+): Map<string, string> {
   return new Map([[REFERENCE_PAGE.file, referencePage(settings, headersFile)]]);
 }

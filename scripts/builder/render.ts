@@ -10,6 +10,7 @@ import {
 } from '../contract/bodies.ts';
 import { encode, encodePlain, Float, type Json, type PlainJson } from '../contract/json.ts';
 import {
+  type Comparable,
   compareValues,
   descendingFrom,
   fieldValue,
@@ -19,20 +20,19 @@ import {
   sortRecords,
 } from '../contract/ordering.ts';
 import { pageCount, pageLinks } from '../contract/pagination.ts';
+import { RESOURCES } from '../contract/resources/index.ts';
+import type { Embed, OrderKey, Resource } from '../contract/resources/resource.ts';
 import {
-  EVENT_FIELDS,
   INVALID_PAGE_FILE,
   methodNotAllowedFile,
   NOT_FOUND_FILE,
   optionsFile,
   planRoutes,
   REJECTED_METHODS,
-  RESOURCES,
   type Route,
   UNSUPPORTED_ORDERING_FILE,
 } from '../contract/routes.ts';
-import type { Company, Event, Fair, FairEvent, Texture } from './schemas.ts';
-import type { Catalogue } from './validate.ts';
+import { type Catalogue, declarationOf, idOf, recordsOf } from './validate.ts';
 
 export interface RenderSettings {
   /** Public origin (and optional path prefix) of the API, without a trailing slash. */
@@ -40,89 +40,65 @@ export interface RenderSettings {
   pageSize: number;
 }
 
-// Field order is the order of the description's tables: DRF writes serializer fields in order.
-// Companies and textures are written as zod outputs them: their schemas list the fields in this
-// order (schemas.ts), and zod's output follows the schema, whatever the source's order.
-const eventJson = (event: Event): PlainJson => ({
-  id: event.id,
-  name: event.name,
-  slug: event.slug,
-  start_date: event.start_date,
-  end_date: event.end_date,
-  logo: event.logo,
-  logo_bg_color: event.logo_bg_color,
-});
+/** A record as the list shows it: its `listed` fields, or all of them; each float field as a Float. */
+function listedJson(resource: Resource, record: object): Json {
+  const source = record as Record<string, Json>;
+  let json: Record<string, Json> = source;
+  if (resource.listed) {
+    json = {};
+    for (const field of resource.listed) json[field] = source[field] as Json;
+  }
+  for (const path of resource.floats ?? []) json = withFloat(json, path.split('.'));
+  return json;
+}
 
-const fairEventJson = (event: Event): Json => ({
-  id: event.id,
-  slug: event.slug,
-  name: event.name,
-  short_code: event.short_code,
-  start_date: event.start_date,
-  event_logo: event.logo,
-});
+/** `json` with the number at `path` written as a float, copied along the path only. */
+function withFloat(json: Record<string, Json>, path: readonly string[]): Record<string, Json> {
+  const [key, ...rest] = path as [string, ...string[]];
+  const value = json[key];
+  if (value === null || value === undefined) return json;
+  if (rest.length === 0) return typeof value === 'number' ? { ...json, [key]: new Float(value) } : json;
+  return { ...json, [key]: withFloat(value as Record<string, Json>, rest) };
+}
 
 /**
- * A fair event given as an object: its fields, and the event record's where it gives none. validate()
- * has checked that an object whose id no event record has gives every field.
+ * What a record shows of one embedded record (a fair of one event): each shown field, given in the
+ * item or else the embedded record's. validate() has checked that an item whose id no record has
+ * gives every field.
  */
-function givenFairEventJson(given: Exclude<FairEvent, number>, event: Event | undefined): Json {
-  // short_code may be given as null, so a field is given when it is not undefined (not ??).
-  const orRecord = <K extends keyof Event>(value: Event[K] | undefined, field: K): Event[K] =>
-    value !== undefined ? value : (event as Event)[field];
+function embeddedJson(embed: Embed, item: unknown, embedded: Record<string, unknown> | undefined): Json {
+  const given = typeof item === 'object' && item !== null ? (item as Record<string, unknown>) : undefined;
+  const json: Record<string, Json> = {};
+  for (const [field, from] of Object.entries(embed.shows)) {
+    // A field may be given as null, so it is given when it is not undefined (not ??).
+    const value = given?.[field];
+    json[field] = (value !== undefined ? value : (embedded as Record<string, unknown>)[from]) as Json;
+  }
+  return json;
+}
+
+const idOfItem = (item: unknown) => (typeof item === 'object' && item !== null ? idOf(item) : item);
+
+/** A record that embeds another resource's records (a fair its events), written out. */
+function embeddingJson(resource: Resource, record: object, byId: ReadonlyMap<unknown, object>): Json {
+  const embed = resource.embeds as Embed;
+  const items = (record as Record<string, unknown>)[embed.field] as unknown[];
+  const json = listedJson(resource, record) as Record<string, Json>;
+  // The same keys in the same order, the embed field's value replaced.
   return {
-    id: given.id,
-    slug: orRecord(given.slug, 'slug'),
-    name: orRecord(given.name, 'name'),
-    short_code: orRecord(given.short_code, 'short_code'),
-    start_date: orRecord(given.start_date, 'start_date'),
-    event_logo: orRecord(given.event_logo, 'logo'),
+    ...json,
+    [embed.field]: items.map((item) => embeddedJson(embed, item, byId.get(idOfItem(item)) as Record<string, unknown>)),
   };
 }
 
-function fairJson(fair: Fair, events: ReadonlyMap<number, Event>): Json {
-  return {
-    id: fair.id,
-    slug: fair.slug,
-    name: fair.name,
-    link: fair.link,
-    logo: fair.logo,
-    has_catalog: fair.has_catalog,
-    events: fair.events.map((item) =>
-      typeof item === 'number'
-        ? fairEventJson(events.get(item) as Event)
-        : givenFairEventJson(item, events.get(item.id)),
-    ),
-    url: fair.url,
-    tiles: {
-      tile_pattern: fair.tiles.tile_pattern,
-      tile_extension: fair.tiles.tile_extension,
-      tile_size: fair.tiles.tile_size,
-    },
-    size: { width: fair.size.width, height: fair.size.height },
-    zoom: {
-      min: fair.zoom.min,
-      max: fair.zoom.max,
-      default: fair.zoom.default,
-      booth_zoom_level: fair.zoom.booth_zoom_level,
-      reverse: fair.zoom.reverse,
-      booth_section_start: fair.zoom.booth_section_start,
-      booth_detail_start: fair.zoom.booth_detail_start,
-      translation_factor_7: fair.zoom.translation_factor_7 === null ? null : new Float(fair.zoom.translation_factor_7),
-      xs_width_max: fair.zoom.xs_width_max,
-    },
-    show: fair.show,
-  };
-}
-
-/** The page (from 1) a texture route shows, of a list of `pages` pages. */
+/** The page (from 1) a route of a paginated list shows, of a list of `pages` pages. */
 export function pageShown(route: Route, pages: number): number {
   const requested = route.query.page;
   return requested === undefined ? 1 : requested === 'last' ? pages : Number(requested);
 }
 
-/** `items(page)`: the text of that page's textures, an array, encoded once for every format. */
-function texturePage(route: Route, count: number, items: (page: number) => string, settings: RenderSettings): string {
+/** `items(page)`: the text of that page's records, an array, encoded once for every format. */
+function listPage(route: Route, count: number, items: (page: number) => string, settings: RenderSettings): string {
   const pages = pageCount(count, settings.pageSize);
   const page = pageShown(route, pages);
   const links = pageLinks(
@@ -137,78 +113,107 @@ function texturePage(route: Route, count: number, items: (page: number) => strin
   return `${head.slice(0, -1)},"results":${items(page)}}`;
 }
 
-/** The texture list in its one order, by name, as every page shows it. */
-export function sortTextures(textures: readonly Texture[]): Texture[] {
-  return sortRecords(textures, [{ field: 'name', descending: false }]);
+/** How a default order compares a record's field: text without case where it says so. */
+function orderKeyOf(resource: Resource): (record: object, field: string) => Comparable {
+  const ignoreCase = new Set(
+    resource.order === 'source' ? [] : resource.order.filter((key) => key.ignoreCase).map((key) => key.field),
+  );
+  if (ignoreCase.size === 0) return fieldValue;
+  return (record, field) => {
+    const value = fieldValue(record, field);
+    return ignoreCase.has(field) && typeof value === 'string' ? value.toLowerCase() : value;
+  };
 }
 
-/** The company list's order: by name whatever its case, then by id. */
-const byCompanyName = (company: Company, field: string) => (field === 'name' ? company.name.toLowerCase() : company.id);
+type WithId = { id: Comparable };
 
-export function sortCompanies(companies: readonly Company[]): Company[] {
-  return sortRecords(companies, [{ field: 'name', descending: false }], byCompanyName);
+/** A resource's records in its default order (then by id), or in source order. */
+export function sortedOf(resource: Resource, records: readonly object[]): readonly object[] {
+  if (resource.order === 'source') return records;
+  const terms = resource.order.map(({ field, descending }) => ({ field, descending }));
+  return sortRecords(records as readonly WithId[], terms, orderKeyOf(resource));
 }
 
 /**
- * What sortCompanies() gives for `sorted` (its output for a list) less `removed`, plus `added`:
- * each added company put in its place by binary search, in time linear in the list for a change of
- * a few records. compareValues is the order sortRecords keeps, and ids are unique, so no two
- * companies tie.
+ * What sortedOf() gives for `sorted` (its output for a list) less `removed`, plus `added`: each
+ * added record put in its place by binary search, in time linear in the list for a change of a
+ * few records. For a default order of one key (then the id, unique, so no two records tie); any
+ * other order is sorted again.
  */
-export function resortCompanies(
-  sorted: readonly Company[],
-  removed: ReadonlySet<Company>,
-  added: readonly Company[],
-): readonly Company[] {
+export function resortedOf(
+  resource: Resource,
+  sorted: readonly object[],
+  removed: ReadonlySet<object>,
+  added: readonly object[],
+): readonly object[] {
   // Unchanged: the same list, not a copy of 100,000 places.
   if (removed.size === 0 && added.length === 0) return sorted;
-  const keyOf = (company: Company) => company.name.toLowerCase();
-  const follows = (a: Company, aKey: string, b: Company) =>
-    (compareValues(aKey, keyOf(b)) || compareValues(a.id, b.id)) > 0;
-  const result: Company[] = [];
+  const { order } = resource;
+  if (order === 'source' || order.length !== 1) {
+    return sortedOf(resource, [...sorted.filter((record) => !removed.has(record)), ...added]);
+  }
+  const [{ field, descending }] = order as [OrderKey];
+  const key = orderKeyOf(resource);
+  const sign = descending ? -1 : 1;
+  const keyOf = (record: object) => key(record, field);
+  const follows = (a: object, aKey: Comparable, b: object) =>
+    (sign * compareValues(aKey, keyOf(b)) || compareValues((a as WithId).id, (b as WithId).id)) > 0;
+  const result: object[] = [];
   let from = 0;
   const keepUpTo = (end: number) => {
     for (; from < end; from++) {
-      const company = sorted[from] as Company;
-      if (!removed.has(company)) result.push(company);
+      const record = sorted[from] as object;
+      if (!removed.has(record)) result.push(record);
     }
   };
-  for (const company of sortCompanies(added)) {
-    const key = keyOf(company);
-    // A removed company still holds its place in `sorted`, which keeps it in order for the search.
+  for (const record of sortedOf(resource, added)) {
+    const recordKey = keyOf(record);
+    // A removed record still holds its place in `sorted`, which keeps it in order for the search.
     let [low, high] = [from, sorted.length];
     while (low < high) {
       const middle = (low + high) >>> 1;
-      if (follows(company, key, sorted[middle] as Company)) low = middle + 1;
+      if (follows(record, recordKey, sorted[middle] as object)) low = middle + 1;
       else high = middle;
     }
     keepUpTo(low);
-    result.push(company);
+    result.push(record);
   }
   keepUpTo(sorted.length);
   return result;
 }
 
 /**
- * The text of each company, event and fair, kept by a caller that renders the same records again
- * (the live preview): a list is then joined from its records' texts, and only a new or changed
- * record is encoded. The bytes are those of one encode() of the list. A fair shows its events,
- * so its text is kept with the event records it was made from, and holds while they are the same.
+ * The text of each record, kept by a caller that renders the same records again (the live
+ * preview): a list is then joined from its records' texts, and only a new or changed record is
+ * encoded. The bytes are those of one encode() of the list. A record that embeds others (a fair)
+ * is kept with the embedded records it was made from, and holds while they are the same.
  */
 export interface RecordTexts {
-  companies: WeakMap<Company, string>;
-  events: WeakMap<Event, string>;
-  fairs: WeakMap<Fair, { events: Array<Event | undefined>; text: string }>;
+  plain: Map<string, WeakMap<object, string>>;
+  embedding: Map<string, WeakMap<object, { embedded: Array<object | undefined>; text: string }>>;
 }
 
 export function recordTexts(): RecordTexts {
-  return { companies: new WeakMap(), events: new WeakMap(), fairs: new WeakMap() };
+  return { plain: new Map(), embedding: new Map() };
 }
 
-/** What a caller that renders again may hand over, made before: see sortCompanies, sortTextures and RecordTexts. */
+function textsOf<V>(
+  texts: Map<string, WeakMap<object, V>> | undefined,
+  resource: string,
+): WeakMap<object, V> | undefined {
+  if (texts === undefined) return undefined;
+  let kept = texts.get(resource);
+  if (kept === undefined) {
+    kept = new WeakMap();
+    texts.set(resource, kept);
+  }
+  return kept;
+}
+
+/** What a caller that renders again may hand over, made before: see sortedOf and RecordTexts. */
 export interface Prepared {
-  sortedCompanies?: readonly Company[];
-  sortedTextures?: readonly Texture[];
+  /** Records in their default order (sortedOf), by resource name. */
+  sorted?: ReadonlyMap<string, readonly object[]>;
   texts?: RecordTexts;
 }
 
@@ -247,98 +252,121 @@ function once<T>(make: () => T): () => T {
   };
 }
 
+/** Whether a record is written as zod outputs it, with no field left out or written otherwise. */
+const isPlain = (resource: Resource) => !resource.listed && !resource.floats?.length && !resource.embeds;
+
+/**
+ * The answers of one resource, each rendered when first asked for: the list in its default order
+ * or in an ordering, or a page of it.
+ */
+function answersOf(
+  resource: Resource,
+  catalogue: Catalogue,
+  settings: RenderSettings,
+  prepared: Prepared,
+): (route: Route) => string {
+  const records = recordsOf(catalogue, resource.name) as object[];
+  const sorted = once(() => prepared.sorted?.get(resource.name) ?? sortedOf(resource, records));
+  const encodeRecord = once((): ((record: object) => string) => {
+    if (isPlain(resource)) return (record) => encodePlain(record as PlainJson);
+    if (!resource.embeds && !resource.floats?.length)
+      return (record) => encodePlain(listedJson(resource, record) as PlainJson);
+    if (!resource.embeds) return (record) => encode(listedJson(resource, record));
+    const embed = resource.embeds;
+    const byId = new Map(recordsOf(catalogue, embed.resource).map((record) => [idOf(record), record as object]));
+    const texts = textsOf(prepared.texts?.embedding, resource.name);
+    return (record) => {
+      const items = (record as Record<string, unknown>)[embed.field] as unknown[];
+      const embedded = items.map((item) => byId.get(idOfItem(item)));
+      const kept = texts?.get(record);
+      if (kept && kept.embedded.length === embedded.length && kept.embedded.every((one, i) => one === embedded[i]))
+        return kept.text;
+      const text = encode(embeddingJson(resource, record, byId));
+      texts?.set(record, { embedded, text });
+      return text;
+    };
+  });
+  const plainTexts = resource.embeds ? undefined : textsOf(prepared.texts?.plain, resource.name);
+  /** The list of `ordered` records, as one call of the native encoder unless the texts are kept. */
+  const listText = (ordered: readonly object[]) => {
+    if (isPlain(resource) && !plainTexts) return encodePlain(ordered as PlainJson[]);
+    const encodeOne = encodeRecord();
+    return joinedList(
+      ordered.map((record) => (plainTexts ? textOf(record, encodeOne, plainTexts) : encodeOne(record))),
+    );
+  };
+  const defaultList = once(() => listText(sorted()));
+  if (resource.paginated) {
+    const pages = new Map<number, string>();
+    const pageItems = (page: number): string => {
+      let items = pages.get(page);
+      if (items === undefined) {
+        const { pageSize } = settings;
+        const onPage = sorted().slice((page - 1) * pageSize, page * pageSize);
+        items = isPlain(resource) ? encodePlain(onPage as PlainJson[]) : listText(onPage);
+        pages.set(page, items);
+      }
+      return items;
+    };
+    return (route) => listPage(route, records.length, pageItems, settings);
+  }
+  if (resource.orderingFields.length === 0) return defaultList;
+  const encoded = once(() => {
+    const encodeOne = encodeRecord();
+    return new Map(records.map((record) => [record, textOf(record, encodeOne, plainTexts)]));
+  });
+  // A descending order is derived from its ascending one, which is sorted once.
+  const orders = new Map<string, readonly object[]>();
+  const sortedBy = (terms: readonly OrderTerm[]): readonly object[] => {
+    const key = formatOrdering(terms);
+    const known = orders.get(key);
+    if (known) return known;
+    const [only] = terms;
+    const ordered =
+      terms.length === 1 && only?.descending
+        ? descendingFrom(sortedBy([{ field: only.field, descending: false }]) as WithId[], (record) =>
+            fieldValue(record, only.field),
+          )
+        : sortRecords(records as WithId[], terms);
+    orders.set(key, ordered);
+    return ordered;
+  };
+  return (route) => {
+    const terms = parseOrdering(route.query.ordering ?? '', resource.orderingFields);
+    const texts = encoded();
+    return joinedList(sortedBy(terms).map((record) => texts.get(record) as string));
+  };
+}
+
 /**
  * The list files of `routes`, each as [output path, text] once rendered, in the order of
  * `routes`: every answer whose route is given, and no other, so that the live preview renders
  * only the answers a change can alter with the very code of the full build, and can write each
- * before the next is rendered. Each list is sorted once, and each event and each page of
- * textures encoded once, however many files hold it.
+ * before the next is rendered. Each list is sorted once, and each record and each page
+ * encoded once, however many files hold it.
  */
 export function* renderLists(
   catalogue: Catalogue,
   settings: RenderSettings,
   routes: readonly Route[],
   prepared: Prepared = {},
+  resources: readonly Resource[] = RESOURCES,
 ): Generator<[string, string]> {
-  const companies = once(() => {
-    const sorted = prepared.sortedCompanies ?? sortCompanies(catalogue.companies);
-    // One call of the native encoder, unless the texts are kept: then only the new ones are encoded.
-    const texts = prepared.texts?.companies;
-    if (!texts) return encodePlain(sorted as Company[]);
-    return joinedList(sorted.map((company) => textOf(company, encodePlain, texts)));
-  });
-  const fairs = once(() => {
-    const eventById = new Map(catalogue.events.map((event) => [event.id, event]));
-    const texts = prepared.texts?.fairs;
-    if (!texts) return encode(catalogue.fairs.map((fair) => fairJson(fair, eventById)));
-    return joinedList(
-      catalogue.fairs.map((fair) => {
-        const events = fair.events.map((item) => eventById.get(typeof item === 'number' ? item : item.id));
-        const kept = texts.get(fair);
-        if (kept && kept.events.length === events.length && kept.events.every((event, i) => event === events[i]))
-          return kept.text;
-        const text = encode(fairJson(fair, eventById));
-        texts.set(fair, { events, text });
-        return text;
-      }),
-    );
-  });
-  const textures = once(() => prepared.sortedTextures ?? sortTextures(catalogue.textures));
-  const texturePages = new Map<number, string>();
-  const pageItems = (page: number): string => {
-    let items = texturePages.get(page);
-    if (items === undefined) {
-      items = encodePlain(textures().slice((page - 1) * settings.pageSize, page * settings.pageSize));
-      texturePages.set(page, items);
-    }
-    return items;
-  };
-  const encodeEvent = (event: Event) => encodePlain(eventJson(event));
-  const encodedEvents = once(
-    () => new Map(catalogue.events.map((event) => [event, textOf(event, encodeEvent, prepared.texts?.events)])),
-  );
-  // A descending order is derived from its ascending one, which is sorted once.
-  const eventOrders = new Map<string, Event[]>();
-  const eventsBy = (terms: readonly OrderTerm[]): Event[] => {
-    const key = formatOrdering(terms);
-    const known = eventOrders.get(key);
-    if (known) return known;
-    const [only] = terms;
-    const events =
-      terms.length === 1 && only?.descending
-        ? descendingFrom(eventsBy([{ field: only.field, descending: false }]), (event) => fieldValue(event, only.field))
-        : sortRecords(catalogue.events, terms);
-    eventOrders.set(key, events);
-    return events;
-  };
-
+  const answers = new Map<string, (route: Route) => string>();
   for (const route of routes) {
-    let body: string;
-    switch (route.resource) {
-      case 'company':
-        body = companies();
-        break;
-      case 'virtualfair':
-        body = fairs();
-        break;
-      case 'event': {
-        const terms = parseOrdering(route.query.ordering ?? '', EVENT_FIELDS);
-        const encoded = encodedEvents();
-        body = joinedList(eventsBy(terms).map((event) => encoded.get(event) as string));
-        break;
-      }
-      case 'virtualbooth-texture':
-        body = texturePage(route, catalogue.textures.length, pageItems, settings);
-        break;
+    let answer = answers.get(route.resource);
+    if (answer === undefined) {
+      answer = answersOf(declarationOf(route.resource, resources), catalogue, settings, prepared);
+      answers.set(route.resource, answer);
     }
-    yield [route.file, body];
+    yield [route.file, answer(route)];
   }
 }
 
 /** The files every output has besides the lists: OPTIONS, error and 405 bodies, `_headers`. */
-function renderShared(headersFile: string): Map<string, string> {
+function renderShared(headersFile: string, resources: readonly Resource[]): Map<string, string> {
   const files = new Map<string, string>();
-  for (const resource of RESOURCES) files.set(optionsFile(resource.name), optionsBody(resource.title));
+  for (const resource of resources) files.set(optionsFile(resource.name), optionsBody(resource.title));
   files.set(NOT_FOUND_FILE, NOT_FOUND_BODY);
   files.set(INVALID_PAGE_FILE, INVALID_PAGE_BODY);
   files.set(UNSUPPORTED_ORDERING_FILE, UNSUPPORTED_ORDERING_BODY);
@@ -348,9 +376,14 @@ function renderShared(headersFile: string): Map<string, string> {
   return files;
 }
 
-/** Every route of the catalogue: the texture count decides how many pages there are. */
-export function routesOf(catalogue: Catalogue, pageSize: number): Route[] {
-  return planRoutes(pageCount(catalogue.textures.length, pageSize));
+/** Every route of the catalogue: each paginated resource's record count decides how many pages it has. */
+export function routesOf(catalogue: Catalogue, pageSize: number, resources: readonly Resource[] = RESOURCES): Route[] {
+  const pages = Object.fromEntries(
+    resources
+      .filter((resource) => resource.paginated)
+      .map((resource) => [resource.name, pageCount(recordsOf(catalogue, resource.name).length, pageSize)]),
+  );
+  return planRoutes(pages, resources);
 }
 
 /** Stage 3: every file of the output for `routes`, path → text; `prepared` as renderLists takes it. */
@@ -360,6 +393,10 @@ export function render(
   headersFile: string,
   settings: RenderSettings,
   prepared: Prepared = {},
+  resources: readonly Resource[] = RESOURCES,
 ): Map<string, string> {
-  return new Map([...renderLists(catalogue, settings, routes, prepared), ...renderShared(headersFile)]);
+  return new Map([
+    ...renderLists(catalogue, settings, routes, prepared, resources),
+    ...renderShared(headersFile, resources),
+  ]);
 }

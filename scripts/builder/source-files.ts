@@ -8,13 +8,13 @@ import { readdir, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import fg, { type Entry } from 'fast-glob';
 import { compareStrings } from '../contract/ordering.ts';
-import { RESOURCES, type ResourceName } from '../contract/routes.ts';
+import { RESOURCES } from '../contract/routes.ts';
 import { errnoText } from '../shared/errors.ts';
 import type { DataError } from './errors.ts';
 
 /** A source file and the resource its folder names. */
 export interface Source {
-  resource: ResourceName;
+  resource: string;
   file: string;
 }
 
@@ -24,12 +24,10 @@ export interface FoundSources {
   /** Files skipped because nobody means them as data (`.DS_Store`, editor backups). */
   warnings: DataError[];
   /** Resources with a file that cannot be read (a link out, a loop, a FIFO): their records are incomplete. */
-  incomplete: Set<ResourceName>;
+  incomplete: Set<string>;
 }
 
-const FOLDERS = RESOURCES.map((resource) => `${resource.name}/`).join(', ');
-const STRAY = `expected only .json files in the folders ${FOLDERS}`;
-const KNOWN = new Set<string>(RESOURCES.map((resource) => resource.name));
+const foldersOf = (names: readonly string[]) => names.map((name) => `${name}/`).join(', ');
 
 /**
  * Files the system or an editor makes next to the data: macOS, Windows, Emacs, Vim, backups; and
@@ -172,19 +170,25 @@ async function walk(
 }
 
 /** When the folder holds no resource folder but its `data/` does, that is the folder meant. */
-async function meantInstead(dataDir: string): Promise<string | null> {
+async function meantInstead(dataDir: string, known: ReadonlySet<string>): Promise<string | null> {
   const here = await readdir(dataDir).catch(() => [] as string[]);
-  if (here.some((name) => KNOWN.has(name))) return null;
+  if (here.some((name) => known.has(name))) return null;
   const inner = path.join(dataDir, 'data');
   const below = await readdir(inner).catch(() => [] as string[]);
-  return below.some((name) => KNOWN.has(name)) ? inner : null;
+  return below.some((name) => known.has(name)) ? inner : null;
 }
 
 /**
  * Lists `data/<resource>/**\/*.json` in path order (so a catalogue split over many files has a
  * stable order), with an error for every other file and a warning for every skipped one.
  */
-export async function findSources(dataDir: string): Promise<FoundSources> {
+export async function findSources(
+  dataDir: string,
+  names: readonly string[] = RESOURCES.map((resource) => resource.name),
+): Promise<FoundSources> {
+  const folders = foldersOf(names);
+  const known = new Set(names);
+  const stray = `expected only .json files in the folders ${folders}`;
   const errors: DataError[] = [];
   const folder = await stat(dataDir).catch((error: NodeJS.ErrnoException) => error);
   if (!(folder instanceof Stats && folder.isDirectory())) {
@@ -198,9 +202,9 @@ export async function findSources(dataDir: string): Promise<FoundSources> {
     errors.push({ file: dataDir, pointer: '', message });
     return { sources: [], errors, warnings: [], incomplete: new Set() };
   }
-  const meant = await meantInstead(dataDir);
+  const meant = await meantInstead(dataDir, known);
   if (meant) {
-    const message = `expected the folders ${FOLDERS} here, but they are in ${meant}: use --data ${meant}`;
+    const message = `expected the folders ${folders} here, but they are in ${meant}: use --data ${meant}`;
     return { sources: [], errors: [{ file: dataDir, pointer: '', message }], warnings: [], incomplete: new Set() };
   }
   const root = await realpath(dataDir);
@@ -209,16 +213,16 @@ export async function findSources(dataDir: string): Promise<FoundSources> {
   found.warnings.sort((a, b) => compareStrings(a.file, b.file));
   errors.push(...found.errors);
   const sources: Source[] = [];
-  const incomplete = new Set<ResourceName>();
+  const incomplete = new Set<string>();
   for (const { entry, error } of found.files) {
     const file = path.join(dataDir, entry);
     const topFolder = entry.split('/')[0] ?? '';
     if (error) {
       errors.push({ file, pointer: '', message: error });
-      if (entry.includes('/') && KNOWN.has(topFolder)) incomplete.add(topFolder as ResourceName);
-    } else if (entry.endsWith('.json') && entry.includes('/') && KNOWN.has(topFolder)) {
-      sources.push({ resource: topFolder as ResourceName, file });
-    } else errors.push({ file, pointer: '', message: STRAY });
+      if (entry.includes('/') && known.has(topFolder)) incomplete.add(topFolder);
+    } else if (entry.endsWith('.json') && entry.includes('/') && known.has(topFolder)) {
+      sources.push({ resource: topFolder, file });
+    } else errors.push({ file, pointer: '', message: stray });
   }
   return { sources, errors, warnings: found.warnings, incomplete };
 }

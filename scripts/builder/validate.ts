@@ -4,18 +4,41 @@
 
 import type { z } from 'zod';
 import { type HeaderRule, headersFor, parseHeadersFile } from '../contract/headers.ts';
-import { RESOURCES, type ResourceName } from '../contract/routes.ts';
+import { RESOURCES } from '../contract/resources/index.ts';
+import type { Embed, Resource } from '../contract/resources/resource.ts';
 import { type DataError, pointerOf } from './errors.ts';
 import type { SourceRecord } from './load.ts';
 import { likelyMisspellings } from './misspellings.ts';
-import { type Company, type Event, type Fair, SCHEMAS, type Texture } from './schemas.ts';
+import { type Company, type Event, type Fair, schemaOf, type Texture } from './schemas.ts';
 
+/**
+ * Each resource's valid records (zod's output), in source order, by resource name: the API's
+ * four typed, any other declared resource's under its own name (recordsOf).
+ */
 export interface Catalogue {
-  companies: Company[];
-  events: Event[];
-  /** In source order: the API lists fairs in the order the data gives them. */
-  fairs: Fair[];
-  textures: Texture[];
+  company: Company[];
+  event: Event[];
+  virtualfair: Fair[];
+  'virtualbooth-texture': Texture[];
+}
+
+/** The valid records of `resource` in `catalogue`. */
+export function recordsOf(catalogue: Catalogue, resource: string): unknown[] {
+  return (catalogue as unknown as Record<string, unknown[]>)[resource] ?? [];
+}
+
+const byName = new WeakMap<readonly Resource[], ReadonlyMap<string, Resource>>();
+
+/** The declaration named `name` among `resources`. */
+export function declarationOf(name: string, resources: readonly Resource[] = RESOURCES): Resource {
+  let names = byName.get(resources);
+  if (names === undefined) {
+    names = new Map(resources.map((resource) => [resource.name, resource]));
+    byName.set(resources, names);
+  }
+  const resource = names.get(name);
+  if (resource === undefined) throw new Error(`no resource is declared as ${name}`);
+  return resource;
 }
 
 /** The record's `id` as written, if the record is an object that has one. */
@@ -81,8 +104,12 @@ function describeIssues(record: SourceRecord, issues: readonly z.core.$ZodIssue[
 }
 
 /** Checks a record against its resource's schema: zod's output when valid, else every problem. */
-export function checkRecord(source: SourceRecord, errors: DataError[]): unknown {
-  const schema = SCHEMAS[source.resource] as z.ZodType;
+export function checkRecord(
+  source: SourceRecord,
+  errors: DataError[],
+  resources: readonly Resource[] = RESOURCES,
+): unknown {
+  const schema: z.ZodType = schemaOf(declarationOf(source.resource, resources));
   const result = schema.safeParse(source.value);
   if (result.success) return result.data;
   // Parsed again for the messages only: reportInput (the bad value in each issue) makes zod
@@ -118,122 +145,137 @@ function checkUniqueIds(records: readonly SourceRecord[], errors: DataError[]): 
   }
 }
 
-// What a fair event given as an object must hold itself when no event record has its id.
-const FAIR_EVENT_FIELDS = ['slug', 'name', 'short_code', 'start_date', 'event_logo'] as const;
-const EVERY_FAIR_EVENT_FIELD = 'slug, name, short_code, start_date and event_logo';
-
-const isEventId = (value: unknown): value is number =>
+const isEmbeddedId = (value: unknown): value is number =>
   typeof value === 'number' && Number.isSafeInteger(value) && value >= 1;
 
-/** What the fair rules need to know of the event records. */
-export interface EventLookup {
-  /** Whether an event record (valid or not) has this id. */
+/** What the rules of an embed need to know of the embedded resource's records. */
+export interface EmbeddedLookup {
+  /** Whether a record (valid or not) has this id. */
   has(id: number): boolean;
-  /** The logo of the valid event record with this id (the last one, if repeated). */
-  logoOf(id: number): string | null | undefined;
+  /** The value of `field` of the valid record with this id (the last one, if repeated). */
+  valueOf(id: number, field: string): unknown;
 }
 
-/** Each item of a fair's `events` that names an event id, alone or in an object, with its index. */
-function namedEvents(fair: unknown): Array<{ eventId: number; given: object | null; index: number }> {
-  const items = (fair as { events?: unknown } | null)?.events;
+/** Each item of a record's embed field that names an id, alone or in an object, with its index. */
+function namedItems(embed: Embed, record: unknown): Array<{ id: number; given: object | null; index: number }> {
+  const items = (record as Record<string, unknown> | null)?.[embed.field];
   if (!Array.isArray(items)) return [];
-  const named: Array<{ eventId: number; given: object | null; index: number }> = [];
+  const named: Array<{ id: number; given: object | null; index: number }> = [];
   items.forEach((item: unknown, index) => {
     const given = item !== null && typeof item === 'object' && !Array.isArray(item) ? item : null;
-    const eventId = given ? idOf(given) : item;
-    if (isEventId(eventId)) named.push({ eventId, given, index });
+    const id = given ? idOf(given) : item;
+    if (isEmbeddedId(id)) named.push({ id, given, index });
   });
   return named;
 }
 
-/** The event ids a fair record names: the events whose records its rules read. */
-export function fairEventIds(fair: unknown): number[] {
-  return namedEvents(fair).map(({ eventId }) => eventId);
+/** The ids of the embedded records a record names: the records its rules read. */
+export function embeddedIds(embed: Embed, record: unknown): number[] {
+  return namedItems(embed, record).map(({ id }) => id);
 }
 
+/** `a, b and c`. */
+const listed = (words: readonly string[]) =>
+  words.length < 2 ? words.join('') : `${words.slice(0, -1).join(', ')} and ${words.at(-1)}`;
+
 /**
- * Checks the events of one fair against the event records, also of a fair that breaks another
- * rule, so that one run reports all: each event id, alone or in an object, names an event
- * record whose logo the fair shows, unless the object gives event_logo; an object whose id no
- * event record has gives every field itself. When an event file could not be read, unknown ids
- * are not reported: they would only repeat that problem.
+ * Checks what one record shows of the embedded records (a fair's events), also of a record that
+ * breaks another rule, so that one run reports all: each id, alone or in an object, names an
+ * embedded record whose value of each not-null field is not null, unless the object gives it; an
+ * object whose id no record has gives every field itself. When a file of the embedded resource
+ * could not be read, unknown ids are not reported: they would only repeat that problem.
  */
-export function checkFairEvents(
+export function checkEmbedded(
   source: SourceRecord,
-  events: EventLookup,
-  eventsComplete: boolean,
+  embed: Embed,
+  embedded: EmbeddedLookup,
+  embeddedComplete: boolean,
   errors: DataError[],
 ): void {
+  const owner = embed.owner;
+  const noun = embed.one.replace(/^an? /, '');
+  const shown = Object.keys(embed.shows).filter((field) => field !== 'id');
   const seen = new Set<number>();
-  for (const { eventId, given, index: i } of namedEvents(source.value)) {
+  for (const { id, given, index: i } of namedItems(embed, source.value)) {
     // A repeated one is reported once: the schema reports it.
-    if (seen.has(eventId)) continue;
-    seen.add(eventId);
+    if (seen.has(id)) continue;
+    seen.add(id);
     const gives = (field: string) => given !== null && Object.hasOwn(given, field);
-    if (events.has(eventId)) {
-      if (events.logoOf(eventId) === null && !gives('event_logo')) {
-        const hint = given ? ', and this fair event gives no event_logo' : '';
+    if (embedded.has(id)) {
+      for (const field of embed.notNull) {
+        const from = embed.shows[field] as string;
+        if (embedded.valueOf(id, from) !== null || gives(field)) continue;
+        const hint = given ? `, and this ${owner} ${noun} gives no ${field}` : '';
         errors.push(
           at(
             source,
-            ['events', i],
-            `expected an event with a logo (a fair shows event_logo), but event ${eventId} has logo null${hint}`,
+            [embed.field, i],
+            `expected ${embed.one} with a ${from} (a ${owner} shows ${field}), but ${noun} ${id} has ${from} null${hint}`,
           ),
         );
       }
-    } else if (eventsComplete && given) {
+    } else if (embeddedComplete && given) {
       // At the missing field's place, as the schema reports a missing field.
-      for (const field of FAIR_EVENT_FIELDS.filter((name) => !gives(name))) {
+      for (const field of shown.filter((name) => !gives(name))) {
         errors.push(
           at(
             source,
-            ['events', i, field],
-            `expected "${field}" here: event ${eventId} is not in the event data, so this fair event must give ${EVERY_FAIR_EVENT_FIELD}`,
+            [embed.field, i, field],
+            `expected "${field}" here: ${noun} ${id} is not in the ${embed.resource} data, so this ${owner} ${noun} must give ${listed(shown)}`,
           ),
         );
       }
-    } else if (eventsComplete) {
-      errors.push(at(source, ['events', i], `expected the id of an event in the event data, got ${eventId}`));
+    } else if (embeddedComplete) {
+      errors.push(
+        at(source, [embed.field, i], `expected the id of ${embed.one} in the ${embed.resource} data, got ${id}`),
+      );
     }
   }
 }
 
 /** An empty catalogue, and the list in it that each resource's valid records go to, in source order. */
-export function emptyCatalogue(): { catalogue: Catalogue; listOf: { [R in ResourceName]: unknown[] } } {
-  const catalogue: Catalogue = { companies: [], events: [], fairs: [], textures: [] };
-  const listOf = {
-    company: catalogue.companies,
-    event: catalogue.events,
-    virtualfair: catalogue.fairs,
-    'virtualbooth-texture': catalogue.textures,
-  };
-  return { catalogue, listOf };
+export function emptyCatalogue(resources: readonly Resource[] = RESOURCES): {
+  catalogue: Catalogue;
+  listOf: Readonly<Record<string, unknown[]>>;
+} {
+  const listOf: Record<string, unknown[]> = Object.fromEntries(resources.map((resource) => [resource.name, []]));
+  return { catalogue: listOf as unknown as Catalogue, listOf };
+}
+
+/** What the rules of an embed read of the embedded resource's records: all of them, and the valid ones. */
+function embeddedLookup(records: readonly SourceRecord[], valid: readonly unknown[]): EmbeddedLookup {
+  const known = new Set(records.map((record) => idOf(record.value)));
+  const byId = new Map(valid.map((record) => [idOf(record), record as Record<string, unknown>]));
+  return { has: (id) => known.has(id), valueOf: (id, field) => byId.get(id)?.[field] };
 }
 
 /**
  * Stage 2: every record against its schema, then the rules across records. The catalogue holds
  * zod's output of each valid record, in source order (so that the API keeps the order of the
- * data, and a repeated id names the earlier record). `eventsComplete` is false when an event
- * file could not be read (see checkFairEvents).
+ * data, and a repeated id names the earlier record). `incomplete` names the resources a file of
+ * which could not be read (see checkEmbedded).
  */
 export function validate(
   records: readonly SourceRecord[],
-  eventsComplete = true,
+  incomplete: ReadonlySet<string> = new Set(),
+  resources: readonly Resource[] = RESOURCES,
 ): { catalogue: Catalogue; errors: DataError[] } {
   const errors: DataError[] = [];
-  const { catalogue, listOf: validList } = emptyCatalogue();
-  const byResource = new Map<ResourceName, SourceRecord[]>(RESOURCES.map((resource) => [resource.name, []]));
+  const { catalogue, listOf: validList } = emptyCatalogue(resources);
+  const byResource = new Map<string, SourceRecord[]>(resources.map((resource) => [resource.name, []]));
   for (const source of records) {
-    const output = checkRecord(source, errors);
-    if (output !== undefined) validList[source.resource].push(output);
+    const output = checkRecord(source, errors, resources);
+    if (output !== undefined) validList[source.resource]?.push(output);
     byResource.get(source.resource)?.push(source);
   }
-  const recordsOf = (resource: ResourceName) => byResource.get(resource) ?? [];
-  for (const resource of byResource.keys()) checkUniqueIds(recordsOf(resource), errors);
-  const known = new Set(recordsOf('event').map((record) => idOf(record.value)));
-  const byId = new Map(catalogue.events.map((event) => [event.id, event]));
-  const events: EventLookup = { has: (id) => known.has(id), logoOf: (id) => byId.get(id)?.logo };
-  for (const fair of recordsOf('virtualfair')) checkFairEvents(fair, events, eventsComplete, errors);
+  const recordsOfResource = (resource: string) => byResource.get(resource) ?? [];
+  for (const resource of byResource.keys()) checkUniqueIds(recordsOfResource(resource), errors);
+  for (const { name, embeds } of resources) {
+    if (embeds === undefined) continue;
+    const lookup = embeddedLookup(recordsOfResource(embeds.resource), recordsOf(catalogue, embeds.resource));
+    const complete = !incomplete.has(embeds.resource);
+    for (const record of recordsOfResource(name)) checkEmbedded(record, embeds, lookup, complete, errors);
+  }
   return { catalogue, errors };
 }
 
@@ -245,10 +287,14 @@ export const REQUIRED_HEADERS: Readonly<Record<string, string>> = {
 };
 
 /** Checks `_headers`: its syntax, and that each API path gets the headers the contract needs. */
-export function validateHeadersFile(file: string, text: string): { rules: HeaderRule[]; errors: DataError[] } {
+export function validateHeadersFile(
+  file: string,
+  text: string,
+  resources: readonly Resource[] = RESOURCES,
+): { rules: HeaderRule[]; errors: DataError[] } {
   const { rules, errors: syntax } = parseHeadersFile(text);
   const errors: DataError[] = syntax.map((problem) => ({ file, pointer: '', message: problem.message }));
-  for (const { path } of RESOURCES) {
+  for (const { path } of resources) {
     const headers = headersFor(rules, path);
     for (const [name, value] of Object.entries(REQUIRED_HEADERS)) {
       const actual = Object.entries(headers).find(([key]) => key.toLowerCase() === name.toLowerCase())?.[1];

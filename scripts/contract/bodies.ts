@@ -4,7 +4,7 @@
 
 import { encode } from './json.ts';
 import { NOT_ACCEPTABLE } from './negotiation.ts';
-import { INVALID_PAGE_FILE, NOT_FOUND_FILE, optionsFile, RESOURCES } from './routes.ts';
+import { INVALID_PAGE_FILE, NOT_FOUND_FILE, optionsFile, RESOURCES, type Routed } from './routes.ts';
 
 /** SimpleMetadata of a read-only list view without a docstring. */
 export function optionsBody(title: string): string {
@@ -34,14 +34,18 @@ export function methodNotAllowedBody(method: string): string {
   return encode({ detail: `Method "${method}" not allowed.` });
 }
 
-let fixedBodies: ReadonlyMap<string, string> | undefined;
+const fixedBodies = new WeakMap<readonly Routed[], ReadonlyMap<string, string>>();
 
 /** The body of an output file that is the same in every build (an error or OPTIONS body), by its path. */
-export function fixedBody(file: string): string | undefined {
-  fixedBodies ??= new Map([
-    [NOT_FOUND_FILE, NOT_FOUND_BODY],
-    [INVALID_PAGE_FILE, INVALID_PAGE_BODY],
-    ...RESOURCES.map((resource) => [optionsFile(resource.name), optionsBody(resource.title)] as const),
-  ]);
-  return fixedBodies.get(file);
+export function fixedBody(file: string, resources: readonly Routed[] = RESOURCES): string | undefined {
+  let bodies = fixedBodies.get(resources);
+  if (bodies === undefined) {
+    bodies = new Map([
+      [NOT_FOUND_FILE, NOT_FOUND_BODY],
+      [INVALID_PAGE_FILE, INVALID_PAGE_BODY],
+      ...resources.map((resource) => [optionsFile(resource.name), optionsBody(resource.title)] as const),
+    ]);
+    fixedBodies.set(resources, bodies);
+  }
+  return bodies.get(file);
 }

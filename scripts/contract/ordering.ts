@@ -34,7 +34,7 @@ export function formatOrdering(terms: readonly OrderTerm[]): string {
   return terms.map((term) => (term.descending ? '-' : '') + term.field).join(',');
 }
 
-type Comparable = string | number | boolean | null;
+export type Comparable = string | number | boolean | null;
 
 /** Code-point order, as a database with a binary collation (and Python) compares strings. */
 export function compareStrings(a: string, b: string): number {

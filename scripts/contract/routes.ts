@@ -5,28 +5,50 @@
 
 import { formatOrdering, type OrderTerm, parseOrdering } from './ordering.ts';
 import { parsePage } from './pagination.ts';
+import { type ApiResourceName, event, RESOURCES, virtualboothTexture } from './resources/index.ts';
+import type { Resource } from './resources/resource.ts';
 
-export const EVENT_FIELDS = ['id', 'name', 'slug', 'start_date', 'end_date', 'logo', 'logo_bg_color'] as const;
+export { RESOURCES };
 
-export const RESOURCES = [
-  { name: 'company', path: '/company/', title: 'Company List' },
-  { name: 'virtualfair', path: '/virtualfair/', title: 'Virtual Fair List' },
-  { name: 'event', path: '/event/', title: 'Event List' },
-  { name: 'virtualbooth-texture', path: '/virtualbooth-texture/', title: 'Virtual Booth Texture List' },
-] as const;
+/**
+ * What the route table needs of a declaration (resources/resource.ts): plain data, which a bundle
+ * can hold as a literal.
+ */
+export type Routed = Pick<Resource, 'name' | 'path' | 'title' | 'orderingFields' | 'paginated'>;
 
-export type ResourceName = (typeof RESOURCES)[number]['name'];
+/** The fields of the route table's own (the request's path and query, by which the files are named). */
+export function routingOf(resources: readonly Routed[]): Routed[] {
+  return resources.map(({ name, path, title, orderingFields, paginated }) => ({
+    name,
+    path,
+    title,
+    orderingFields,
+    paginated,
+  }));
+}
+
+export const EVENT_FIELDS = event.orderingFields;
+
+/** The name of one of the API's resources. */
+export type ResourceName = ApiResourceName;
 
 export const RESOURCE_NAMES: readonly ResourceName[] = RESOURCES.map((resource) => resource.name);
 
-/** The one paginated resource (DRF's PageNumberPagination). */
-export const TEXTURES = 'virtualbooth-texture' satisfies ResourceName;
+/** The sample's paginated resource (DRF's PageNumberPagination). */
+export const TEXTURES = virtualboothTexture.name;
 
-/** The base URL a texture page link was built with, what it holds before the list's path: `https://example.com/api`. */
-export function linkBase(link: unknown): string | undefined {
+/**
+ * The base URL a page link of a paginated list was built with, what it holds before the list's
+ * path: `https://example.com/api`.
+ */
+export function linkBase(link: unknown, resources: readonly Routed[] = RESOURCES): string | undefined {
   if (typeof link !== 'string') return undefined;
-  const at = link.indexOf(`/${TEXTURES}/`);
-  return at < 0 ? undefined : link.slice(0, at);
+  for (const resource of resources) {
+    if (!resource.paginated) continue;
+    const at = link.indexOf(resource.path);
+    if (at >= 0) return link.slice(0, at);
+  }
+  return undefined;
 }
 
 /** `format` values DRF answers with JSON; an empty value means no override. */
@@ -43,11 +65,12 @@ export const INVALID_PAGE_FILE = '_errors/invalid-page.json';
  */
 export const UNSUPPORTED_ORDERING_FILE = '_errors/unsupported-ordering.json';
 export const methodNotAllowedFile = (method: string) => `_errors/405/${method}.json`;
-export const optionsFile = (resource: ResourceName) => `_options/${resource}.json`;
+export const optionsFile = (resource: string) => `_options/${resource}.json`;
 
 /** A request the build answers with a file of its own (always status 200). */
 export interface Route {
-  resource: ResourceName;
+  /** The name of the resource whose list it answers. */
+  resource: string;
   path: string;
   /** The canonical query: only the parameters that change the body, one value each. */
   query: Readonly<Record<string, string>>;
@@ -70,48 +93,68 @@ export function fileFor(path: string, query: Readonly<Record<string, string>>): 
  * The canonical request of a list file, read back from its name as fileFor() writes it:
  * `event/ordering=-id.json` is `/event/?ordering=-id`; undefined for any other file.
  */
-export function requestOf(file: string): string | undefined {
+export function requestOf(file: string, resources: readonly Routed[] = RESOURCES): string | undefined {
   if (!file.endsWith('.json')) return undefined;
   const [dir, ...segments] = file.slice(0, -'.json'.length).split('/');
   const path = `/${dir}/`;
-  if (!RESOURCES.some((resource) => resource.path === path)) return undefined;
+  if (!resources.some((resource) => resource.path === path)) return undefined;
   if (segments.length === 1 && segments[0] === 'index') return path;
   return segments.length > 0 && segments.every((segment) => segment.includes('='))
     ? `${path}?${segments.join('&')}`
     : undefined;
 }
 
-function route(resource: ResourceName, query: Record<string, string> = {}): Route {
-  const path = `/${resource}/`;
-  return { resource, path, query, file: fileFor(path, query) };
+function route(resource: Routed, query: Record<string, string> = {}): Route {
+  return { resource: resource.name, path: resource.path, query, file: fileFor(resource.path, query) };
 }
 
-/** Every single-field ordering, both directions, except `id` (the default order). */
-export function eventOrderings(): OrderTerm[][] {
-  return EVENT_FIELDS.flatMap((field) => [
+/** Every single-field ordering of `fields`, both directions, except `id` (the default order). */
+export function orderingsOf(fields: readonly string[]): OrderTerm[][] {
+  return fields.flatMap((field) => [
     ...(field === 'id' ? [] : [[{ field, descending: false }]]),
     [{ field, descending: true }],
   ]);
 }
 
-/**
- * Every route of a catalogue whose texture list has `texturePages` pages: the plain lists, each
- * event ordering, and each texture page (`page=2`..N and `page=last`) with and without `format`
- * (the page links repeat `format`, so each value is a body of its own).
- */
-export function planRoutes(texturePages: number): Route[] {
-  const pages = ['last', ...Array.from({ length: texturePages - 1 }, (_, i) => String(i + 2))];
-  const formats: Array<Record<string, string>> = [{}, ...FORMATS.map((format) => ({ format }))];
+/** Every single-field ordering of the events, both directions, except `id` (the default order). */
+export function eventOrderings(): OrderTerm[][] {
+  return orderingsOf(EVENT_FIELDS);
+}
+
+/** The routes of one resource: its list, each single-field ordering, each page with and without `format`. */
+function routesOfResource(resource: Routed, pageCount: number): Route[] {
+  if (resource.paginated) {
+    // The page links repeat `format`, so each value is a body of its own.
+    const pages = ['last', ...Array.from({ length: pageCount - 1 }, (_, i) => String(i + 2))];
+    const formats: Array<Record<string, string>> = [{}, ...FORMATS.map((format) => ({ format }))];
+    return formats.flatMap((format) => [
+      route(resource, format),
+      ...pages.map((page) => route(resource, { ...format, page })),
+    ]);
+  }
   return [
-    route('company'),
-    route('virtualfair'),
-    route('event'),
-    ...eventOrderings().map((terms) => route('event', { ordering: formatOrdering(terms) })),
-    ...formats.flatMap((format) => [
-      route('virtualbooth-texture', format),
-      ...pages.map((page) => route('virtualbooth-texture', { ...format, page })),
-    ]),
+    route(resource),
+    ...orderingsOf(resource.orderingFields).map((terms) => route(resource, { ordering: formatOrdering(terms) })),
   ];
+}
+
+/**
+ * Every route of a catalogue, resource by resource: each list, each single-field ordering, and
+ * each page of a paginated list (`page=2`..N and `page=last`) with and without `format`.
+ * `pageCounts` gives each paginated resource's number of pages (one number: the same for all).
+ */
+export function planRoutes(
+  pageCounts: number | Readonly<Record<string, number>>,
+  resources: readonly Routed[] = RESOURCES,
+): Route[] {
+  return resources.flatMap((resource) => {
+    if (resource.paginated && resource.orderingFields.length > 0) {
+      // Every ordering of every page would be a file: not made until a resource needs it.
+      throw new Error(`${resource.path} is paginated and has ordering fields: the route table has no files for both`);
+    }
+    const pages = typeof pageCounts === 'number' ? pageCounts : (pageCounts[resource.name] ?? 1);
+    return routesOfResource(resource, pages);
+  });
 }
 
 /**
@@ -155,7 +198,17 @@ export type Answer =
 
 const NOT_FOUND: Answer = { kind: 'file', status: 404, file: NOT_FOUND_FILE };
 const INVALID_PAGE: Answer = { kind: 'file', status: 404, file: INVALID_PAGE_FILE };
-const BY_PATH = new Map<string, ResourceName>(RESOURCES.map((resource) => [resource.path, resource.name]));
+const byPath = new WeakMap<readonly Routed[], ReadonlyMap<string, Routed>>();
+
+/** The resources by their path, made once per list of resources. */
+function pathsOf(resources: readonly Routed[]): ReadonlyMap<string, Routed> {
+  let paths = byPath.get(resources);
+  if (paths === undefined) {
+    paths = new Map(resources.map((resource) => [resource.path, resource]));
+    byPath.set(resources, paths);
+  }
+  return paths;
+}
 
 /** Query parameters as Django's QueryDict.get reads them: the last value of a key wins. */
 function lastValues(search: string): Map<string, string> {
@@ -174,7 +227,7 @@ function decodePath(rawPath: string): string | null {
  * Answers a request the way the DRF service does, in its order: the URL (APPEND_SLASH, 404),
  * content negotiation (`format`), the method, then the list's filter and pagination.
  */
-export function resolve(method: string, rawUrl: string): Answer {
+export function resolve(method: string, rawUrl: string, resources: readonly Routed[] = RESOURCES): Answer {
   const queryStart = rawUrl.indexOf('?');
   const rawPath = queryStart < 0 ? rawUrl : rawUrl.slice(0, queryStart);
   const search = queryStart < 0 ? '' : rawUrl.slice(queryStart + 1);
@@ -186,9 +239,10 @@ export function resolve(method: string, rawUrl: string): Answer {
     const { file, contentType } = REFERENCE_PAGE;
     return { kind: 'file', status: 200, file, contentType, ifMissing: NOT_FOUND };
   }
-  const resource = BY_PATH.get(path);
+  const paths = pathsOf(resources);
+  const resource = paths.get(path);
   if (resource === undefined) {
-    if (BY_PATH.has(`${path}/`)) {
+    if (paths.has(`${path}/`)) {
       // The decoded path, as Django's APPEND_SLASH writes it (`/%63ompany` → `/company/`).
       return { kind: 'redirect', status: 301, location: `${path}/${search ? `?${search}` : ''}` };
     }
@@ -197,16 +251,16 @@ export function resolve(method: string, rawUrl: string): Answer {
   const params = lastValues(search);
   const format = params.get('format') ?? '';
   if (format !== '' && !(FORMATS as readonly string[]).includes(format)) return NOT_FOUND;
-  if (method === 'OPTIONS') return { kind: 'file', status: 200, file: optionsFile(resource) };
+  if (method === 'OPTIONS') return { kind: 'file', status: 200, file: optionsFile(resource.name) };
   if (method !== 'GET' && method !== 'HEAD') return { kind: 'not-allowed', status: 405, method };
 
-  if (resource === 'event') {
-    const terms = parseOrdering(params.get('ordering') ?? '', EVENT_FIELDS);
+  if (resource.orderingFields.length > 0) {
+    const terms = parseOrdering(params.get('ordering') ?? '', resource.orderingFields);
     if (terms.length > 1) return { kind: 'sorted', status: 200, file: fileFor(path, {}), terms };
     const query: Record<string, string> = terms.length === 1 ? { ordering: formatOrdering(terms) } : {};
     return { kind: 'file', status: 200, file: fileFor(path, query) };
   }
-  if (resource === 'virtualbooth-texture') {
+  if (resource.paginated) {
     const query: Record<string, string> = format === '' ? {} : { format };
     const rawPage = params.get('page');
     if (rawPage !== undefined) {

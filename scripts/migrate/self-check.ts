@@ -4,8 +4,9 @@
 
 import type { DataError } from '../builder/errors.ts';
 import { render, routesOf } from '../builder/render.ts';
-import { type Catalogue, validate } from '../builder/validate.ts';
-import { fileFor, RESOURCE_NAMES, type ResourceName, TEXTURES } from '../contract/routes.ts';
+import { emptyCatalogue, recordsOf, validate } from '../builder/validate.ts';
+import { RESOURCES } from '../contract/resources/index.ts';
+import { fileFor, type ResourceName, TEXTURES } from '../contract/routes.ts';
 import type { ConvertedData } from './convert.ts';
 import { type FetchedList, type FetchedPage, ImportError, type ServiceAnswers } from './read-service.ts';
 
@@ -57,15 +58,12 @@ export function selfCheck(data: ConvertedData, service: ServiceAnswers, baseUrl:
   const resourceOf = new Map(data.records.map((record) => [record.file, record.resource]));
   const broken = new Set(errors.map((error) => resourceOf.get(error.file)));
   // A fair shows its events' fields, so a broken event record leaves the fair list unproven too.
-  if (broken.has('event')) broken.add('virtualfair');
-  const unchecked = RESOURCE_NAMES.filter((resource) => broken.has(resource));
+  for (const resource of RESOURCES)
+    if (resource.embeds && broken.has(resource.embeds.resource)) broken.add(resource.name);
+  const unchecked = RESOURCES.map((resource) => resource.name).filter((resource) => broken.has(resource));
   // Only valid records reach the catalogue: a list with a broken record is neither rendered nor compared.
-  const checked: Catalogue = {
-    companies: broken.has('company') ? [] : catalogue.companies,
-    events: broken.has('event') ? [] : catalogue.events,
-    fairs: broken.has('virtualfair') ? [] : catalogue.fairs,
-    textures: broken.has(TEXTURES) ? [] : catalogue.textures,
-  };
+  const { catalogue: checked, listOf } = emptyCatalogue();
+  for (const { name } of RESOURCES) if (!broken.has(name)) listOf[name]?.push(...recordsOf(catalogue, name));
   const comparable = answersOf(service).filter((item) => !broken.has(item.resource));
   const wanted = new Set(comparable.map((item) => item.file));
   const routes = routesOf(checked, service.pageSize).filter((route) => wanted.has(route.file));

@@ -4,6 +4,7 @@
 // functions run it too, with a stand-in binding (netlify-function.ts).
 
 import type { HeaderRule } from '../contract/headers.ts';
+import { RESOURCES, type Routed } from '../contract/routes.ts';
 import { manifestFile, type PartsManifest, parseManifest, partFile } from '../shared/parts.ts';
 import { createHandler, type FileStore, logFailure, type OpenedFile, type Reply } from './handler.ts';
 
@@ -134,8 +135,9 @@ async function toResponse(request: Request, reply: Reply<Response>): Promise<Res
   return new Response(null, init);
 }
 
-export function createWorker(rules: readonly HeaderRule[]): Worker {
-  const handler = createHandler(rules);
+/** The worker of an API with these `_headers` rules and these resources (the API's when absent). */
+export function createWorker(rules: readonly HeaderRule[], resources: readonly Routed[] = RESOURCES): Worker {
+  const handler = createHandler(rules, resources);
   return {
     async fetch(request, env) {
       const url = new URL(request.url);

@@ -10,7 +10,7 @@ import { type HeaderRule, headersFor } from '../contract/headers.ts';
 import { encode, type Json } from '../contract/json.ts';
 import { acceptable } from '../contract/negotiation.ts';
 import { sortRecords } from '../contract/ordering.ts';
-import { type Answer, FORMATS, NOT_FOUND_FILE, resolve } from '../contract/routes.ts';
+import { type Answer, FORMATS, NOT_FOUND_FILE, RESOURCES, type Routed, resolve } from '../contract/routes.ts';
 import { debugRequested } from '../shared/debug.ts';
 
 export type ReplyHeaders = Record<string, string>;
@@ -110,7 +110,8 @@ export function logFailure(what: string, error: unknown): void {
   if (debugRequested() && error instanceof Error) console.error(error.stack);
 }
 
-export function createHandler(rules: readonly HeaderRule[]): Handler {
+/** The handler of an API with these `_headers` rules and these resources (the API's own when absent). */
+export function createHandler(rules: readonly HeaderRule[], resources: readonly Routed[] = RESOURCES): Handler {
   // An asterisk-form target (`OPTIONS *`) names no path: it gets the headers of the root.
   const headersOf = (target: string): ReplyHeaders =>
     headersFor(rules, target.startsWith('/') ? (target.split('?')[0] as string) : '/');
@@ -143,7 +144,7 @@ export function createHandler(rules: readonly HeaderRule[]): Handler {
       case 'file': {
         // Error and OPTIONS bodies are the contract's own: whole answers, without a validator
         // (DRF sends none), so never a 304, and no store needs them as files.
-        const fixed = fixedBody(answer.file);
+        const fixed = fixedBody(answer.file, resources);
         if (fixed !== undefined) return { status: answer.status, headers: withContentType(headers), body: fixed };
         if (answer.status !== 200) throw new Error(`${answer.file} is not a body of the contract`);
         const file = await store.open(answer.file);
@@ -170,7 +171,7 @@ export function createHandler(rules: readonly HeaderRule[]): Handler {
   return {
     async answer(request, store) {
       try {
-        const answer = resolve(request.method, request.target);
+        const answer = resolve(request.method, request.target, resources);
         const headers = headersOf(request.target);
         if (notAcceptable(request, answer))
           return { status: 406, headers: withContentType(headers), body: NOT_ACCEPTABLE_BODY };

@@ -12,6 +12,7 @@ import type { Duplex } from 'node:stream';
 import serveHandler from 'serve-handler';
 import { MALFORMED_BODY } from '../contract/bodies.ts';
 import { type HeaderRule, parseHeadersFile } from '../contract/headers.ts';
+import { RESOURCES, type Routed } from '../contract/routes.ts';
 import { ENCODINGS, type Encoding, siblingOfFile } from '../shared/compress.ts';
 import { UserFacingError } from '../shared/errors.ts';
 import { listLeftovers, newestComplete } from '../shared/swap.ts';
@@ -199,9 +200,9 @@ function varyingWithEncoding(headers: Record<string, string>): Record<string, st
  * The handler for the `_headers` of the output being served, read again when a build replaced
  * it (a new inode, time or size). A `_headers` that no longer parses keeps the previous rules.
  */
-function headersWatcher(publicDir: string, first: HeaderRule[]): () => Promise<Handler> {
+function headersWatcher(publicDir: string, first: HeaderRule[], resources: readonly Routed[]): () => Promise<Handler> {
   let version = '';
-  let handler = createHandler(first);
+  let handler = createHandler(first, resources);
   return async () => {
     const file = path.join((await currentRoot(publicDir)).dir, '_headers');
     const stats = await stat(file).catch(() => undefined);
@@ -211,7 +212,7 @@ function headersWatcher(publicDir: string, first: HeaderRule[]): () => Promise<H
     if (now === version) return handler;
     version = now;
     const parsed = await readFile(file, 'utf8').then(parseHeadersFile, () => undefined);
-    if (parsed && parsed.errors.length === 0) handler = createHandler(parsed.rules);
+    if (parsed && parsed.errors.length === 0) handler = createHandler(parsed.rules, resources);
     else console.error(`${file}: not valid any more; the previous headers rules stay in use`);
     return handler;
   };
@@ -243,16 +244,17 @@ function readRules(root: string, publicDir: string): HeaderRule[] {
  */
 const SERVE_HANDLER_EXTRAS = [{ key: 'Content-Disposition', value: null as unknown as string }];
 
-export function createApiServer(root: string): http.Server {
-  const api = createApi(root);
+/** A server of the build output in `root`, of these resources (the API's when absent). */
+export function createApiServer(root: string, resources: readonly Routed[] = RESOURCES): http.Server {
+  const api = createApi(root, resources);
   const server = http.createServer(api.listener);
   server.on('clientError', api.refused);
   return server;
 }
 
 /** Answers every request from the build output in `root`; throws ServeError when `root` is not one. */
-export function apiRequestListener(root: string): http.RequestListener {
-  return createApi(root).listener;
+export function apiRequestListener(root: string, resources: readonly Routed[] = RESOURCES): http.RequestListener {
+  return createApi(root, resources).listener;
 }
 
 /**
@@ -276,12 +278,15 @@ function refusedRequest(error: Error & { code?: string; rawPacket?: Buffer }): A
 }
 
 /** The request listener and the answer to what Node's parser refuses, over one output folder. */
-function createApi(root: string): {
+function createApi(
+  root: string,
+  resources: readonly Routed[],
+): {
   listener: http.RequestListener;
   refused: (error: Error & { code?: string; rawPacket?: Buffer }, socket: Duplex) => void;
 } {
   const publicDir = path.resolve(root);
-  const handlerNow = headersWatcher(publicDir, readRules(root, publicDir));
+  const handlerNow = headersWatcher(publicDir, readRules(root, publicDir), resources);
   const etags = new EtagCache();
 
   async function write(

@@ -4,7 +4,7 @@
 
 import { parseHeadersFile } from '../contract/headers.ts';
 import type { PlainJson } from '../contract/json.ts';
-import { linkBase, TEXTURES } from '../contract/routes.ts';
+import { linkBase, RESOURCES, TEXTURES } from '../contract/routes.ts';
 import { answerOf, isFixedBody } from './answer-names.ts';
 import { type Files, type Page, parsed, sameBytes } from './records.ts';
 import { diffValues, type FieldChange, idOf } from './values.ts';
@@ -57,7 +57,12 @@ export interface AnswersDiff {
   headers: HeaderChange[];
 }
 
-const LIST_FILE = /^(company|virtualfair|event)\/(index|ordering=[^/]+)\.json$/;
+/** A list that is not paginated, in its default order or an ordering: `event/ordering=-id.json`. */
+const LIST_FILE = new RegExp(
+  `^(${RESOURCES.filter((resource) => !resource.paginated)
+    .map((resource) => resource.name)
+    .join('|')})/(index|ordering=[^/]+)\\.json$`,
+);
 
 /**
  * The positions (in `values`, distinct ranks from 0 to values.length - 1) of the increasing

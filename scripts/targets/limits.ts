@@ -4,10 +4,13 @@
 // one names the page it was read from and when. Web servers have none of their own: their lists
 // are empty on purpose, not missing.
 
-import { TEXTURES } from '../contract/routes.ts';
+import { RESOURCES } from '../contract/routes.ts';
 import { UserFacingError } from '../shared/errors.ts';
 import { MAX_ASSET_BYTES, uploadedFiles } from './cloudflare/assets.ts';
 import type { TARGET_NAMES } from './names.ts';
+
+/** The folders of the paginated lists, whose files are pages. */
+const PAGINATED = RESOURCES.filter((resource) => resource.paginated).map((resource) => resource.name);
 
 export const CLOUDFLARE_PLANS = ['free', 'paid'] as const;
 export type CloudflarePlan = (typeof CLOUDFLARE_PLANS)[number];
@@ -271,7 +274,7 @@ function measurements(limit: Limit, built: Built, outDir: string, targetDir: str
         .map(([file, size]) => ({
           subject: `${outDir}/${file}`,
           amount: size,
-          texturePage: file.startsWith(`${TEXTURES}/`),
+          texturePage: PAGINATED.some((name) => file.startsWith(`${name}/`)),
         }));
     case 'file-count':
       return [

@@ -2,7 +2,7 @@
 // service, generated from the route table. Each target's files go to targets/<name>/.
 
 import type { HeaderRule } from '../contract/headers.ts';
-import type { PageRoute, Route } from '../contract/routes.ts';
+import type { PageRoute, Route, Routed } from '../contract/routes.ts';
 
 /** One object per build, given to every target: code two targets share is made once per context. */
 export interface TargetContext {
@@ -11,6 +11,8 @@ export interface TargetContext {
   pages: readonly PageRoute[];
   /** The parsed `_headers` rules: the headers every answer carries. */
   headerRules: readonly HeaderRule[];
+  /** The resources the routes are of (the route table's part of their declarations): the API's when absent. */
+  resources?: readonly Routed[];
 }
 
 export interface Target {

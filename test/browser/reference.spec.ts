@@ -121,11 +121,73 @@ test('[reference.try] sends /event/?ordering=-start_date and shows the built ans
   expect(errors).toEqual([]);
 
   if (process.env.REFERENCE_SCREENSHOT === '1') {
-    await page.setViewportSize({ width: 1200, height: 900 });
+    // Tall enough to show the first record of the answer, whose name is Japanese.
+    await page.setViewportSize({ width: 1200, height: 1200 });
     await page.locator('#try').evaluate((section) => section.scrollIntoView({ block: 'start' }));
     await page.screenshot({ path: path.join(ROOT, 'docs/reference.png') });
   }
 });
+
+test('[reference.fields] every resource lists the fields of its records', async ({ page }) => {
+  await openReference(page);
+  for (const resource of RESOURCES) {
+    const built = await builtJson(`${resource.path.slice(1, -1)}/index.json`);
+    const first = Array.isArray(built) ? built[0] : built.results[0];
+    const table = page.locator(`#${resource.name} table`).filter({ hasText: 'Fields of a record' });
+    // The top-level fields, in the order of the JSON keys; nested ones are named with a dot.
+    const names = (await table.locator('tbody th').allTextContents()).filter((name) => !name.includes('.'));
+    expect(names, resource.path).toEqual(Object.keys(first));
+  }
+});
+
+/**
+ * The words of every table cell that the layout broke over lines: each run of letters, digits and
+ * underscores (up to 24 characters: a name, a value, a word; a line may still break at a hyphen
+ * or a slash between them) has its client rects, made by a Range over its characters, on one line.
+ * A longer run (a token of a pattern or URL) may break anywhere and is not counted.
+ */
+function brokenWords(): string[] {
+  // The page's DOM, run in the browser: the project's types hold no DOM library.
+  // biome-ignore lint/suspicious/noExplicitAny: see above
+  const { document, NodeFilter } = globalThis as any;
+  const broken: string[] = [];
+  for (const cell of document.querySelectorAll('main table th, main table td')) {
+    const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node !== null; node = walker.nextNode()) {
+      const text = node.textContent ?? '';
+      for (const match of text.matchAll(/\w+/g)) {
+        if (match[0].length > 24) continue;
+        const range = document.createRange();
+        range.setStart(node, match.index);
+        range.setEnd(node, match.index + match[0].length);
+        const tops = new Set(
+          [...range.getClientRects()].filter((rect) => rect.width > 0).map((rect) => Math.round(rect.top)),
+        );
+        if (tops.size > 1) broken.push(`${cell.closest('section')?.id}: ${match[0]}`);
+      }
+    }
+  }
+  return broken;
+}
+
+for (const [width, height] of [
+  [1280, 900],
+  [390, 844],
+] as const) {
+  test(`[reference.layout] at ${width} px no word of a table is broken over lines, nor the page wider`, async ({
+    page,
+  }) => {
+    await page.setViewportSize({ width, height });
+    await openReference(page);
+    expect(await page.evaluate(brokenWords)).toEqual([]);
+    const widths = await page.evaluate(() => {
+      // biome-ignore lint/suspicious/noExplicitAny: the page's DOM, as in brokenWords
+      const { document, innerWidth } = globalThis as any;
+      return [document.documentElement.scrollWidth, innerWidth];
+    });
+    expect(widths[0]).toBeLessThanOrEqual(widths[1] as number);
+  });
+}
 
 test('[reference.a11y] axe finds no serious or critical violation', async ({ page }) => {
   await openReference(page);

@@ -13,9 +13,10 @@ import fc from 'fast-check';
 import fg from 'fast-glob';
 import { describe, expect, it } from 'vitest';
 import { schemaFiles } from '../../scripts/builder/openapi.ts';
-import { isCalendarDate, SCHEMAS } from '../../scripts/builder/schemas.ts';
 import { DEFAULTS } from '../../scripts/cli/settings.ts';
+import { isCalendarDate } from '../../scripts/contract/resources/fields.ts';
 import { RESOURCES, type ResourceName } from '../../scripts/contract/routes.ts';
+import { SCHEMAS } from './helpers/schemas.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 

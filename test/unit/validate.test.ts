@@ -1,12 +1,12 @@
 // scripts/builder/validate.ts: every record against its schema, written as zod outputs it (so a
 // transform in a schema applies to every record), then the rules across records over all files.
 
-import { afterEach, describe, expect, it } from 'vitest';
-import type { z } from 'zod';
+import { describe, expect, it } from 'vitest';
 import { formatDataError } from '../../scripts/builder/errors.ts';
 import { load, type SourceRecord } from '../../scripts/builder/load.ts';
-import { SCHEMAS } from '../../scripts/builder/schemas.ts';
 import { validate } from '../../scripts/builder/validate.ts';
+import { company as companyDeclaration, RESOURCES } from '../../scripts/contract/resources/index.ts';
+import type { Resource } from '../../scripts/contract/resources/resource.ts';
 import { validCompany, validEvent, validFair } from './helpers/records.ts';
 
 // The id the lines below name.
@@ -21,30 +21,31 @@ const company = (value: object, index: number): SourceRecord => ({
 const reversed = (value: object) => Object.fromEntries(Object.entries(value).reverse());
 
 describe("validate writes zod's output", () => {
-  const schemas = SCHEMAS as Record<string, z.ZodType>;
-  const original = SCHEMAS.company;
-  afterEach(() => {
-    schemas.company = original;
-  });
+  // The company declared with a transform after its schema, the other resources as they are.
+  const transformed: Resource = {
+    ...companyDeclaration,
+    record: (field) =>
+      companyDeclaration.record(field).transform((output) => ({ ...output, name: output.name.trim().toUpperCase() })),
+  };
+  const resources = RESOURCES.map((resource) => (resource === companyDeclaration ? transformed : resource));
 
   it('with the keys in the schema order, whatever the source order', () => {
     const { catalogue, errors } = validate([company(COMPANY, 0), company(reversed({ ...COMPANY, id: 4 }), 1)]);
     expect(errors).toEqual([]);
-    for (const output of catalogue.companies) expect(Object.keys(output)).toEqual(Object.keys(COMPANY));
+    for (const output of catalogue.company) expect(Object.keys(output)).toEqual(Object.keys(COMPANY));
   });
 
   it('so a transform in a schema applies to every record, also one whose keys are already in order', () => {
-    schemas.company = original.transform((output) => ({ ...output, name: output.name.trim().toUpperCase() }));
     const records = [
       company({ ...COMPANY, name: ' in order ' }, 0),
       company(reversed({ ...COMPANY, id: 4, name: ' out of order ' }), 1),
     ];
-    const { catalogue, errors } = validate(records);
+    const { catalogue, errors } = validate(records, new Set(), resources);
     expect(errors).toEqual([]);
-    expect(catalogue.companies.map((c) => c.name)).toEqual(['IN ORDER', 'OUT OF ORDER']);
+    expect(catalogue.company.map((c) => c.name)).toEqual(['IN ORDER', 'OUT OF ORDER']);
     // The parsed input is left as it was: the output is a new object.
     expect((records[0]?.value as { name: string } | undefined)?.name).toBe(' in order ');
-    expect(catalogue.companies[0]).not.toBe(records[0]?.value);
+    expect(catalogue.company[0]).not.toBe(records[0]?.value);
   });
 });
 
@@ -53,11 +54,11 @@ describe('validate: the rules across records', () => {
     const { records } = await load('data');
     const { catalogue, errors } = validate(records);
     expect(errors).toEqual([]);
-    expect(catalogue.companies.length).toBeGreaterThan(100);
+    expect(catalogue.company.length).toBeGreaterThan(100);
     const ids = (resource: string) =>
       records.filter((r) => r.resource === resource).map((r) => (r.value as { id: unknown }).id);
-    expect(catalogue.companies.map((c) => c.id)).toEqual(ids('company'));
-    expect(catalogue.fairs.map((f) => f.id)).toEqual(ids('virtualfair'));
+    expect(catalogue.company.map((c) => c.id)).toEqual(ids('company'));
+    expect(catalogue.virtualfair.map((f) => f.id)).toEqual(ids('virtualfair'));
   });
 
   it('checks ids and fair events of records that break their schema too', () => {
@@ -85,7 +86,7 @@ describe('validate: the rules across records', () => {
       index: null,
       value: { id: 1, events: [99] },
     };
-    const lines = validate([fairRecord], false).errors.map(formatDataError);
+    const lines = validate([fairRecord], new Set(['event'])).errors.map(formatDataError);
     expect(lines.some((line) => line.includes('event data'))).toBe(false);
   });
 });

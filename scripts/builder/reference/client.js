@@ -51,19 +51,23 @@
     });
   }
 
+  // The paths a parameter applies to: its label's data-for, separated by spaces.
+  const pathsOf = (name) => form.elements[name]?.closest('label').dataset.for.split(' ') ?? [];
+
   function requestUrl() {
     const path = form.elements.path.value;
     const query = new URLSearchParams();
     if (form.elements.format.value) query.set('format', form.elements.format.value);
-    if (path === '/event/' && form.elements.ordering.value) query.set('ordering', form.elements.ordering.value);
-    if (path === main.dataset.textures && form.elements.page.value) query.set('page', form.elements.page.value);
+    for (const name of ['ordering', 'page']) {
+      if (pathsOf(name).includes(path) && form.elements[name].value) query.set(name, form.elements[name].value);
+    }
     const search = query.toString();
     return search ? `${path}?${search}` : path;
   }
 
   function update() {
     for (const label of form.querySelectorAll('label[data-for]')) {
-      label.hidden = label.dataset.for !== form.elements.path.value;
+      label.hidden = !label.dataset.for.split(' ').includes(form.elements.path.value);
     }
     const url = document.createElement('code');
     url.textContent = `${form.elements.method.value} ${requestUrl()}`;

@@ -6,7 +6,6 @@
 import { methodNotAllowedBody } from '../../contract/bodies.ts';
 import type { HeaderRule } from '../../contract/headers.ts';
 import {
-  EVENT_FIELDS,
   FORMATS,
   fileFor,
   INVALID_PAGE_FILE,
@@ -18,7 +17,7 @@ import {
   RESOURCES,
   type ResourceName,
   type Route,
-  TEXTURES,
+  type Routed,
   UNSUPPORTED_ORDERING_FILE,
 } from '../../contract/routes.ts';
 import { UserFacingError } from '../../shared/errors.ts';
@@ -68,7 +67,9 @@ export interface ServerPlan {
 /** Query keys the lists read; the route table's own keys must be among them. */
 export const QUERY_KEYS = { format: 'format', ordering: 'ordering', page: 'page' } as const;
 
-const EVENT = 'event';
+/** The one list with orderings, and the one paginated list, that these configurations route. */
+const ORDERED = RESOURCES.find((resource) => resource.orderingFields.length > 0) as Routed;
+const PAGINATED = RESOURCES.find((resource) => resource.paginated) as Routed;
 
 /** A `_headers` rule a target cannot write into its configuration: one line, naming both. */
 export class HeadersTargetError extends UserFacingError {
@@ -176,14 +177,16 @@ function resourcePlan(name: ResourceName, routes: readonly Route[]): ResourcePla
 
 /** Every single-field ordering the route table has a file for, plus `id` (the default order). */
 function orderingPlans(routes: readonly Route[], defaultFile: string): OrderingPlan[] {
-  const planned = routes.filter((route) => route.resource === EVENT && route.query[QUERY_KEYS.ordering] !== undefined);
+  const planned = routes.filter(
+    (route) => route.resource === ORDERED.name && route.query[QUERY_KEYS.ordering] !== undefined,
+  );
   const plans = planned.map((route) => ({ term: route.query[QUERY_KEYS.ordering] as string, file: route.file }));
   for (const plan of plans) {
     if (plan.term.includes(',')) throw new Error(`route table: ordering ${plan.term} has several fields`);
   }
   // `id` ascending is the default order; a field with no file of either direction is a bug.
   plans.push({ term: 'id', file: defaultFile });
-  for (const field of EVENT_FIELDS) {
+  for (const field of ORDERED.orderingFields) {
     if (!plans.some((plan) => plan.term === field) || !plans.some((plan) => plan.term === `-${field}`)) {
       throw new Error(`route table: no file for ordering by ${field} in both directions`);
     }
@@ -204,8 +207,8 @@ export function serverPlan(context: TargetContext, target: string, everywhereOnl
   }
   const resources = RESOURCES.map((resource) => resourcePlan(resource.name, routes));
   const byName = (name: ResourceName) => resources.find((resource) => resource.name === name) as ResourcePlan;
-  const event = byName(EVENT);
-  const texture = byName(TEXTURES);
+  const event = byName(ORDERED.name as ResourceName);
+  const texture = byName(PAGINATED.name as ResourceName);
   const marker = 'XMETHODX';
   const [before, after] = methodNotAllowedBody(marker).split(marker) as [string, string];
   return {

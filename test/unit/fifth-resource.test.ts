@@ -1,0 +1,241 @@
+// A resource declared only here, beside the API's four (docs/architecture.md, "Adding a
+// resource"): the texture categories, a UUID id and a name, by name, a page at a time. The build
+// takes the list of declarations, and everything follows from it without a change elsewhere: the
+// files and the route table, the local server over HTTP, the JSON Schema of its source files and
+// the OpenAPI document (each checked by its validator), the reference page, and the live preview,
+// whose publications equal a full build.
+
+import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import type http from 'node:http';
+import path from 'node:path';
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { Ajv2020 } from 'ajv2020/dist/2020.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import { build } from '../../scripts/builder/build.ts';
+import { LiveBuild } from '../../scripts/builder/live-build.ts';
+import { referencePage } from '../../scripts/builder/reference.ts';
+import { DEFAULTS } from '../../scripts/cli/settings.ts';
+import { RESOURCES } from '../../scripts/contract/resources/index.ts';
+import { declare, UNIQUE_IDS } from '../../scripts/contract/resources/resource.ts';
+import { planRoutes, resolve, routingOf } from '../../scripts/contract/routes.ts';
+import { createApiServer, listen } from '../../scripts/respond/node-server.ts';
+import { cloudflareWorkers } from '../e2e/targets/cloudflare-workers.ts';
+import { freePort } from '../e2e/targets/process.ts';
+import { readTreeText, tempDirs } from './helpers/tree.ts';
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+
+/** The declaration: all that is written for the new resource. */
+const category = declare({
+  name: 'category',
+  path: '/category/',
+  title: 'Category List',
+  one: 'a category',
+  many: 'categories',
+  record: (field) => field.z.strictObject({ id: field.uuid(), name: field.nonEmpty() }),
+  order: [{ field: 'name', descending: false }],
+  orderingFields: [],
+  paginated: true,
+  buildOnlyRules: [UNIQUE_IDS],
+  component: 'Category',
+  componentDescription: 'A texture category.',
+});
+const RESOURCES_WITH_CATEGORIES = [...RESOURCES, category];
+
+const PAGE_SIZE = 4;
+const BASE_URL = 'http://localhost:8000';
+const uuid = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
+/** Ten categories, written out of order: the list is by name. */
+const CATEGORIES = Array.from({ length: 10 }, (_, i) => ({ id: uuid(i + 1), name: `Category ${(i * 7) % 10}` }));
+const BY_NAME = [...CATEGORIES].sort((a, b) => (a.name < b.name ? -1 : 1));
+
+const temp = tempDirs('fifth-resource-');
+
+/** The sample data with the categories beside it. */
+async function dataWithCategories(): Promise<string> {
+  const dataDir = path.join(await temp(), 'data');
+  cpSync(path.join(ROOT, DEFAULTS.dataDir), dataDir, { recursive: true });
+  mkdirSync(path.join(dataDir, 'category'));
+  writeFileSync(path.join(dataDir, 'category', 'categories.json'), JSON.stringify(CATEGORIES, null, 2));
+  return dataDir;
+}
+
+const options = (dataDir: string, dir: string) => ({
+  resources: RESOURCES_WITH_CATEGORIES,
+  dataDir,
+  outDir: path.join(dir, 'public'),
+  targetsDir: path.join(dir, 'targets'),
+  schemasDir: path.join(dir, 'schemas'),
+  headersPath: path.join(ROOT, DEFAULTS.headersPath),
+  baseUrl: BASE_URL,
+  pageSize: PAGE_SIZE,
+  reference: true,
+});
+
+const pageLink = (page: number) => `${BASE_URL}/category/?page=${page}`;
+
+const servers: http.Server[] = [];
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((server) => new Promise((done) => server.close(done))));
+});
+
+describe('a fifth resource, declared only in this test', () => {
+  it('is built: its pages, its OPTIONS body, and its routes in the route table', async () => {
+    const dir = await temp();
+    const result = await build({ ...options(await dataWithCategories(), dir), targets: [] });
+    const files = await readTreeText(path.join(dir, 'public'));
+    const routing = routingOf(RESOURCES_WITH_CATEGORIES);
+    const categoryRoutes = result.routes.filter((route) => route.resource === 'category');
+    expect(categoryRoutes).toEqual(planRoutes({ category: 3, 'virtualbooth-texture': 1 }, [category]));
+    expect(categoryRoutes.map((route) => route.file)).toEqual(
+      ['category/index', 'category/format=api', 'category/format=json'].flatMap((first) => {
+        const folder = first === 'category/index' ? 'category' : first;
+        return [`${first}.json`, ...['last', '2', '3'].map((page) => `${folder}/page=${page}.json`)];
+      }),
+    );
+    for (const route of categoryRoutes) expect(files[route.file], route.file).toBeDefined();
+    expect(JSON.parse(files['category/index.json'] as string)).toEqual({
+      count: 10,
+      next: pageLink(2),
+      previous: null,
+      results: BY_NAME.slice(0, 4),
+    });
+    expect(JSON.parse(files['category/page=last.json'] as string)).toEqual({
+      count: 10,
+      next: null,
+      previous: pageLink(2),
+      results: BY_NAME.slice(8),
+    });
+    expect(JSON.parse(files['_options/category.json'] as string).name).toBe('Category List');
+    // The route table answers its requests, and a page beyond the last as Invalid page.
+    expect(resolve('GET', '/category/?page=2', routing)).toMatchObject({ kind: 'file', file: 'category/page=2.json' });
+    expect(resolve('GET', '/category', routing)).toMatchObject({ kind: 'redirect', location: '/category/' });
+    expect(resolve('GET', '/category/?page=9', routing)).toMatchObject({ ifMissing: { status: 404 } });
+    // The four are as they were.
+    const sample = await readTreeText(path.join(ROOT, DEFAULTS.outDir));
+    for (const file of ['company/index.json', 'virtualfair/index.json', 'event/ordering=-name.json']) {
+      expect(files[file], file).toBe(sample[file]);
+    }
+  });
+
+  it('is served by the local server over HTTP', async () => {
+    const dir = await temp();
+    await build({ ...options(await dataWithCategories(), dir), targets: [] });
+    const server = createApiServer(path.join(dir, 'public'), routingOf(RESOURCES_WITH_CATEGORIES));
+    servers.push(server);
+    const origin = await listen(server, '127.0.0.1', 0);
+    const page2 = await fetch(`${origin}/category/?page=2&format=json`);
+    expect(page2.status).toBe(200);
+    expect(page2.headers.get('content-type')).toBe('application/json');
+    expect(page2.headers.get('allow')).toBe('GET, HEAD, OPTIONS');
+    const body = (await page2.json()) as { results: unknown; next: string };
+    expect(body.results).toEqual(BY_NAME.slice(4, 8));
+    expect(body.next).toBe(`${BASE_URL}/category/?format=json&page=3`);
+    expect((await fetch(`${origin}/category/?page=4`)).status).toBe(404);
+    expect(await (await fetch(`${origin}/category/?page=4`)).json()).toEqual({ detail: 'Invalid page.' });
+    const metadata = await fetch(`${origin}/category/`, { method: 'OPTIONS' });
+    expect(((await metadata.json()) as { name: string }).name).toBe('Category List');
+    const post = await fetch(`${origin}/category/`, { method: 'POST' });
+    expect(post.status).toBe(405);
+    const redirect = await fetch(`${origin}/category?page=2`, { redirect: 'manual' });
+    expect([redirect.status, redirect.headers.get('location')]).toEqual([301, '/category/?page=2']);
+  });
+
+  it('is served by the Cloudflare worker under workerd (wrangler dev)', { timeout: 180_000 }, async () => {
+    const dir = await temp();
+    await build({ ...options(await dataWithCategories(), dir), targets: ['cloudflare-workers'] });
+    const workDir = path.join(dir, 'work');
+    mkdirSync(workDir);
+    const port = await freePort();
+    const running = await cloudflareWorkers.start({
+      publicDir: path.join(dir, 'public'),
+      targetsDir: path.join(dir, 'targets'),
+      port,
+      workDir,
+    });
+    try {
+      const origin = `http://127.0.0.1:${port}`;
+      const page2 = await fetch(`${origin}/category/?page=2`);
+      expect(page2.status).toBe(200);
+      expect(((await page2.json()) as { results: unknown }).results).toEqual(BY_NAME.slice(4, 8));
+      const beyond = await fetch(`${origin}/category/?page=4`);
+      expect([beyond.status, await beyond.json()]).toEqual([404, { detail: 'Invalid page.' }]);
+      const metadata = await fetch(`${origin}/category/`, { method: 'OPTIONS' });
+      expect(((await metadata.json()) as { name: string }).name).toBe('Category List');
+    } finally {
+      await running.stop();
+    }
+  });
+
+  it('has a JSON Schema its source file meets, and a valid OpenAPI document its answers meet', async () => {
+    const dir = await temp();
+    await build({ ...options(await dataWithCategories(), dir), targets: [] });
+    const schemas = path.join(dir, 'schemas');
+    const readJson = (file: string) => JSON.parse(readFileSync(file, 'utf8'));
+    const fileSchema = readJson(path.join(schemas, 'category.schema.json'));
+    const ajv = new Ajv2020({ allErrors: true, strict: true, strictTypes: false });
+    const meets = ajv.compile(fileSchema);
+    expect(meets(CATEGORIES), JSON.stringify(meets.errors)).toBe(true);
+    expect(meets([{ id: 'not-a-uuid', name: 'x' }])).toBe(false);
+    expect(meets([{ id: uuid(1), name: 'x', extra: 1 }])).toBe(false);
+
+    const document = readJson(path.join(schemas, 'openapi.json'));
+    const validator = new Validator();
+    const result = await validator.validate(structuredClone(document));
+    expect(result.errors ?? []).toEqual([]);
+    expect(Object.keys(document.paths)).toContain('/category/');
+    const answers = new Ajv2020({ allErrors: true, strict: false });
+    answers.addSchema(document, 'openapi.json');
+    const page = answers.compile({
+      $ref: 'openapi.json#/paths/~1category~1/get/responses/200/content/application~1json/schema',
+    });
+    for (const file of ['category/index.json', 'category/page=2.json', 'category/format=api/page=last.json']) {
+      const body = readJson(path.join(dir, 'public', file));
+      expect(page(body), `${file}: ${JSON.stringify(page.errors)}`).toBe(true);
+    }
+    expect(page({ count: 1, next: null, previous: null, results: [{ id: uuid(1) }] })).toBe(false);
+  });
+
+  it('has its section on the reference page, with the fields of a record', () => {
+    const html = referencePage(
+      { baseUrl: BASE_URL, pageSize: PAGE_SIZE, resources: RESOURCES_WITH_CATEGORIES },
+      readFileSync(path.join(ROOT, DEFAULTS.headersPath), 'utf8'),
+    );
+    const section = html.slice(
+      html.indexOf('<section id="category"'),
+      html.indexOf('</section>', html.indexOf('<section id="category"')),
+    );
+    expect(section).toContain('<code>/category/</code>');
+    const fields = section.slice(section.indexOf('Fields of a record'));
+    expect([...fields.matchAll(/<th scope="row"><code>([^<]+)<\/code>/g)].map((match) => match[1])).toEqual([
+      'id',
+      'name',
+    ]);
+    expect(section).toContain('the number of categories over all pages');
+    expect(html).toContain('<option value="/category/">/category/</option>');
+  });
+
+  it('is published by the live preview as a full build writes it, also after a change', async () => {
+    const dataDir = await dataWithCategories();
+    const [live, full] = [await temp(), await temp()];
+    const liveBuild = await LiveBuild.open({ ...options(dataDir, live), reference: false });
+    await liveBuild.publish();
+    const fullOptions = { ...options(dataDir, full), reference: false, targets: [], schemasDir: undefined };
+    await build(fullOptions);
+    expect(await readTreeText(path.join(live, 'public'))).toEqual(await readTreeText(path.join(full, 'public')));
+    // A category renamed to the front, one added: the pages move.
+    const changed = [
+      { ...CATEGORIES[5], name: 'A first' },
+      ...CATEGORIES.filter((_, i) => i !== 5),
+      { id: uuid(99), name: 'Zed' },
+    ];
+    const file = path.join(dataDir, 'category', 'categories.json');
+    writeFileSync(file, JSON.stringify(changed));
+    await liveBuild.reload([file]);
+    await liveBuild.publish();
+    await build(fullOptions);
+    const after = await readTreeText(path.join(full, 'public'));
+    expect(JSON.parse(after['category/index.json'] as string).results[0].name).toBe('A first');
+    expect(await readTreeText(path.join(live, 'public'))).toEqual(after);
+  });
+});
