@@ -10,7 +10,8 @@ import { cp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { ChildResult } from './child.ts';
 import { generate } from './generate.ts';
-import { ask, buildJob, LAUNCHER, ROOT, runChild, settleDisk, sleep, startCommand, until } from './measure.ts';
+import { importedCatalogue } from './import-case.ts';
+import { ask, buildJob, LAUNCHER, peakRss, ROOT, runChild, settleDisk, sleep, startCommand, until } from './measure.ts';
 
 const ROUNDS = { sample: 5, benchmark: 3 } as const;
 /** Between rounds, so that each save meets a dev server at rest. */
@@ -30,11 +31,16 @@ export interface DevRound {
 }
 
 export interface DevCatalogueResult {
-  catalogue: 'sample' | 'benchmark';
+  /** `imported`: the benchmark catalogue in the layout `npm run import` writes (one companies file). */
+  catalogue: 'sample' | 'benchmark' | 'imported';
   records: number;
   rounds: Record<DevEdit, DevRound[]>;
   /** The full build of the same data as the preview builds it, each round's time; on the benchmark catalogue only. */
   fullBuildMs?: number[];
+  /** The preview's peak RSS over its first build and every edit (Linux only). */
+  peakRssBytes?: number;
+  /** The company edit's file read, parsed and checked on its own, as the preview does on a save. */
+  companyFile?: ChildResult;
 }
 
 type Json = { [key: string]: unknown };
@@ -132,8 +138,11 @@ async function timeEdits(projectDir: string, dataDir: string, rounds: number, la
   const origin = serving.exec(dev.stderr())?.[1] as string;
   const records = Number(/from (\d+) records$/m.exec(dev.stderr())?.[1] ?? 0);
   const results = { company: [], event: [], texture: [] } as Record<DevEdit, DevRound[]>;
+  let peakRssBytes: number | undefined;
+  let companyFile: ChildResult | undefined;
   try {
     const edits = await findEdits(path.join(projectDir, 'data'), origin);
+    companyFile = await runChild({ kind: 'reload', file: edits.company.file }, `dev ${label} company file`);
     for (const kind of DEV_EDITS) {
       const edit = edits[kind];
       for (let round = 1; round <= rounds; round++) {
@@ -162,14 +171,34 @@ async function timeEdits(projectDir: string, dataDir: string, rounds: number, la
       }
     }
   } finally {
+    peakRssBytes = await peakRss(dev.pid);
     await dev.stop();
   }
-  return { records, rounds: results };
+  return { records, rounds: results, peakRssBytes, companyFile };
+}
+
+/** Full builds of `dataDir` with the preview's settings, each in a child of its own, the disk settled before each. */
+async function fullBuilds(dataDir: string, dir: string, label: string): Promise<number[]> {
+  // As the build case does: the outputs removed only at the end.
+  const fullBuildMs: number[] = [];
+  const outDirs: string[] = [];
+  for (let round = 1; round <= FULL_BUILD_ROUNDS; round++) {
+    const outDir = path.join(dir, `full-${label}-r${round}`);
+    outDirs.push(outDir);
+    settleDisk();
+    const result: ChildResult = await runChild(
+      buildJob(dataDir, outDir, { targets: [] }),
+      `dev full build ${label} r${round}`,
+    );
+    fullBuildMs.push(result.ms);
+  }
+  for (const outDir of outDirs) await rm(outDir, { recursive: true, force: true });
+  return fullBuildMs;
 }
 
 /**
- * The dev case on the sample data and on the benchmark catalogue in `catalogueDir` (generated
- * into the case's folder when not given).
+ * The dev case on the sample data, and on the benchmark catalogue in `catalogueDir` (generated
+ * into the case's folder when not given) in its own layout and in the one `npm run import` writes.
  */
 export async function runDevCase(benchDir: string, catalogueDir?: string): Promise<DevCatalogueResult[]> {
   const dir = path.join(benchDir, 'dev');
@@ -181,22 +210,15 @@ export async function runDevCase(benchDir: string, catalogueDir?: string): Promi
     generate(benchmarkData);
   }
   const benchmark = await timeEdits(path.join(dir, 'benchmark'), benchmarkData, ROUNDS.benchmark, 'benchmark');
-  // As the build case does: the disk settled before each round, the outputs removed only at the end.
-  const fullBuildMs: number[] = [];
-  const outDirs: string[] = [];
-  for (let round = 1; round <= FULL_BUILD_ROUNDS; round++) {
-    const outDir = path.join(dir, `full-r${round}`);
-    outDirs.push(outDir);
-    settleDisk();
-    const result: ChildResult = await runChild(
-      buildJob(benchmarkData, outDir, { targets: [] }),
-      `dev full build r${round}`,
-    );
-    fullBuildMs.push(result.ms);
-  }
-  for (const outDir of outDirs) await rm(outDir, { recursive: true, force: true });
+  const benchmarkBuilds = await fullBuilds(benchmarkData, dir, 'benchmark');
+  console.log('dev: the benchmark catalogue as `npm run import` writes it ...');
+  const importedData = await importedCatalogue(benchmarkData, path.join(dir, 'imported-source'));
+  const imported = await timeEdits(path.join(dir, 'imported'), importedData, ROUNDS.benchmark, 'imported');
+  const importedBuilds = await fullBuilds(importedData, dir, 'imported');
+  await rm(path.join(dir, 'imported-source'), { recursive: true, force: true });
   return [
     { catalogue: 'sample', ...sample },
-    { catalogue: 'benchmark', ...benchmark, fullBuildMs },
+    { catalogue: 'benchmark', ...benchmark, fullBuildMs: benchmarkBuilds },
+    { catalogue: 'imported', ...imported, fullBuildMs: importedBuilds },
   ];
 }
