@@ -2,8 +2,8 @@
 
 import type { ChildResult } from './child.ts';
 import { DEV_EDITS, type DevCatalogueResult } from './dev-case.ts';
-import { type CommandRun, mb, type Rounds, seconds, type TreeSummary } from './measure.ts';
 import { GROWTH, type GrowthResult } from './growth-case.ts';
+import { type CommandRun, mb, type Rounds, seconds, type TreeSummary } from './measure.ts';
 import type { PeerResult } from './peer-case.ts';
 import type { StartupTimes } from './startup-case.ts';
 
