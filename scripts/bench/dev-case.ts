@@ -17,6 +17,11 @@ const ROUNDS = { sample: 5, benchmark: 3 } as const;
 /** Between rounds, so that each save meets a dev server at rest. */
 const PAUSE_MS = 500;
 const FULL_BUILD_ROUNDS = 3;
+/**
+ * For the preview's first build and for an answer to show a save: a shared machine can stretch
+ * the first build of the benchmark catalogue past a minute.
+ */
+const DEV_TIMEOUT_MS = 5 * 60_000;
 
 export const DEV_EDITS = ['company', 'event', 'texture'] as const;
 export type DevEdit = (typeof DEV_EDITS)[number];
@@ -114,14 +119,18 @@ function edited(edit: Edit, marker: string): string {
  */
 async function answerWith(url: string, marker: string, etag: string | null): Promise<{ begun: number; whole: number }> {
   let known = etag;
-  return until(url, async () => {
-    const answer = await fetch(url, { headers: known ? { 'If-None-Match': known } : {} });
-    const begun = performance.now();
-    const body = await answer.text();
-    if (answer.status !== 200) return undefined;
-    known = answer.headers.get('etag');
-    return body.includes(marker) ? { begun, whole: performance.now() } : undefined;
-  });
+  return until(
+    url,
+    async () => {
+      const answer = await fetch(url, { headers: known ? { 'If-None-Match': known } : {} });
+      const begun = performance.now();
+      const body = await answer.text();
+      if (answer.status !== 200) return undefined;
+      known = answer.headers.get('etag');
+      return body.includes(marker) ? { begun, whole: performance.now() } : undefined;
+    },
+    DEV_TIMEOUT_MS,
+  );
 }
 
 /** `npm run dev` in a project of its own holding `dataDir`'s data: rounds of each edit, one edit after another. */
@@ -134,6 +143,7 @@ async function timeEdits(projectDir: string, dataDir: string, rounds: number, la
     cwd: projectDir,
     ready: (stderr) => serving.test(stderr),
     echo: `dev ${label}`,
+    timeoutMs: DEV_TIMEOUT_MS,
   });
   const origin = serving.exec(dev.stderr())?.[1] as string;
   const records = Number(/from (\d+) records$/m.exec(dev.stderr())?.[1] ?? 0);

@@ -198,7 +198,14 @@ export interface Started {
 export async function startCommand(
   command: string,
   args: readonly string[],
-  options: { cwd: string; ready: (stderr: string) => boolean | Promise<boolean>; echo?: string; group?: boolean },
+  options: {
+    cwd: string;
+    ready: (stderr: string) => boolean | Promise<boolean>;
+    echo?: string;
+    group?: boolean;
+    /** How long it may take to be ready; a minute unless given. */
+    timeoutMs?: number;
+  },
 ): Promise<Started> {
   const child = spawn(command, args, {
     cwd: options.cwd,
@@ -231,10 +238,14 @@ export async function startCommand(
     }
   };
   try {
-    await until(`${command} ${args.join(' ')}`, async () => {
-      if (child.exitCode !== null) throw new Error(`ended with code ${child.exitCode}`);
-      return (await options.ready(stderr)) || undefined;
-    });
+    await until(
+      `${command} ${args.join(' ')}`,
+      async () => {
+        if (child.exitCode !== null) throw new Error(`ended with code ${child.exitCode}`);
+        return (await options.ready(stderr)) || undefined;
+      },
+      options.timeoutMs,
+    );
   } catch (error) {
     await stop();
     throw new Error(`${(error as Error).message}; it did not start:\n${stderr}`);
@@ -249,13 +260,17 @@ export async function peakRss(pid: number): Promise<number | undefined> {
   return kiB === undefined ? undefined : Number(kiB) * 1024;
 }
 
-/** Polls `check` until it gives a value, for at most a minute; `what` names it in the error. */
-export async function until<T>(what: string, check: () => T | undefined | Promise<T | undefined>): Promise<T> {
+/** Polls `check` until it gives a value, for at most `timeoutMs` (a minute); `what` names it in the error. */
+export async function until<T>(
+  what: string,
+  check: () => T | undefined | Promise<T | undefined>,
+  timeoutMs = TIMEOUT_MS,
+): Promise<T> {
   const started = performance.now();
   for (;;) {
     const value = await check();
     if (value !== undefined) return value;
-    if (performance.now() - started > TIMEOUT_MS) throw new Error(`${what}: not within ${TIMEOUT_MS / 1000} s`);
+    if (performance.now() - started > timeoutMs) throw new Error(`${what}: not within ${timeoutMs / 1000} s`);
     await sleep(POLL_MS);
   }
 }
