@@ -2,10 +2,16 @@
 // for the files only our build writes), the first difference named; the time is judged on the
 // median of the per-round ratios, the memory on the worst round.
 
+import { execFile } from 'node:child_process';
+import path from 'node:path';
+import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import type { CommandRun, TreeSummary } from '../../scripts/bench/measure.ts';
+import { type CommandRun, commandEnv, ROOT, summariseTree, type TreeSummary } from '../../scripts/bench/measure.ts';
 import { compareAnswers } from '../../scripts/bench/peer-case.ts';
 import { peerReport } from '../../scripts/bench/report.ts';
+import { tempDirs } from './helpers/tree.ts';
+
+const tempDir = tempDirs('bench-peer-');
 
 function tree(files: Record<string, string>): TreeSummary {
   return { files: Object.keys(files).length, bytes: 0, digest: '', fileDigests: new Map(Object.entries(files)) };
@@ -46,6 +52,21 @@ describe('compareAnswers', () => {
       problem: 'only the peer wrote it',
     });
   });
+});
+
+describe('the Eleventy project', () => {
+  it("writes the sample catalogue's answers as the committed public/, byte for byte", async () => {
+    const out = await tempDir();
+    const eleventy = path.join(ROOT, 'node_modules/@11ty/eleventy/cmd.cjs');
+    const config = '--config=scripts/bench/eleventy/eleventy.config.js';
+    await promisify(execFile)(process.execPath, [eleventy, config, `--output=${out}`, '--quiet'], {
+      cwd: ROOT,
+      env: { ...commandEnv(), CATALOGUE_DIR: 'data' },
+    });
+    const result = compareAnswers(await summariseTree(path.join(ROOT, 'public')), await summariseTree(out));
+    expect(result.firstDifference).toBeUndefined();
+    expect(result.compared).toBeGreaterThan(40);
+  }, 120_000);
 });
 
 describe('peerReport', () => {
