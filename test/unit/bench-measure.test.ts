@@ -102,7 +102,7 @@ describe('a command run under GNU time', () => {
       cwd: process.cwd(),
       label: 'test run',
     });
-    await expect(failing).rejects.toThrow(/test run: ended with code 3:\n[^]*no data/);
+    await expect(failing).rejects.toThrow(/test run: ended with code 3:\n[\s\S]*no data/);
   });
 });
 
