@@ -1,5 +1,6 @@
 // `npm run bench`: the cases of docs/performance.md, each against its baseline, then the report;
-// exit status 1 when a target is missed. `--case startup|dev|import|delivery|peer|growth` runs one case alone;
+// exit status 1 when a target is missed. `--case startup|dev|import|delivery|peer|growth` runs one case alone
+// (`--case dev --catalogue sample|benchmark|imported`: one of its catalogues);
 // `--rounds <n>` is the number of the build's rounds to judge.
 
 import { cp, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
@@ -7,7 +8,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { ChildResult } from './child.ts';
 import { deliveryReport, runDeliveryCase } from './delivery-case.ts';
-import { runDevCase } from './dev-case.ts';
+import { type DevCatalogueResult, runDevCase } from './dev-case.ts';
 import { COUNTS, generate } from './generate.ts';
 import { GROWTH, runGrowthCase } from './growth-case.ts';
 import { runImportCase } from './import-case.ts';
@@ -72,13 +73,23 @@ async function changeCatalogue(dataDir: string, changedDir: string): Promise<voi
 
 async function main(): Promise<boolean> {
   const { values } = parseArgs({
-    options: { rounds: { type: 'string', default: '5' }, case: { type: 'string', default: 'all' } },
+    options: {
+      rounds: { type: 'string', default: '5' },
+      case: { type: 'string', default: 'all' },
+      catalogue: { type: 'string' },
+    },
   });
   const rounds = Number(values.rounds);
   if (!Number.isInteger(rounds) || rounds < 1 || rounds > MAX_ROUNDS)
     throw new Error(`--rounds expects a whole number from 1 to ${MAX_ROUNDS}`);
   if (values.case === 'dev' || values.case === 'startup') {
-    const section = values.case === 'dev' ? devReport(await runDevCase(BENCH)) : startupReport(await runStartupCase());
+    const only = values.catalogue as DevCatalogueResult['catalogue'] | undefined;
+    if (only !== undefined && !['sample', 'benchmark', 'imported'].includes(only))
+      throw new Error('--catalogue expects sample, benchmark or imported');
+    const section =
+      values.case === 'dev'
+        ? devReport(await runDevCase(BENCH, undefined, only))
+        : startupReport(await runStartupCase());
     console.log(section.lines.join('\n'));
     return section.passed;
   }
