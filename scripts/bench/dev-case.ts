@@ -11,7 +11,19 @@ import path from 'node:path';
 import type { ChildResult } from './child.ts';
 import { generate } from './generate.ts';
 import { importedCatalogue } from './import-case.ts';
-import { ask, buildJob, LAUNCHER, peakRss, ROOT, runChild, settleDisk, sleep, startCommand, until } from './measure.ts';
+import {
+  ask,
+  buildJob,
+  LAUNCHER,
+  mb,
+  peakRss,
+  ROOT,
+  runChild,
+  settleDisk,
+  sleep,
+  startCommand,
+  until,
+} from './measure.ts';
 
 const ROUNDS = { sample: 5, benchmark: 3 } as const;
 /** Between rounds, so that each save meets a dev server at rest. */
@@ -189,6 +201,7 @@ async function timeEdits(projectDir: string, dataDir: string, rounds: number, la
     }
   } finally {
     peakRssBytes = await peakRss(dev.pid);
+    if (peakRssBytes !== undefined) console.log(`dev ${label}: the preview's peak RSS ${mb(peakRssBytes)}`);
     await dev.stop();
   }
   return { records, rounds: results, peakRssBytes, companyFile };
