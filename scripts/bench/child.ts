@@ -10,6 +10,7 @@ import path from 'node:path';
 import { text } from 'node:stream/consumers';
 import { promisify } from 'node:util';
 import type { BuildOptions } from '../builder/build.ts';
+import type { DataError } from '../builder/errors.ts';
 
 export type Job =
   | { kind: 'build'; options: Omit<BuildOptions, 'log' | 'check'> }
@@ -22,7 +23,9 @@ export type Job =
   /** `npm run import` from a served build into a fresh data folder. */
   | { kind: 'import'; from: string; dataDir: string; configPath: string }
   /** The import's baseline: GET each of `targets` (relative to `from`) as the import asks them, and JSON.parse it. */
-  | { kind: 'import-baseline'; from: string; targets: string[]; concurrency: number };
+  | { kind: 'import-baseline'; from: string; targets: string[]; concurrency: number }
+  /** What the live preview does with one saved company file: read it, parse it, check each record. */
+  | { kind: 'reload'; file: string };
 
 export interface Stage {
   name: string;
@@ -266,6 +269,23 @@ async function runImportBaseline(job: Extract<Job, { kind: 'import-baseline' }>)
   return clocks.result();
 }
 
+async function runReload(job: Extract<Job, { kind: 'reload' }>): Promise<ChildResult> {
+  const { loadFile } = await import('../builder/load.ts');
+  const { checkRecord } = await import('../builder/validate.ts');
+  const clocks = startClocks();
+  const bytes = await readFile(job.file);
+  clocks.step('read', `${bytes.length} bytes`);
+  const parsed = JSON.parse(bytes.toString('utf8')) as unknown[];
+  clocks.step('JSON.parse', `${parsed.length} records, for comparison`);
+  // The preview's own reading: the file read again, decoded and parsed strictly, with each record's place.
+  const loaded = await loadFile({ resource: 'company', file: job.file });
+  clocks.step('load', `${loaded.records.length} records read and parsed as the preview does`);
+  const errors: DataError[] = [];
+  for (const record of loaded.records) checkRecord(record, errors);
+  clocks.step('check', `${loaded.records.length} records, ${errors.length} problems`);
+  return clocks.result();
+}
+
 const RUNS = {
   build: runBuild,
   baseline: runBaseline,
@@ -273,6 +293,7 @@ const RUNS = {
   'diff-baseline': runDiffBaseline,
   import: runImport,
   'import-baseline': runImportBaseline,
+  reload: runReload,
 } as const;
 
 if (import.meta.url === `file://${process.argv[1]}`) {

@@ -10,12 +10,30 @@ import { cp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { ChildResult } from './child.ts';
 import { generate } from './generate.ts';
-import { ask, buildJob, LAUNCHER, ROOT, runChild, settleDisk, sleep, startCommand, until } from './measure.ts';
+import { importedCatalogue } from './import-case.ts';
+import {
+  ask,
+  buildJob,
+  LAUNCHER,
+  mb,
+  peakRss,
+  ROOT,
+  runChild,
+  settleDisk,
+  sleep,
+  startCommand,
+  until,
+} from './measure.ts';
 
 const ROUNDS = { sample: 5, benchmark: 3 } as const;
 /** Between rounds, so that each save meets a dev server at rest. */
 const PAUSE_MS = 500;
 const FULL_BUILD_ROUNDS = 3;
+/**
+ * For the preview's first build and for an answer to show a save: a shared machine can stretch
+ * the first build of the benchmark catalogue past a minute.
+ */
+const DEV_TIMEOUT_MS = 5 * 60_000;
 
 export const DEV_EDITS = ['company', 'event', 'texture'] as const;
 export type DevEdit = (typeof DEV_EDITS)[number];
@@ -30,11 +48,16 @@ export interface DevRound {
 }
 
 export interface DevCatalogueResult {
-  catalogue: 'sample' | 'benchmark';
+  /** `imported`: the benchmark catalogue in the layout `npm run import` writes (one companies file). */
+  catalogue: 'sample' | 'benchmark' | 'imported';
   records: number;
   rounds: Record<DevEdit, DevRound[]>;
   /** The full build of the same data as the preview builds it, each round's time; on the benchmark catalogue only. */
   fullBuildMs?: number[];
+  /** The preview's peak RSS over its first build and every edit (Linux only). */
+  peakRssBytes?: number;
+  /** The company edit's file read, parsed and checked on its own, as the preview does on a save. */
+  companyFile?: ChildResult;
 }
 
 type Json = { [key: string]: unknown };
@@ -108,14 +131,23 @@ function edited(edit: Edit, marker: string): string {
  */
 async function answerWith(url: string, marker: string, etag: string | null): Promise<{ begun: number; whole: number }> {
   let known = etag;
-  return until(url, async () => {
-    const answer = await fetch(url, { headers: known ? { 'If-None-Match': known } : {} });
-    const begun = performance.now();
-    const body = await answer.text();
-    if (answer.status !== 200) return undefined;
-    known = answer.headers.get('etag');
-    return body.includes(marker) ? { begun, whole: performance.now() } : undefined;
-  });
+  return until(
+    url,
+    async () => {
+      try {
+        const answer = await fetch(url, { headers: known ? { 'If-None-Match': known } : {} });
+        const begun = performance.now();
+        const body = await answer.text();
+        if (answer.status !== 200) return undefined;
+        known = answer.headers.get('etag');
+        return body.includes(marker) ? { begun, whole: performance.now() } : undefined;
+      } catch {
+        // A kept-alive connection that the server closed as it was reused fails the request: ask again.
+        return undefined;
+      }
+    },
+    DEV_TIMEOUT_MS,
+  );
 }
 
 /** `npm run dev` in a project of its own holding `dataDir`'s data: rounds of each edit, one edit after another. */
@@ -128,12 +160,16 @@ async function timeEdits(projectDir: string, dataDir: string, rounds: number, la
     cwd: projectDir,
     ready: (stderr) => serving.test(stderr),
     echo: `dev ${label}`,
+    timeoutMs: DEV_TIMEOUT_MS,
   });
   const origin = serving.exec(dev.stderr())?.[1] as string;
   const records = Number(/from (\d+) records$/m.exec(dev.stderr())?.[1] ?? 0);
   const results = { company: [], event: [], texture: [] } as Record<DevEdit, DevRound[]>;
+  let peakRssBytes: number | undefined;
+  let companyFile: ChildResult | undefined;
   try {
     const edits = await findEdits(path.join(projectDir, 'data'), origin);
+    companyFile = await runChild({ kind: 'reload', file: edits.company.file }, `dev ${label} company file`);
     for (const kind of DEV_EDITS) {
       const edit = edits[kind];
       for (let round = 1; round <= rounds; round++) {
@@ -145,8 +181,10 @@ async function timeEdits(projectDir: string, dataDir: string, rounds: number, la
         const printedBefore = dev.stderr().length;
         const text = edited(edit, marker);
         // The answer as the polls get it (the same encoding), so that the first of them revalidates it.
-        const current = await fetch(edit.answer);
-        await current.arrayBuffer();
+        const current = await until(edit.answer, async () => {
+          const answer = await fetch(edit.answer).catch(() => undefined);
+          return (await answer?.arrayBuffer().catch(() => undefined)) && answer;
+        });
         const before = current.headers.get('etag');
         const saved = performance.now();
         await writeFile(edit.file, text);
@@ -162,41 +200,66 @@ async function timeEdits(projectDir: string, dataDir: string, rounds: number, la
       }
     }
   } finally {
+    peakRssBytes = await peakRss(dev.pid);
+    if (peakRssBytes !== undefined) console.log(`dev ${label}: the preview's peak RSS ${mb(peakRssBytes)}`);
     await dev.stop();
   }
-  return { records, rounds: results };
+  return { records, rounds: results, peakRssBytes, companyFile };
+}
+
+/** Full builds of `dataDir` with the preview's settings, each in a child of its own, the disk settled before each. */
+async function fullBuilds(dataDir: string, dir: string, label: string): Promise<number[]> {
+  // As the build case does: the outputs removed only at the end.
+  const fullBuildMs: number[] = [];
+  const outDirs: string[] = [];
+  for (let round = 1; round <= FULL_BUILD_ROUNDS; round++) {
+    const outDir = path.join(dir, `full-${label}-r${round}`);
+    outDirs.push(outDir);
+    settleDisk();
+    const result: ChildResult = await runChild(
+      buildJob(dataDir, outDir, { targets: [] }),
+      `dev full build ${label} r${round}`,
+    );
+    fullBuildMs.push(result.ms);
+  }
+  for (const outDir of outDirs) await rm(outDir, { recursive: true, force: true });
+  return fullBuildMs;
 }
 
 /**
- * The dev case on the sample data and on the benchmark catalogue in `catalogueDir` (generated
- * into the case's folder when not given).
+ * The dev case on the sample data, and on the benchmark catalogue in `catalogueDir` (generated
+ * into the case's folder when not given) in its own layout and in the one `npm run import`
+ * writes; `only` one of the three when given.
  */
-export async function runDevCase(benchDir: string, catalogueDir?: string): Promise<DevCatalogueResult[]> {
+export async function runDevCase(
+  benchDir: string,
+  catalogueDir?: string,
+  only?: DevCatalogueResult['catalogue'],
+): Promise<DevCatalogueResult[]> {
   const dir = path.join(benchDir, 'dev');
-  const sample = await timeEdits(path.join(dir, 'sample'), path.join(ROOT, 'data'), ROUNDS.sample, 'sample');
+  const results: DevCatalogueResult[] = [];
+  if (only === undefined || only === 'sample') {
+    const sample = await timeEdits(path.join(dir, 'sample'), path.join(ROOT, 'data'), ROUNDS.sample, 'sample');
+    results.push({ catalogue: 'sample', ...sample });
+  }
+  if (only === 'sample') return results;
   let benchmarkData = catalogueDir;
   if (benchmarkData === undefined) {
     benchmarkData = path.join(dir, 'catalogue');
     console.log(`dev: generating the benchmark catalogue into ${path.relative(ROOT, benchmarkData)}/ ...`);
     generate(benchmarkData);
   }
-  const benchmark = await timeEdits(path.join(dir, 'benchmark'), benchmarkData, ROUNDS.benchmark, 'benchmark');
-  // As the build case does: the disk settled before each round, the outputs removed only at the end.
-  const fullBuildMs: number[] = [];
-  const outDirs: string[] = [];
-  for (let round = 1; round <= FULL_BUILD_ROUNDS; round++) {
-    const outDir = path.join(dir, `full-r${round}`);
-    outDirs.push(outDir);
-    settleDisk();
-    const result: ChildResult = await runChild(
-      buildJob(benchmarkData, outDir, { targets: [] }),
-      `dev full build r${round}`,
-    );
-    fullBuildMs.push(result.ms);
+  if (only === undefined || only === 'benchmark') {
+    const benchmark = await timeEdits(path.join(dir, 'benchmark'), benchmarkData, ROUNDS.benchmark, 'benchmark');
+    const fullBuildMs = await fullBuilds(benchmarkData, dir, 'benchmark');
+    results.push({ catalogue: 'benchmark', ...benchmark, fullBuildMs });
   }
-  for (const outDir of outDirs) await rm(outDir, { recursive: true, force: true });
-  return [
-    { catalogue: 'sample', ...sample },
-    { catalogue: 'benchmark', ...benchmark, fullBuildMs },
-  ];
+  if (only === 'benchmark') return results;
+  console.log('dev: the benchmark catalogue as `npm run import` writes it ...');
+  const importedData = await importedCatalogue(benchmarkData, path.join(dir, 'imported-source'));
+  const imported = await timeEdits(path.join(dir, 'imported'), importedData, ROUNDS.benchmark, 'imported');
+  const fullBuildMs = await fullBuilds(importedData, dir, 'imported');
+  await rm(path.join(dir, 'imported-source'), { recursive: true, force: true });
+  results.push({ catalogue: 'imported', ...imported, fullBuildMs });
+  return results;
 }

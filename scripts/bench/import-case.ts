@@ -23,14 +23,17 @@ const ROUNDS = 3;
 const CONCURRENCY = 4;
 const PAGE_SIZE = 10;
 
-/** Builds the catalogue with its links on the server's origin, serves it, and runs the rounds; each import writes a project of its own. */
-export async function runImportCase(benchDir: string, dataDir: string, textures: number): Promise<Rounds<ChildResult>> {
-  const caseDir = path.join(benchDir, 'import');
-  await rm(caseDir, { recursive: true, force: true });
-  await mkdir(caseDir, { recursive: true });
+/**
+ * Builds the catalogue into `caseDir` with its links on a local origin, serves it in a process of
+ * its own, and runs `work` with the URL the import reads from, the server stopped after.
+ */
+async function withServedCatalogue<T>(
+  caseDir: string,
+  dataDir: string,
+  work: (from: string) => Promise<T>,
+): Promise<T> {
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
-  const from = `${origin}/`;
   const site = path.join(caseDir, 'site');
   console.log(`import: building the catalogue with its links on ${origin} ...`);
   await runChild(buildJob(dataDir, site, { baseUrl: origin, pageSize: PAGE_SIZE, targets: [] }), 'build    import');
@@ -39,15 +42,35 @@ export async function runImportCase(benchDir: string, dataDir: string, textures:
     [LAUNCHER, 'serve', '--out', path.join(site, 'public'), '--port', String(port)],
     { cwd: ROOT, ready: (stderr) => /^Serving /m.test(stderr) },
   );
+  try {
+    return await work(`${origin}/`);
+  } finally {
+    await server.stop();
+    await rm(site, { recursive: true, force: true });
+  }
+}
+
+/** The job of one `npm run import` of `from` into the project folder `project`. */
+const importJob = (from: string, project: string) =>
+  ({
+    kind: 'import',
+    from,
+    dataDir: path.join(project, 'data'),
+    configPath: path.join(project, 'static-api.config.json'),
+  }) as const;
+
+/** Runs the rounds of the import and its baseline; each import writes a project of its own. */
+export async function runImportCase(benchDir: string, dataDir: string, textures: number): Promise<Rounds<ChildResult>> {
+  const caseDir = path.join(benchDir, 'import');
+  await rm(caseDir, { recursive: true, force: true });
+  await mkdir(caseDir, { recursive: true });
   // What the import asks for: the three lists and every texture page.
   const targets = importTargets(Math.ceil(textures / PAGE_SIZE));
-  try {
-    return await alternatingRounds(
+  return withServedCatalogue(caseDir, dataDir, (from) =>
+    alternatingRounds(
       (round) => {
-        const project = path.join(caseDir, `project-r${round}`);
         settleDisk();
-        const job = { dataDir: path.join(project, 'data'), configPath: path.join(project, 'static-api.config.json') };
-        return runChild({ kind: 'import', from, ...job }, `import          r${round}`);
+        return runChild(importJob(from, path.join(caseDir, `project-r${round}`)), `import          r${round}`);
       },
       (round) => {
         settleDisk();
@@ -57,8 +80,17 @@ export async function runImportCase(benchDir: string, dataDir: string, textures:
         );
       },
       ROUNDS,
-    );
-  } finally {
-    await server.stop();
-  }
+    ),
+  );
+}
+
+/**
+ * The catalogue in `dataDir` as `npm run import` writes it (all companies in one file, one file
+ * per texture): imported from a build of it into `projectDir`; its data folder is returned.
+ */
+export async function importedCatalogue(dataDir: string, projectDir: string): Promise<string> {
+  await rm(projectDir, { recursive: true, force: true });
+  await mkdir(projectDir, { recursive: true });
+  await withServedCatalogue(projectDir, dataDir, (from) => runChild(importJob(from, projectDir), 'import for dev'));
+  return path.join(projectDir, 'data');
 }

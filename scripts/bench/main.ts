@@ -1,5 +1,6 @@
 // `npm run bench`: the cases of docs/performance.md, each against its baseline, then the report;
-// exit status 1 when a target is missed. `--case startup|dev|import|delivery` runs one case alone;
+// exit status 1 when a target is missed. `--case startup|dev|import|delivery|peer|growth` runs one case alone
+// (`--case dev --catalogue sample|benchmark|imported`: one of its catalogues);
 // `--rounds <n>` is the number of the build's rounds to judge.
 
 import { cp, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
@@ -7,8 +8,9 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { ChildResult } from './child.ts';
 import { deliveryReport, runDeliveryCase } from './delivery-case.ts';
-import { runDevCase } from './dev-case.ts';
+import { type DevCatalogueResult, runDevCase } from './dev-case.ts';
 import { COUNTS, generate } from './generate.ts';
+import { GROWTH, runGrowthCase } from './growth-case.ts';
 import { runImportCase } from './import-case.ts';
 import {
   alternatingRounds,
@@ -20,7 +22,8 @@ import {
   summariseTree,
   type TreeSummary,
 } from './measure.ts';
-import { devReport, importReport, judged, report, startupReport } from './report.ts';
+import { runPeerCase } from './peer-case.ts';
+import { devReport, growthReport, importReport, judged, peerReport, report, startupReport } from './report.ts';
 import { runStartupCase } from './startup-case.ts';
 
 const BENCH = path.join(ROOT, '.bench');
@@ -70,18 +73,28 @@ async function changeCatalogue(dataDir: string, changedDir: string): Promise<voi
 
 async function main(): Promise<boolean> {
   const { values } = parseArgs({
-    options: { rounds: { type: 'string', default: '5' }, case: { type: 'string', default: 'all' } },
+    options: {
+      rounds: { type: 'string', default: '5' },
+      case: { type: 'string', default: 'all' },
+      catalogue: { type: 'string' },
+    },
   });
   const rounds = Number(values.rounds);
   if (!Number.isInteger(rounds) || rounds < 1 || rounds > MAX_ROUNDS)
     throw new Error(`--rounds expects a whole number from 1 to ${MAX_ROUNDS}`);
   if (values.case === 'dev' || values.case === 'startup') {
-    const section = values.case === 'dev' ? devReport(await runDevCase(BENCH)) : startupReport(await runStartupCase());
+    const only = values.catalogue as DevCatalogueResult['catalogue'] | undefined;
+    if (only !== undefined && !['sample', 'benchmark', 'imported'].includes(only))
+      throw new Error('--catalogue expects sample, benchmark or imported');
+    const section =
+      values.case === 'dev'
+        ? devReport(await runDevCase(BENCH, undefined, only))
+        : startupReport(await runStartupCase());
     console.log(section.lines.join('\n'));
     return section.passed;
   }
-  if (!['all', 'import', 'delivery'].includes(values.case))
-    throw new Error('--case expects all, startup, dev, import or delivery');
+  if (!['all', 'import', 'delivery', 'peer', 'growth'].includes(values.case))
+    throw new Error('--case expects all, startup, dev, import, delivery, peer or growth');
 
   await rm(BENCH, { recursive: true, force: true });
   await mkdir(path.join(BENCH, 'out'), { recursive: true });
@@ -99,6 +112,16 @@ async function main(): Promise<boolean> {
     const imported = importReport(await runImportCase(BENCH, dataDir, COUNTS.textures));
     console.log(imported.lines.join('\n'));
     return imported.passed;
+  }
+  if (values.case === 'growth') {
+    const growth = growthReport(await runGrowthCase(BENCH, dataDir));
+    console.log(growth.lines.join('\n'));
+    return growth.passed;
+  }
+  if (values.case === 'peer') {
+    const peer = peerReport(await runPeerCase(BENCH, dataDir));
+    console.log(peer.lines.join('\n'));
+    return peer.passed;
   }
   if (values.case === 'delivery') {
     const delivery = deliveryReport(await runDeliveryCase(BENCH, dataDir));
@@ -171,6 +194,10 @@ async function main(): Promise<boolean> {
   const startup = await runStartupCase();
   console.log('delivery: the precompressed siblings on the benchmark catalogue ...');
   const delivery = deliveryReport(await runDeliveryCase(BENCH, dataDir));
+  console.log('peer: npm run build against the Eleventy project on the benchmark catalogue ...');
+  const peer = peerReport(await runPeerCase(BENCH, dataDir));
+  console.log(`growth: npm run build of the benchmark catalogue and of ${GROWTH} times it ...`);
+  const growth = growthReport(await runGrowthCase(BENCH, dataDir));
 
   const { text, passed } = report({
     generatedMs,
@@ -186,8 +213,8 @@ async function main(): Promise<boolean> {
     imports,
     startup,
   });
-  console.log(`${text}\n\n${delivery.lines.join('\n')}`);
-  return passed && delivery.passed;
+  console.log([text, '', ...delivery.lines, ...peer.lines, ...growth.lines].join('\n'));
+  return passed && delivery.passed && peer.passed && growth.passed;
 }
 
 try {

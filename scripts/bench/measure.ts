@@ -4,8 +4,9 @@
 
 import { execFileSync, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import net from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DEFAULTS } from '../cli/settings.ts';
@@ -74,6 +75,50 @@ export async function runChild(job: Job, label: string): Promise<ChildResult> {
   return result;
 }
 
+/** A command run to its end, as a user runs it: its wall time, CPU time and peak RSS. */
+export interface CommandRun {
+  ms: number;
+  /** User + system CPU time of the process, all its threads. */
+  cpuMs: number;
+  /** The largest RSS the process (or one it waited for) reached, in bytes. */
+  maxRssBytes: number;
+}
+
+/** GNU time: Node cannot read another process's resource usage, and wait4() gives it whole. */
+const GNU_TIME = '/usr/bin/time';
+
+/**
+ * Runs `command args` to its end under GNU time, its output discarded; it must succeed. The wall
+ * time is from its spawn to its exit, Node's start included, as a user waits for it.
+ */
+export async function runCommand(
+  command: string,
+  args: readonly string[],
+  options: { cwd: string; env?: NodeJS.ProcessEnv; label: string },
+): Promise<CommandRun> {
+  const scratch = await mkdtemp(path.join(os.tmpdir(), 'bench-time-'));
+  const usageFile = path.join(scratch, 'usage');
+  try {
+    const started = performance.now();
+    const child = spawn(GNU_TIME, ['-o', usageFile, '-f', '%U %S %M', command, ...args], {
+      cwd: options.cwd,
+      env: options.env ?? commandEnv(),
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (text: string) => (stderr += text));
+    const code = await new Promise((resolve, reject) => child.once('error', reject).once('close', resolve));
+    const ms = performance.now() - started;
+    if (code !== 0) throw new Error(`${options.label}: ended with code ${code}:\n${stderr.slice(-2000)}`);
+    const [user, system, rssKiB] = (await readFile(usageFile, 'utf8')).trim().split(/\s+/).slice(-3).map(Number);
+    const run = { ms, cpuMs: ((user as number) + (system as number)) * 1000, maxRssBytes: (rssKiB as number) * 1024 };
+    console.log(`${options.label}: ${seconds(ms)}, CPU ${seconds(run.cpuMs)}, peak RSS ${mb(run.maxRssBytes)}`);
+    return run;
+  } finally {
+    await rm(scratch, { recursive: true, force: true });
+  }
+}
+
 /**
  * Runs a round's two runs, the case first in odd rounds and its baseline first in even ones, so
  * that the machine's drift over the rounds hits both alike.
@@ -138,6 +183,8 @@ export function commandEnv(): NodeJS.ProcessEnv {
 }
 
 export interface Started {
+  /** Its process id: with `group`, its process group's too. */
+  pid: number;
   /** Its stderr so far. */
   stderr: () => string;
   /** SIGTERM (to its whole process group when it has one), then its exit; SIGKILL if it lingers. */
@@ -151,7 +198,14 @@ export interface Started {
 export async function startCommand(
   command: string,
   args: readonly string[],
-  options: { cwd: string; ready: (stderr: string) => boolean | Promise<boolean>; echo?: string; group?: boolean },
+  options: {
+    cwd: string;
+    ready: (stderr: string) => boolean | Promise<boolean>;
+    echo?: string;
+    group?: boolean;
+    /** How long it may take to be ready; a minute unless given. */
+    timeoutMs?: number;
+  },
 ): Promise<Started> {
   const child = spawn(command, args, {
     cwd: options.cwd,
@@ -184,24 +238,39 @@ export async function startCommand(
     }
   };
   try {
-    await until(`${command} ${args.join(' ')}`, async () => {
-      if (child.exitCode !== null) throw new Error(`ended with code ${child.exitCode}`);
-      return (await options.ready(stderr)) || undefined;
-    });
+    await until(
+      `${command} ${args.join(' ')}`,
+      async () => {
+        if (child.exitCode !== null) throw new Error(`ended with code ${child.exitCode}`);
+        return (await options.ready(stderr)) || undefined;
+      },
+      options.timeoutMs,
+    );
   } catch (error) {
     await stop();
     throw new Error(`${(error as Error).message}; it did not start:\n${stderr}`);
   }
-  return { stderr: () => stderr, stop };
+  return { pid: child.pid as number, stderr: () => stderr, stop };
 }
 
-/** Polls `check` until it gives a value, for at most a minute; `what` names it in the error. */
-export async function until<T>(what: string, check: () => T | undefined | Promise<T | undefined>): Promise<T> {
+/** The largest RSS a running process has reached so far (Linux's VmHWM), in bytes; undefined where unknown. */
+export async function peakRss(pid: number): Promise<number | undefined> {
+  const status = await readFile(`/proc/${pid}/status`, 'utf8').catch(() => '');
+  const kiB = /^VmHWM:\s+(\d+) kB$/m.exec(status)?.[1];
+  return kiB === undefined ? undefined : Number(kiB) * 1024;
+}
+
+/** Polls `check` until it gives a value, for at most `timeoutMs` (a minute); `what` names it in the error. */
+export async function until<T>(
+  what: string,
+  check: () => T | undefined | Promise<T | undefined>,
+  timeoutMs = TIMEOUT_MS,
+): Promise<T> {
   const started = performance.now();
   for (;;) {
     const value = await check();
     if (value !== undefined) return value;
-    if (performance.now() - started > TIMEOUT_MS) throw new Error(`${what}: not within ${TIMEOUT_MS / 1000} s`);
+    if (performance.now() - started > timeoutMs) throw new Error(`${what}: not within ${timeoutMs / 1000} s`);
     await sleep(POLL_MS);
   }
 }

@@ -2,7 +2,9 @@
 
 import type { ChildResult } from './child.ts';
 import { DEV_EDITS, type DevCatalogueResult } from './dev-case.ts';
-import { mb, type Rounds, seconds, type TreeSummary } from './measure.ts';
+import { GROWTH, type GrowthResult } from './growth-case.ts';
+import { type CommandRun, mb, type Rounds, seconds, type TreeSummary } from './measure.ts';
+import type { PeerResult } from './peer-case.ts';
 import type { StartupTimes } from './startup-case.ts';
 
 export const LIMITS = {
@@ -39,6 +41,13 @@ export const LIMITS = {
   maxDevLargeAnswerMs: 500,
   /** The same for a company edit, whose list is 43 MB, over the time of a full build of the same data. */
   maxDevLargeCompanyRatio: 0.15,
+  /**
+   * `npm run build`'s wall time over the Eleventy peer's writing the same answers from the same
+   * catalogue, per round, median over the alternating rounds: every check and sibling kept.
+   */
+  maxPeerRatio: 1,
+  /** Peak RSS of the build, the preview and the import on the benchmark catalogue. */
+  maxCatalogueRssBytes: 1_000_000_000,
   /** Each command's median wall time on the sample data over the median of `npm run` of a script that only starts Node. */
   maxStartupRatio: { 'npm run check': 2, 'npm run build': 2.5, 'npm run diff -- HEAD': 2.5, 'npm start': 3 },
 } as const;
@@ -312,7 +321,7 @@ export function devReport(results: readonly DevCatalogueResult[]): Section {
     "change, and, for each edit's second row, to the end of its body.",
   ];
   const verdicts: Array<{ line: string; ok: boolean }> = [];
-  for (const { catalogue, records, rounds, fullBuildMs } of results) {
+  for (const { catalogue, records, rounds, fullBuildMs, peakRssBytes, companyFile } of results) {
     const count = rounds.company.length;
     lines.push(
       '',
@@ -347,6 +356,24 @@ export function devReport(results: readonly DevCatalogueResult[]): Section {
       lines.push(
         note("build() of the same data with the preview's settings, which `npm run dev` once ran on every save"),
       );
+    }
+    if (companyFile) {
+      const stages = companyFile.stages.map((stage) => `${stage.name} ${ms(stage.ms)}`).join(', ');
+      lines.push(`${'company file alone'.padEnd(22)}${stages}`);
+      lines.push(
+        note(
+          `the edited company file read, parsed and checked on its own as the preview does; ${companyFile.stages.at(-1)?.line ?? ''}`,
+        ),
+      );
+    }
+    if (peakRssBytes !== undefined) {
+      lines.push(`${'preview peak RSS'.padEnd(22)}${mb(peakRssBytes).padStart(11)}`);
+      lines.push(note('VmHWM of `npm run dev` over its first build and every edit'));
+      if (catalogue !== 'sample') {
+        const ok = peakRssBytes < LIMITS.maxCatalogueRssBytes;
+        const target = `target < ${mb(LIMITS.maxCatalogueRssBytes)}`;
+        verdicts.push({ ok, line: `${pass(ok)} dev memory (${catalogue}): peak RSS ${mb(peakRssBytes)} (${target})` });
+      }
     }
     for (const edit of DEV_EDITS) {
       const answer = median(rounds[edit].map((round) => round.answerMs));
@@ -387,6 +414,128 @@ export function startupReport(results: readonly StartupTimes[]): Section {
       '(`npm start`: to its first answer), against `npm run` of a script that only starts Node; medians, alternating.',
       '',
       ...rows.map((r) => r.line),
+    ],
+  };
+}
+
+/** The peer case: what was compared, each side's rounds, their ratios, and the verdicts. */
+export function peerReport(result: PeerResult): Section {
+  const { builds, peers, comparison } = result;
+  const per = (pick: (run: CommandRun) => number) => builds.map((run, i) => pick(run) / pick(peers[i] as CommandRun));
+  const wallRatios = per((run) => run.ms);
+  const ratio = median(wallRatios);
+  const timeOk = ratio <= LIMITS.maxPeerRatio;
+  const worstRss = max(builds.map((run) => run.maxRssBytes));
+  const rssOk = worstRss < LIMITS.maxCatalogueRssBytes;
+  const excluded = [...comparison.excluded].map(([what, n]) => `${''.padEnd(22)}${int(n)} × ${what}`);
+  return {
+    passed: timeOk && rssOk,
+    lines: [
+      '',
+      `Peer case over ${builds.length} rounds: \`npm run build\` (\`node scripts/command.mjs build\`: every check, the siblings and the`,
+      "targets' files) against the Eleventy 3 project of scripts/bench/eleventy/ writing the same answers from the same",
+      'catalogue; each a command of its own into an empty folder, under GNU time, alternating.',
+      '',
+      `${'answers'.padEnd(22)}${int(comparison.compared)} files byte-identical, compared before timing; written only by our build:`,
+      ...excluded,
+      '',
+      HEAD,
+      row(
+        'build time',
+        builds.map((run) => run.ms),
+        seconds,
+      ),
+      row(
+        'eleventy time',
+        peers.map((run) => run.ms),
+        seconds,
+      ),
+      row('ratio build/eleventy', wallRatios, times),
+      note(`per round; the target, <= ${LIMITS.maxPeerRatio}x, is on the median`),
+      row(
+        'build CPU time',
+        builds.map((run) => run.cpuMs),
+        seconds,
+      ),
+      row(
+        'eleventy CPU time',
+        peers.map((run) => run.cpuMs),
+        seconds,
+      ),
+      row(
+        'CPU ratio',
+        per((run) => run.cpuMs),
+        times,
+      ),
+      note('user + system, all threads: less bent by other tenants than wall time; not a target'),
+      row(
+        'build peak RSS',
+        builds.map((run) => run.maxRssBytes),
+        mb,
+      ),
+      row(
+        'eleventy peak RSS',
+        peers.map((run) => run.maxRssBytes),
+        mb,
+      ),
+      '',
+      `${pass(timeOk)} peer time: build/eleventy ${times(ratio)}, median of ${builds.length} rounds (target <= ${LIMITS.maxPeerRatio}x)`,
+      `${pass(rssOk)} build memory: peak RSS ${mb(worstRss)} in the worst round (target < ${mb(LIMITS.maxCatalogueRssBytes)})`,
+    ],
+  };
+}
+
+/** The growth case: the build's time and peak RSS at the benchmark catalogue and GROWTH times it. */
+export function growthReport(result: GrowthResult): Section {
+  const { single, grown } = result;
+  const medianOf = (runs: readonly CommandRun[], pick: (run: CommandRun) => number) => median(runs.map(pick));
+  const growth = (pick: (run: CommandRun) => number) => times(medianOf(grown, pick) / medianOf(single, pick));
+  const worstRss = max(single.map((run) => run.maxRssBytes));
+  const rssOk = worstRss < LIMITS.maxCatalogueRssBytes;
+  const label = `x${GROWTH}`;
+  return {
+    passed: rssOk,
+    lines: [
+      '',
+      `Growth case over ${single.length} rounds: \`npm run build\` (as in the peer case) of the benchmark catalogue (x1) and of one`,
+      `${GROWTH} times its size (${label}: ${int(result.records)} records, ${mb(result.bytes)}), alternating; each a command of its own under GNU time.`,
+      '',
+      HEAD,
+      row(
+        'build x1 time',
+        single.map((run) => run.ms),
+        seconds,
+      ),
+      row(
+        `build ${label} time`,
+        grown.map((run) => run.ms),
+        seconds,
+      ),
+      row(
+        'build x1 CPU time',
+        single.map((run) => run.cpuMs),
+        seconds,
+      ),
+      row(
+        `build ${label} CPU time`,
+        grown.map((run) => run.cpuMs),
+        seconds,
+      ),
+      row(
+        'build x1 peak RSS',
+        single.map((run) => run.maxRssBytes),
+        mb,
+      ),
+      row(
+        `build ${label} peak RSS`,
+        grown.map((run) => run.maxRssBytes),
+        mb,
+      ),
+      note(
+        `${label} over x1, medians: time ${growth((run) => run.ms)}, CPU ${growth((run) => run.cpuMs)}, peak RSS ${growth((run) => run.maxRssBytes)}`,
+      ),
+      '',
+      `${pass(rssOk)} build memory at x1: peak RSS ${mb(worstRss)} in the worst round (target < ${mb(LIMITS.maxCatalogueRssBytes)}); ${label} is reported, not judged`,
     ],
   };
 }

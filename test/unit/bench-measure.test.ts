@@ -5,7 +5,8 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseStage } from '../../scripts/bench/child.ts';
-import { differingFiles, runChild, summariseTree } from '../../scripts/bench/measure.ts';
+import { differingFiles, peakRss, runChild, runCommand, summariseTree } from '../../scripts/bench/measure.ts';
+import { findProgram } from '../installed.ts';
 import { tempDirs } from './helpers/tree.ts';
 
 const tempDir = tempDirs('bench-measure-');
@@ -75,4 +76,40 @@ describe('a child run', () => {
     const validate = result.stages.find((stage) => stage.name === 'validate') as (typeof result.stages)[number];
     expect(validate.mainThreadMs).toBeGreaterThanOrEqual(validate.ms / 2);
   }, 60_000);
+});
+
+describe('a command run under GNU time', () => {
+  const gnuTime = findProgram(['/usr/bin/time']);
+  if (!gnuTime) {
+    const what = "GNU time (/usr/bin/time, Debian's package time)";
+    if (process.env.CI === 'true')
+      throw new Error(`${what} is not installed, and CI must run the bench's command runs`);
+    process.stderr.write(`skipped the bench's command runs: ${what} is not installed\n`);
+  }
+
+  it.skipIf(!gnuTime)("reports the command's own CPU time and peak RSS, not the bench's", async () => {
+    // 300 MB touched, then a busy half second: far above what the bench's process uses.
+    const script = 'Buffer.alloc(300e6, 1); const end = Date.now() + 500; while (Date.now() < end);';
+    const run = await runCommand(process.execPath, ['-e', script], { cwd: process.cwd(), label: 'test run' });
+    expect(run.maxRssBytes).toBeGreaterThan(300e6);
+    expect(run.maxRssBytes).toBeLessThan(600e6);
+    expect(run.cpuMs).toBeGreaterThanOrEqual(400);
+    expect(run.ms).toBeGreaterThanOrEqual(500);
+  });
+
+  it.skipIf(!gnuTime)("fails with the command's status and the end of its stderr", async () => {
+    const failing = runCommand(process.execPath, ['-e', 'console.error("no data"); process.exit(3)'], {
+      cwd: process.cwd(),
+      label: 'test run',
+    });
+    await expect(failing).rejects.toThrow(/test run: ended with code 3:\n[\s\S]*no data/);
+  });
+});
+
+describe('peakRss', () => {
+  it.skipIf(process.platform !== 'linux')("reads a running process's peak RSS, at least its RSS now", async () => {
+    const peak = await peakRss(process.pid);
+    expect(peak).toBeGreaterThanOrEqual(process.memoryUsage().rss * 0.9);
+    expect(await peakRss(2 ** 22 + 1)).toBeUndefined();
+  });
 });

@@ -197,6 +197,35 @@ describe('the dev case', () => {
     }
   });
 
+  it("judges the imported layout as the benchmark's, and the preview's memory on both", () => {
+    const [, benchmark] = catalogues([120, 95, 2000], [300, 320, 900], [500, 520, 2000]);
+    const imported = {
+      ...(benchmark as NonNullable<typeof benchmark>),
+      catalogue: 'imported' as const,
+      rounds: { company: rounds(1700, 1800, 1750), event: rounds(300, 320, 310), texture: rounds(150, 160, 170) },
+      fullBuildMs: [2600, 2700, 2650],
+      peakRssBytes: 1.1e9,
+      companyFile: {
+        ...run(900, 900, 0),
+        stages: [
+          { name: 'read', ms: 40, cpuMs: 40, mainThreadMs: 40, line: 'read: 1 bytes (40 ms)' },
+          { name: 'check', ms: 600, cpuMs: 600, mainThreadMs: 600, line: 'check: 100000 records, 0 problems (600 ms)' },
+        ],
+      },
+    };
+    const judged = report({ ...fastBuilds(), dev: [{ ...benchmark, peakRssBytes: 700e6 } as never, imported] });
+    expect(devVerdicts(judged.text)).toContain(
+      "FAIL dev time (imported, company edit): save → new answer 1,750 ms, 0.66x (target ≤ 0.15x of the full build's 2,650 ms)",
+    );
+    const memory = judged.text.split('\n').filter((line) => line.includes(' dev memory ('));
+    expect(memory).toEqual([
+      'PASS dev memory (benchmark): peak RSS 700.0 MB (target < 1000.0 MB)',
+      'FAIL dev memory (imported): peak RSS 1100.0 MB (target < 1000.0 MB)',
+    ]);
+    expect(judged.text).toContain('company file alone    read 40 ms, check 600 ms');
+    expect(judged.passed).toBe(false);
+  });
+
   it('says nothing of the dev case when it did not run', () => {
     expect(devVerdicts(report(fastBuilds()).text)).toEqual([]);
   });
