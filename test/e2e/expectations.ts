@@ -292,9 +292,8 @@ export const KNOWN_BUGS: Readonly<Record<string, Readonly<Record<string, string>
   netlify: {
     [FUZZ_TITLE]:
       'public/_redirects matches query keys as written, so a percent-encoded key (/virtualbooth-texture/?%70age=2) ' +
-      'falls through to the plain list rule and gets page 1 under 200; and netlify dev exits on a malformed escape ' +
-      "(//, /%g0/: TypeError: Invalid URL in netlify-cli 26.2.0). The fuzzer's other differences on Netlify are not " +
-      'sorted into reasons yet',
+      'falls through to the plain list rule and gets page 1 under 200. The fuzzer sends netlify dev no path it ' +
+      "exits on (docs/targets.md), and its other differences on Netlify are not sorted into reasons yet",
   },
 };
 

@@ -5,7 +5,9 @@
 // with its reason; its count goes into docs/targets.md's table) or a failure that prints the
 // request, the answer, what the contract says and the seed.
 //
-// `npm test` sends FUZZ_REQUESTS (300) per target; `npm run fuzz` 3,000. FUZZ_SEED replays a run.
+// `npm test` sends FUZZ_REQUESTS (300) per target, 100 to the targets run under a local emulator
+// (wrangler, netlify dev: up to a second a request on a loaded machine); `npm run fuzz` 3,000 to
+// every target. FUZZ_SEED replays a run.
 
 import { writeFileSync } from 'node:fs';
 import { FUZZ_TITLE, fuzzDifference } from './expectations.ts';
@@ -15,7 +17,8 @@ import { fuzzRequests } from './lib/fuzz-requests.ts';
 import type { Answer } from './lib/http.ts';
 import { describeRequest, type RawRequest, sendRaw } from './lib/raw-http.ts';
 
-const COUNT = Number(process.env.FUZZ_REQUESTS ?? 300);
+const EMULATED = new Set(['cloudflare-workers', 'cloudflare-pages', 'cloudflare-pages-static', 'netlify']);
+const countFor = (target: string) => Number(process.env.FUZZ_REQUESTS ?? (EMULATED.has(target) ? 100 : 300));
 const SEED = Number(process.env.FUZZ_SEED ?? 37);
 /** Requests in flight at once: enough to be quick, few enough for a 2-core machine. */
 const PARALLEL = 6;
@@ -31,10 +34,36 @@ function describeAnswer(answer: Answer | string): string {
   ].join('\n  ');
 }
 
+/**
+ * netlify dev (netlify-cli 26.2.0) exits with "TypeError: Invalid URL" on a path that starts with
+ * `//` or holds an escape that does not decode (`/%g0/`, `/%ff/`): a bug of the emulator, not of
+ * Netlify's CDN (docs/targets.md). Those requests are not sent to it, so the suites after this one
+ * still have a server to ask.
+ */
+function crashesNetlifyDev(request: RawRequest): boolean {
+  const path = request.target.split('?')[0] as string;
+  if (path.startsWith('//')) return true;
+  try {
+    decodeURIComponent(path);
+    return false;
+  } catch {
+    return true;
+  }
+}
+
+/** wrangler dev's own answer when it restarted the worker under a request (it retries only GET and HEAD itself). */
+const isWranglerRestart = (answer: Answer | string) =>
+  typeof answer !== 'string' &&
+  answer.status === 503 &&
+  answer.body.toString('utf8').startsWith('Your worker restarted');
+
 test(FUZZ_TITLE, async ({ site }, testInfo) => {
+  const COUNT = countFor(site.target);
   // wrangler's runtimes take up to a second a request on a loaded machine, the web servers milliseconds.
   test.setTimeout(60_000 + COUNT * 1_000);
-  const requests = fuzzRequests(SEED, COUNT);
+  const requests = fuzzRequests(SEED, COUNT).filter(
+    (request) => site.target !== 'netlify' || !crashesNetlifyDev(request),
+  );
   const counts = new Map<string, number>();
   const failures: string[] = [];
   let next = 0;
@@ -42,7 +71,8 @@ test(FUZZ_TITLE, async ({ site }, testInfo) => {
     while (next < requests.length) {
       const index = next++;
       const request = requests[index] as RawRequest;
-      const answer = await sendRaw(site.origin, request);
+      let answer = await sendRaw(site.origin, request);
+      for (let retry = 0; retry < 2 && isWranglerRestart(answer); retry++) answer = await sendRaw(site.origin, request);
       const problems = judge(request, answer, site.publicDir);
       if (problems.length === 0) continue;
       const reason = fuzzDifference(site.target, request, answer, problems);
