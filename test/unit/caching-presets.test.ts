@@ -3,16 +3,18 @@
 // local one. Each sends the preset's Cache-Control on a list, a page of textures, an ordering and
 // a 304, and the targets whose files carry headers (vercel.json, the Pages _headers) carry it.
 
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import http from 'node:http';
-import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { build } from '../../scripts/builder/build.ts';
-import { freePort } from '../e2e/targets/process.ts';
 import type { RunningTarget, Target } from '../e2e/targets/target.ts';
 import { ROOT } from './helpers/cli.ts';
-import { installedWebServers, localInProcess } from './helpers/web-servers.ts';
+import {
+  installedWebServers,
+  localInProcess,
+  type ServedSample,
+  serveSampleWithHeaders,
+} from './helpers/web-servers.ts';
 
 const installed = installedWebServers('the caching presets');
 const TARGETS: Target[] = [...installed, localInProcess];
@@ -64,39 +66,21 @@ describe('the caching presets of docs/caching.md', () => {
 });
 
 describe.each(found)('preset $name', (preset) => {
-  let dir: string;
-  let targetsDir: string;
-  const running = new Map<string, RunningTarget>();
+  let served: ServedSample;
 
   beforeAll(async () => {
-    dir = await mkdtemp(path.join(os.tmpdir(), 'caching-presets-'));
-    const headersPath = path.join(dir, '_headers');
-    await writeFile(headersPath, `${await readFile(path.join(ROOT, '_headers'), 'utf8')}${preset.lines}`);
-    const publicDir = path.join(dir, 'public');
-    targetsDir = path.join(dir, 'targets');
-    await build({
-      dataDir: path.join(ROOT, 'data'),
-      headersPath,
-      outDir: publicDir,
-      targetsDir,
-      targets: [...installed.map((server) => server.name), 'vercel', 'cloudflare-pages-static'],
-      baseUrl: 'http://127.0.0.1:8000',
-      pageSize: 10,
-    });
-    for (const server of TARGETS) {
-      const workDir = path.join(dir, `work-${server.name}`);
-      await mkdir(workDir);
-      running.set(server.name, await server.start({ publicDir, targetsDir, port: await freePort(), workDir }));
-    }
+    served = await serveSampleWithHeaders('caching-presets-', preset.lines, TARGETS, [
+      'vercel',
+      'cloudflare-pages-static',
+    ]);
   }, 60_000);
 
   afterAll(async () => {
-    await Promise.all([...running.values()].map((server) => server.stop()));
-    if (dir) await rm(dir, { recursive: true, force: true });
+    if (served) await served.stop();
   });
 
   it.each(TARGETS.map((server) => server.name))('%s sends it on 200s and on the 304', async (name) => {
-    const { origin } = running.get(name) as RunningTarget;
+    const { origin } = served.running.get(name) as RunningTarget;
     for (const target of ASKED) {
       const answer = await ask(origin, target);
       expect([target, answer.status, answer.cacheControl]).toEqual([target, 200, preset.cacheControl]);
@@ -107,12 +91,12 @@ describe.each(found)('preset $name', (preset) => {
   });
 
   it('vercel.json and the Pages _headers carry it', async () => {
-    const vercel = JSON.parse(await readFile(path.join(targetsDir, 'vercel/vercel.json'), 'utf8')) as {
+    const vercel = JSON.parse(await readFile(path.join(served.targetsDir, 'vercel/vercel.json'), 'utf8')) as {
       headers: Array<{ headers: Array<{ key: string; value: string }> }>;
     };
     const values = vercel.headers.flatMap((rule) => rule.headers).filter((header) => header.key === 'Cache-Control');
     expect(values.map((header) => header.value)).toContain(preset.cacheControl);
-    const pages = await readFile(path.join(targetsDir, 'cloudflare-pages-static/_headers'), 'utf8');
+    const pages = await readFile(path.join(served.targetsDir, 'cloudflare-pages-static/_headers'), 'utf8');
     expect(pages).toContain(`Cache-Control: ${preset.cacheControl}`);
   });
 });

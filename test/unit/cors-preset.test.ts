@@ -4,18 +4,20 @@
 // of a list, and of a path that is none, a 301, a 405 and the lists themselves each carry every
 // header of the preset. vercel.json and the Pages _headers carry it too.
 
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import http from 'node:http';
-import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { build } from '../../scripts/builder/build.ts';
 import { parseHeadersFile } from '../../scripts/contract/headers.ts';
 import { cloudflareWorkers } from '../e2e/targets/cloudflare-workers.ts';
-import { freePort } from '../e2e/targets/process.ts';
 import type { RunningTarget, Target } from '../e2e/targets/target.ts';
 import { ROOT } from './helpers/cli.ts';
-import { installedWebServers, localInProcess } from './helpers/web-servers.ts';
+import {
+  installedWebServers,
+  localInProcess,
+  type ServedSample,
+  serveSampleWithHeaders,
+} from './helpers/web-servers.ts';
 
 const installed = installedWebServers('the CORS preset');
 const TARGETS: Target[] = [...installed, localInProcess, cloudflareWorkers];
@@ -67,35 +69,14 @@ const expected = Object.fromEntries(
 );
 
 describe('the CORS preset of docs/caching.md', () => {
-  let dir: string;
-  let targetsDir: string;
-  const running = new Map<string, RunningTarget>();
+  let served: ServedSample;
 
   beforeAll(async () => {
-    dir = await mkdtemp(path.join(os.tmpdir(), 'cors-preset-'));
-    const headersPath = path.join(dir, '_headers');
-    await writeFile(headersPath, `${await readFile(path.join(ROOT, '_headers'), 'utf8')}${lines}`);
-    const publicDir = path.join(dir, 'public');
-    targetsDir = path.join(dir, 'targets');
-    await build({
-      dataDir: path.join(ROOT, 'data'),
-      headersPath,
-      outDir: publicDir,
-      targetsDir,
-      targets: [...installed.map((server) => server.name), 'cloudflare-workers', 'vercel', 'cloudflare-pages-static'],
-      baseUrl: 'http://127.0.0.1:8000',
-      pageSize: 10,
-    });
-    for (const server of TARGETS) {
-      const workDir = path.join(dir, `work-${server.name}`);
-      await mkdir(workDir);
-      running.set(server.name, await server.start({ publicDir, targetsDir, port: await freePort(), workDir }));
-    }
+    served = await serveSampleWithHeaders('cors-preset-', lines, TARGETS, ['vercel', 'cloudflare-pages-static']);
   }, 120_000);
 
   afterAll(async () => {
-    await Promise.all([...running.values()].map((server) => server.stop()));
-    if (dir) await rm(dir, { recursive: true, force: true });
+    if (served) await served.stop();
   });
 
   it('is one /* rule of the Access-Control headers, an origin allowed', () => {
@@ -108,7 +89,7 @@ describe('the CORS preset of docs/caching.md', () => {
   it.each(TARGETS.map((server) => server.name))(
     '%s answers preflights, lists, a 301, 404s and 405s with every header of it',
     async (name) => {
-      const { origin } = running.get(name) as RunningTarget;
+      const { origin } = served.running.get(name) as RunningTarget;
       const wrong: string[] = [];
       for (const [method, target, headers, status] of ASKED) {
         const answer = await ask(origin, method, target, headers);
@@ -122,13 +103,13 @@ describe('the CORS preset of docs/caching.md', () => {
   );
 
   it('vercel.json and the Pages _headers carry it', async () => {
-    const vercel = JSON.parse(await readFile(path.join(targetsDir, 'vercel/vercel.json'), 'utf8')) as {
+    const vercel = JSON.parse(await readFile(path.join(served.targetsDir, 'vercel/vercel.json'), 'utf8')) as {
       headers: Array<{ headers: Array<{ key: string; value: string }> }>;
     };
     const values = vercel.headers.flatMap((rule) =>
       rule.headers.map(({ key, value }) => `${key.toLowerCase()}: ${value}`),
     );
-    const pages = await readFile(path.join(targetsDir, 'cloudflare-pages-static/_headers'), 'utf8');
+    const pages = await readFile(path.join(served.targetsDir, 'cloudflare-pages-static/_headers'), 'utf8');
     for (const [header, value] of Object.entries(expected)) {
       expect(values).toContain(`${header}: ${value}`);
       expect(pages.toLowerCase()).toContain(`${header}: ${value}`.toLowerCase());

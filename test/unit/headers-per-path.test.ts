@@ -8,7 +8,7 @@
 // joining them (its headersForPath), so a per-path rule there is not what Netlify's CDN does.
 // A rule a target cannot write is refused at build with one line naming the target and the rule.
 
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
@@ -16,10 +16,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { build } from '../../scripts/builder/build.ts';
 import { headersFor, parseHeadersFile } from '../../scripts/contract/headers.ts';
 import { UserFacingError } from '../../scripts/shared/errors.ts';
-import { freePort } from '../e2e/targets/process.ts';
 import type { RunningTarget, Target } from '../e2e/targets/target.ts';
 import { ROOT } from './helpers/cli.ts';
-import { installedWebServers, localInProcess } from './helpers/web-servers.ts';
+import {
+  installedWebServers,
+  localInProcess,
+  type ServedSample,
+  serveSampleWithHeaders,
+} from './helpers/web-servers.ts';
 
 const RULES = [
   '/company/*',
@@ -100,41 +104,19 @@ function ask(origin: string, method: string, target: string, headers: Record<str
 }
 
 describe('per-path _headers rules on every server', () => {
-  let dir: string;
-  let headersText: string;
-  const running = new Map<string, RunningTarget>();
+  let served: ServedSample;
 
   beforeAll(async () => {
-    dir = await mkdtemp(path.join(os.tmpdir(), 'headers-per-path-'));
-    const headersPath = path.join(dir, '_headers');
-    headersText = `${await readFile(path.join(ROOT, '_headers'), 'utf8')}${RULES}`;
-    await writeFile(headersPath, headersText);
-    const publicDir = path.join(dir, 'public');
-    const targetsDir = path.join(dir, 'targets');
-    await build({
-      dataDir: path.join(ROOT, 'data'),
-      headersPath,
-      outDir: publicDir,
-      targetsDir,
-      targets: installed.map((server) => server.name),
-      baseUrl: 'http://127.0.0.1:8000',
-      pageSize: 10,
-    });
-    for (const server of TARGETS) {
-      const workDir = path.join(dir, `work-${server.name}`);
-      await mkdir(workDir);
-      running.set(server.name, await server.start({ publicDir, targetsDir, port: await freePort(), workDir }));
-    }
+    served = await serveSampleWithHeaders('headers-per-path-', RULES, TARGETS);
   }, 120_000);
 
   afterAll(async () => {
-    await Promise.all([...running.values()].map((server) => server.stop()));
-    if (dir) await rm(dir, { recursive: true, force: true });
+    if (served) await served.stop();
   });
 
   it.each(TARGETS.map((server) => server.name))('%s sends what headersFor gives each path', async (name) => {
-    const { origin } = running.get(name) as RunningTarget;
-    const { rules } = parseHeadersFile(headersText);
+    const { origin } = served.running.get(name) as RunningTarget;
+    const { rules } = parseHeadersFile(served.headersText);
     const names = [...new Set(rules.flatMap((rule) => rule.headers.map(([header]) => header.toLowerCase())))];
     const differences: string[] = [];
     const check = (label: string, target: string, answer: Answer, skipped: readonly string[] = []) => {
@@ -165,7 +147,7 @@ describe('per-path _headers rules on every server', () => {
   });
 
   it('the rules give the paths different headers (the test tells them apart)', () => {
-    const { rules } = parseHeadersFile(headersText);
+    const { rules } = parseHeadersFile(served.headersText);
     expect(headersFor(rules, '/company/')['Cache-Control']).toBe('public, max-age=60, no-transform');
     expect(headersFor(rules, '/event/')['Cache-Control']).toBe('no-cache, no-transform');
     expect(headersFor(rules, '/virtualfair/')['Cache-Control']).toBe('no-transform');
