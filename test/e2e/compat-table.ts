@@ -148,10 +148,12 @@ function compatSection(report: Report): string {
   );
   const why = [...numbers].map(([key, n]) => {
     const reason = reasons.get(key) as Reason;
-    const id = key.startsWith('known bug: ') ? 'known bug' : `\`${key}\``;
+    const bug = key.startsWith('known bug: ');
+    const id = bug ? 'known bug' : `\`${key}\``;
+    const text = bug ? reason.text.slice('known bug: '.length) : reason.text;
     // The fuzzer's counts show as "nginx, 12 of 300 requests (seed 37)".
     const shows = reason.shows.size ? ` Shows as: ${[...reason.shows].sort().join('; ')}.` : '';
-    return `${n}. <a id="why-${n}"></a>${id}: ${reason.text}.${shows}\n   Applies to ${appliesTo(reason.rules, targets)}.`;
+    return `${n}. <a id="why-${n}"></a>${id}: ${text}.${shows}\n   Applies to ${appliesTo(reason.rules, targets)}.`;
   });
   return [
     header,
