@@ -4,9 +4,9 @@
 // JSON Schema cannot express are named in each schema's description (see schemas.ts).
 
 import { z } from 'zod';
-import { RESOURCES } from '../contract/resources/index.ts';
-import type { Resource } from '../contract/resources/resource.ts';
-import { schemaOf } from './schemas.ts';
+import { RESOURCES } from '../../contract/resources/index.ts';
+import type { Resource } from '../../contract/resources/resource.ts';
+import { schemaOf } from '../pipeline/schemas.ts';
 
 export type JsonSchema = { [key: string]: unknown };
 

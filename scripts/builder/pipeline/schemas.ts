@@ -2,9 +2,9 @@
 // (contract/resources/), with the one rule every record has: its text is well-formed Unicode.
 
 import { z } from 'zod';
-import { fieldKinds } from '../contract/resources/fields.ts';
-import type { company, event, virtualboothTexture, virtualfair } from '../contract/resources/index.ts';
-import type { RecordOf, Resource } from '../contract/resources/resource.ts';
+import { fieldKinds } from '../../contract/resources/fields.ts';
+import type { company, event, virtualboothTexture, virtualfair } from '../../contract/resources/index.ts';
+import type { RecordOf, Resource } from '../../contract/resources/resource.ts';
 
 const FIELDS = fieldKinds(z);
 

@@ -3,11 +3,11 @@
 // bodies (contract/bodies.ts) and the `_headers` rules, so it cannot drift from what the build
 // writes. Beside it, the source files' JSON Schemas: schemaFiles() gives every file of `schemas/`.
 
-import { methodNotAllowedBody } from '../contract/bodies.ts';
-import { type HeaderRule, headersFor, parseHeadersFile } from '../contract/headers.ts';
-import { RESOURCES } from '../contract/resources/index.ts';
-import type { Resource } from '../contract/resources/resource.ts';
-import { FORMATS, REJECTED_METHODS, UNSUPPORTED_ORDERING_FILE } from '../contract/routes.ts';
+import { methodNotAllowedBody } from '../../contract/bodies.ts';
+import { type HeaderRule, headersFor, parseHeadersFile } from '../../contract/headers.ts';
+import { RESOURCES } from '../../contract/resources/index.ts';
+import type { Resource } from '../../contract/resources/resource.ts';
+import { FORMATS, REJECTED_METHODS, UNSUPPORTED_ORDERING_FILE } from '../../contract/routes.ts';
 import { type JsonSchema, recordSchema, sourceFileSchemas } from './json-schemas.ts';
 
 export interface SchemaSettings {

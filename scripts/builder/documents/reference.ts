@@ -7,9 +7,9 @@
 
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { RESOURCES } from '../contract/resources/index.ts';
-import type { Resource } from '../contract/resources/resource.ts';
-import { REFERENCE_PAGE, REJECTED_METHODS } from '../contract/routes.ts';
+import { RESOURCES } from '../../contract/resources/index.ts';
+import type { Resource } from '../../contract/resources/resource.ts';
+import { REFERENCE_PAGE, REJECTED_METHODS } from '../../contract/routes.ts';
 import { openApiDocument, type SchemaSettings } from './openapi.ts';
 
 type Schema = Record<string, unknown>;

@@ -3,9 +3,9 @@
 // Every problem is collected.
 
 import type { z } from 'zod';
-import { type HeaderRule, headersFor, parseHeadersFile } from '../contract/headers.ts';
-import { RESOURCES } from '../contract/resources/index.ts';
-import type { Embed, Resource } from '../contract/resources/resource.ts';
+import { type HeaderRule, headersFor, parseHeadersFile } from '../../contract/headers.ts';
+import { RESOURCES } from '../../contract/resources/index.ts';
+import type { Embed, Resource } from '../../contract/resources/resource.ts';
 import { type DataError, pointerOf } from './errors.ts';
 import type { SourceRecord } from './load.ts';
 import { likelyMisspellings } from './misspellings.ts';
