@@ -66,12 +66,13 @@ const MIB = 1024 * 1024;
 const READ = '2026-11-25';
 const WORKERS_LIMITS = 'https://developers.cloudflare.com/workers/platform/limits/';
 const PAGES_LIMITS = 'https://developers.cloudflare.com/pages/platform/limits/';
-const CODE_TARGETS = 'nginx, caddy or apache';
+/** The targets that are web servers, which have no limits of their own: the way out of a host's. */
+const WEB_SERVERS = 'nginx, caddy or apache';
 
 function assetLimits(host: string, source: string, uploaded: 'code' | 'static'): Limit[] {
   // A file over the limit reaches the targets with the worker as parts that fit: only the static
   // target can be over it, and they can take it.
-  const others = uploaded === 'static' ? `cloudflare-workers, cloudflare-pages, ${CODE_TARGETS}` : CODE_TARGETS;
+  const others = uploaded === 'static' ? `cloudflare-workers, cloudflare-pages, ${WEB_SERVERS}` : WEB_SERVERS;
   return [
     {
       measure: { kind: 'file-size', uploaded },
@@ -87,7 +88,7 @@ function assetLimits(host: string, source: string, uploaded: 'code' | 'static'):
       measure: { kind: 'file-count', extra: 0, uploaded },
       max: { free: 20_000, paid: 100_000 },
       what: `files per deployment on ${host}`,
-      ways: `a larger --page-size (fewer texture pages), or another target (${CODE_TARGETS})`,
+      ways: `a larger --page-size (fewer texture pages), or another target (${WEB_SERVERS})`,
       source,
       read: READ,
     },
@@ -105,7 +106,7 @@ function sortedInMemory(): Limit {
     measure: { kind: 'file-size', files: /^event\/index\.json$/ },
     max: MAX_ASSET_BYTES,
     what: "sorted per request within a Worker's 128 MB of memory",
-    ways: `another target (${CODE_TARGETS}, which answer an ordering by several fields with 400)`,
+    ways: `another target (${WEB_SERVERS}, which answer an ordering by several fields with 400)`,
     source: WORKERS_LIMITS,
     read: READ,
   };
@@ -156,7 +157,7 @@ export const LIMITS: Readonly<Record<(typeof TARGET_NAMES)[number], readonly Lim
       measure: { kind: 'rules', place: { in: 'target', file: '_redirects' }, count: 'redirects-all' },
       max: 10_000,
       what: '_redirects rules Netlify advises against',
-      ways: `a larger --page-size (three rules per texture page), or another target (cloudflare-workers, ${CODE_TARGETS})`,
+      ways: `a larger --page-size (three rules per texture page), or another target (cloudflare-workers, ${WEB_SERVERS})`,
       source: 'https://docs.netlify.com/routing/redirects/',
       read: READ,
     },
@@ -165,7 +166,7 @@ export const LIMITS: Readonly<Record<(typeof TARGET_NAMES)[number], readonly Lim
       measure: { kind: 'file-size', files: /^[^_/][^/]*\/[^/]+\.json$/ },
       max: 20_000_000,
       what: 'streamed per Netlify function answer',
-      ways: `another target (cloudflare-workers, ${CODE_TARGETS})`,
+      ways: `another target (cloudflare-workers, ${WEB_SERVERS})`,
       source: 'https://docs.netlify.com/build/functions/overview/',
       read: READ,
     },
@@ -174,7 +175,7 @@ export const LIMITS: Readonly<Record<(typeof TARGET_NAMES)[number], readonly Lim
       measure: { kind: 'file-size', files: /^event\/index\.json$/ },
       max: 6_000_000,
       what: 'buffered per Netlify function answer',
-      ways: `another target (cloudflare-workers, ${CODE_TARGETS})`,
+      ways: `another target (cloudflare-workers, ${WEB_SERVERS})`,
       source: 'https://docs.netlify.com/build/functions/overview/',
       read: READ,
     },
@@ -184,7 +185,7 @@ export const LIMITS: Readonly<Record<(typeof TARGET_NAMES)[number], readonly Lim
       measure: { kind: 'rules', place: { in: 'target', file: 'vercel.json' }, count: 'vercel-routes' },
       max: 2_048,
       what: 'routes per deployment on Vercel',
-      ways: `another target (cloudflare-workers, ${CODE_TARGETS})`,
+      ways: `another target (cloudflare-workers, ${WEB_SERVERS})`,
       source: 'https://vercel.com/docs/limits',
       read: READ,
     },
