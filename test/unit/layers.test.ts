@@ -131,6 +131,8 @@ describe('the layer checker itself', () => {
         "import { b } from '../build.ts';\nimport { o } from '../documents/openapi.ts';",
       'scripts/respond/handler.ts':
         "import type { T } from '../cli/settings.ts';\nimport '../builder/pipeline/load.ts';",
+      'scripts/targets/vercel/vercel.ts':
+        "import { r } from '../netlify/redirects.ts';\nimport { q } from '../query.ts';",
       'scripts/targets/index.ts': "const f = new URL('../cli/run.ts', import.meta.url);",
       'scripts/cli/settings.ts': "import { a } from '../bench/report.ts';\nimport { b } from '../targets/index.ts';",
       'scripts/cli/other.ts': "import { t } from '../../test/unit/helpers/tree.ts';",
@@ -151,6 +153,7 @@ describe('the layer checker itself', () => {
       'scripts/respond/handler.ts:1 → ../cli/settings.ts (respond may not import cli; it may import shared, contract)',
       'scripts/respond/handler.ts:2 → ../builder/pipeline/load.ts (respond may not import builder; it may import shared, contract)',
       'scripts/targets/index.ts:1 → ../cli/run.ts (targets may not import cli; it may import shared, contract, respond)',
+      'scripts/targets/vercel/vercel.ts:1 → ../netlify/redirects.ts (targets/vercel/ may not import the folder of another, targets/netlify/; share it at the top of targets/)',
     ]);
   });
 

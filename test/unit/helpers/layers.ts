@@ -108,6 +108,12 @@ function folderOf(file: string): string | undefined {
   return parts[0] === 'scripts' && parts.length > 2 ? parts[1] : undefined;
 }
 
+/**
+ * Layers whose subfolders are peers: each (a deploy target's own files) imports its own folder and
+ * the modules at the layer's top (what they share), never another's folder.
+ */
+const PEER_FOLDERS: ReadonlySet<string> = new Set(['targets']);
+
 /** `pipeline/` for `scripts/builder/pipeline/load.ts`, `build.ts` for `scripts/builder/build.ts`. */
 function roomOf(file: string): string {
   const parts = file.split('/');
@@ -143,6 +149,12 @@ export function layerViolations(graph: ModuleGraph): string[] {
       if (theirs === own && own !== undefined) {
         const rooms = ROOMS.get(own);
         const [mine, other] = [roomOf(file), roomOf(target)];
+        if (PEER_FOLDERS.has(own) && mine.endsWith('/') && other.endsWith('/') && mine !== other) {
+          out.push(
+            `${where} (${own}/${mine} may not import the folder of another, ${own}/${other}; share it at the top of ${own}/)`,
+          );
+          continue;
+        }
         const may = rooms?.get(mine);
         if (rooms === undefined || may === undefined || mine === other) continue;
         if (!may.includes(other)) {
