@@ -1,4 +1,4 @@
-// A fair's events given as objects (scripts/builder/pipeline/schemas.ts, fairEventSchema; checkFairEvents of
+// A fair's events given as objects (scripts/builder/pipeline/validators.ts, fairEventSchema; checkFairEvents of
 // scripts/builder/pipeline/validate.ts; render.ts): what a live DRF service can show and an event id alone
 // cannot say, rendered to the API's bytes through validate() and render(), and by the CLI; and
 // every invalid form, with its pointer and message.

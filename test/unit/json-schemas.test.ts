@@ -159,7 +159,7 @@ function sourceRecords(): Map<ResourceName, Raw[]> {
 
 const SOURCE = sourceRecords();
 
-// A fair's events given as objects (scripts/builder/pipeline/schemas.ts, fairEventSchema): right and wrong.
+// A fair's events given as objects (scripts/builder/pipeline/validators.ts, fairEventSchema): right and wrong.
 const [SAMPLE_FAIR] = SOURCE.get('virtualfair') as Raw[];
 const EVENT_ID = SAMPLE_FAIR.events[0] as number;
 const FAIR_EVENT = {

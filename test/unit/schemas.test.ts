@@ -1,4 +1,4 @@
-// scripts/builder/pipeline/schemas.ts through validate() of scripts/builder/pipeline/validate.ts: for every rule a
+// scripts/builder/pipeline/validators.ts through validate() of scripts/builder/pipeline/validate.ts: for every rule a
 // record that breaks it, and the exact line the build prints for it (formatDataError). Also the
 // rules that span records (unique ids, fairs naming existing events that have a logo), and a
 // valid record of each resource.
