@@ -10,7 +10,7 @@ import path from 'node:path';
 import { text } from 'node:stream/consumers';
 import { promisify } from 'node:util';
 import type { BuildOptions } from '../builder/build.ts';
-import type { DataError } from '../builder/errors.ts';
+import type { DataError } from '../builder/pipeline/errors.ts';
 
 export type Job =
   | { kind: 'build'; options: Omit<BuildOptions, 'log' | 'check'> }
@@ -62,7 +62,7 @@ export interface ChildResult {
   routes?: number;
 }
 
-// Same bounds and the same calls as the build's load and write (scripts/builder/load.ts, shared/write.ts),
+// Same bounds and the same calls as the build's load and write (scripts/builder/pipeline/load.ts, shared/write.ts),
 // so the baseline is neither handicapped by its I/O pattern nor favoured by an unbounded one.
 const READ_CONCURRENCY = 64;
 const WRITE_CONCURRENCY = 32;
@@ -142,7 +142,7 @@ export function parseStage(line: string): Omit<Stage, 'cpuMs' | 'mainThreadMs'> 
 
 async function runBuild(job: Extract<Job, { kind: 'build' }>): Promise<ChildResult> {
   const { build } = await import('../builder/build.ts');
-  const { DataErrors, formatDataError } = await import('../builder/errors.ts');
+  const { DataErrors, formatDataError } = await import('../builder/pipeline/errors.ts');
   const clocks = startClocks();
   // build() logs as each stage ends, so the time used since the last line is that stage's.
   const log = (line: string) => {
@@ -270,8 +270,8 @@ async function runImportBaseline(job: Extract<Job, { kind: 'import-baseline' }>)
 }
 
 async function runReload(job: Extract<Job, { kind: 'reload' }>): Promise<ChildResult> {
-  const { loadFile } = await import('../builder/load.ts');
-  const { checkRecord } = await import('../builder/validate.ts');
+  const { loadFile } = await import('../builder/pipeline/load.ts');
+  const { checkRecord } = await import('../builder/pipeline/validate.ts');
   const clocks = startClocks();
   const bytes = await readFile(job.file);
   clocks.step('read', `${bytes.length} bytes`);

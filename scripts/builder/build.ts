@@ -1,6 +1,8 @@
 // The build: load → validate → render → write, once each, on one thread. It writes the output,
 // the selected deploy targets' files and the schemas, each folder swapped in whole; the CLI's
 // commands, the previews, the import's proof and the bench all run it through build().
+// It sits at the top of builder/, above the two rooms it runs (pipeline/ and documents/), and
+// below preview/, whose first publication is this build.
 
 import path from 'node:path';
 import type { HeaderRule } from '../contract/headers.ts';
@@ -10,12 +12,12 @@ import { planPages, type Route, routingOf } from '../contract/routes.ts';
 import { readCommitTimes, subfolderTimes } from '../shared/commit-times.ts';
 import { recoverOutput } from '../shared/swap.ts';
 import { writeOutput } from '../shared/write.ts';
-import { TARGETS } from '../targets/index.ts';
-import { type CloudflarePlan, checkLimits, formatFinding, LIMITS, LimitsError } from '../targets/limits.ts';
+import { LIMITS, TARGETS } from '../targets/index.ts';
+import { type CloudflarePlan, checkLimits, formatFinding, LimitsError } from '../targets/limits.ts';
 import type { Target, TargetContext } from '../targets/target.ts';
-import { readCatalogue, withPath } from './catalogue.ts';
-import { type Prepared, render } from './render.ts';
-import type { Catalogue } from './validate.ts';
+import { readCatalogue, withPath } from './pipeline/catalogue.ts';
+import { type Prepared, render } from './pipeline/render.ts';
+import type { Catalogue } from './pipeline/validate.ts';
 
 export interface BuildOptions {
   /** The resources declared (contract/resources/): the API's when absent. */
@@ -38,7 +40,7 @@ export interface BuildOptions {
   cloudflarePlan?: CloudflarePlan;
   /** Where the source files' JSON Schemas and the API's OpenAPI document go; not written when absent. */
   schemasDir?: string;
-  /** Write the API reference page (`/_reference/`, builder/reference.ts) beside the API; off when absent. */
+  /** Write the API reference page (`/_reference/`, builder/documents/reference.ts) beside the API; off when absent. */
   reference?: boolean;
   /** Write each answer's precompressed `.br` and `.gz` siblings (shared/compress.ts); on when absent. */
   precompress?: boolean;
@@ -111,7 +113,7 @@ export async function addPages(
 ): Promise<Map<string, string>> {
   if (options.reference) {
     // Loaded only here, with the OpenAPI writer it is made from: a build without the page loads neither.
-    const { referenceFiles } = await import('./reference.ts');
+    const { referenceFiles } = await import('./documents/reference.ts');
     for (const [file, text] of referenceFiles(options, headersText)) files.set(file, text);
   }
   return files;
@@ -213,7 +215,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
   if (options.schemasDir !== undefined) {
     // Keyed by their place in the project (`schemas/openapi.json`): written into schemasDir.
     // Loaded only here: npm start, dev and check never write schemas.
-    const { schemaFiles } = await import('./openapi.ts');
+    const { schemaFiles } = await import('./documents/openapi.ts');
     const schemas = [...schemaFiles(options, headersText, options.resources)].map(
       ([file, text]) => [path.basename(file), text] as const,
     );

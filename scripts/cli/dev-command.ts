@@ -1,13 +1,13 @@
 // `npm run dev`: a live preview. Builds and serves like `npm start`, then keeps the catalogue in
 // memory and, on each change of the data, rewrites in place only the files whose bytes the change
-// altered (builder/live-build.ts); a change of the headers file or of the settings file renders
+// altered (builder/preview/live-build.ts); a change of the headers file or of the settings file renders
 // everything again, and swaps the output in whole. A change with problems prints them as the
 // build does, and the last good output stays served.
 
 import path from 'node:path';
 import { stageLogger } from '../builder/build.ts';
-import { formatDataError } from '../builder/errors.ts';
-import { LiveBuild } from '../builder/live-build.ts';
+import { formatDataError } from '../builder/pipeline/errors.ts';
+import { LiveBuild } from '../builder/preview/live-build.ts';
 import { runCommand, userMessage } from './fail.ts';
 import { openPreview, type Preview } from './preview.ts';
 import { printBuildFailure } from './run-build.ts';

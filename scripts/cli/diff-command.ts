@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from '../builder/build.ts';
-import { DataErrors, formatDataError } from '../builder/errors.ts';
+import { DataErrors, formatDataError } from '../builder/pipeline/errors.ts';
 import { compareSides } from '../review/compare.ts';
 import { formatJson } from '../review/format-json.ts';
 import { formatMarkdown } from '../review/format-markdown.ts';

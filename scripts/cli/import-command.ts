@@ -1,7 +1,7 @@
 // `npm run import -- --from <url>`: writes data/ and the settings file from a running DRF
 // service, so that `npm run build` answers as it does. Progress and every problem on stderr.
 
-import { formatDataError } from '../builder/errors.ts';
+import { formatDataError } from '../builder/pipeline/errors.ts';
 import { DataFolderInUse, importService } from '../migrate/import.ts';
 import type { ReadProgress } from '../migrate/read-service.ts';
 import { EXIT_STATUS } from './exit-status.ts';

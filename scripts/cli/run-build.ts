@@ -2,7 +2,7 @@
 // on stderr.
 
 import { type BuildOptions, build } from '../builder/build.ts';
-import { DataErrors, formatDataError } from '../builder/errors.ts';
+import { DataErrors, formatDataError } from '../builder/pipeline/errors.ts';
 import { OutputError } from '../shared/write.ts';
 import { LimitsError } from '../targets/limits.ts';
 

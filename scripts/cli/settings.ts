@@ -4,7 +4,7 @@
 
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { misspellingDistance } from '../builder/misspellings.ts';
+import { misspellingDistance } from '../builder/pipeline/misspellings.ts';
 import { ProjectError } from '../shared/errors.ts';
 import { CLOUDFLARE_PLANS, type CloudflarePlan } from '../targets/limits.ts';
 import { REFUSED_TARGETS, TARGET_NAMES } from '../targets/names.ts';
@@ -44,7 +44,7 @@ export interface Settings {
   /** Whether a flag or the environment set the base URL (`npm start` and `dev` otherwise use the served origin). */
   baseUrlGiven: boolean;
   pageSize: number;
-  /** Whether the build writes the API reference page at /_reference/ (builder/reference.ts). */
+  /** Whether the build writes the API reference page at /_reference/ (builder/documents/reference.ts). */
   reference: boolean;
   host: string;
   port: number;

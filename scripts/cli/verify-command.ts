@@ -8,7 +8,7 @@ import type http from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { build } from '../builder/build.ts';
-import { DataErrors, formatDataError } from '../builder/errors.ts';
+import { DataErrors, formatDataError } from '../builder/pipeline/errors.ts';
 import { serviceClient } from '../migrate/client.ts';
 import { summaryLine, verifyAgainst } from '../migrate/verify.ts';
 import { verifyRequests } from '../migrate/verify-requests.ts';

@@ -6,7 +6,7 @@
 
 import path from 'node:path';
 import { watch } from 'chokidar';
-import { isJunk } from '../builder/source-files.ts';
+import { isJunk } from '../builder/pipeline/source-files.ts';
 
 /**
  * How long the files must be quiet before the batch is handed over. An editor's save is several

@@ -170,7 +170,7 @@ export interface PageRoute {
   contentType: string;
 }
 
-/** The API reference (builder/reference.ts), where `npm start` and `npm run dev` serve it by default. */
+/** The API reference (builder/documents/reference.ts), where `npm start` and `npm run dev` serve it by default. */
 export const REFERENCE_PAGE: PageRoute = {
   path: '/_reference/',
   file: '_reference/index.htm',

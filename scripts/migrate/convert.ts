@@ -5,7 +5,7 @@
 // short_code the fairs show for it.
 
 import path from 'node:path';
-import type { SourceRecord } from '../builder/load.ts';
+import type { SourceRecord } from '../builder/pipeline/load.ts';
 import { Float, type Json, pythonFloat } from '../contract/json.ts';
 import { compareStrings } from '../contract/ordering.ts';
 import { type ResourceName, TEXTURES } from '../contract/routes.ts';

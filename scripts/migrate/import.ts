@@ -5,8 +5,8 @@
 
 import { readdir, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { byLocation, type DataError } from '../builder/errors.ts';
-import { locateInFiles } from '../builder/json-positions.ts';
+import { byLocation, type DataError } from '../builder/pipeline/errors.ts';
+import { locateInFiles } from '../builder/pipeline/json-positions.ts';
 import { recoverOutput } from '../shared/swap.ts';
 import { writeOutput } from '../shared/write.ts';
 import type { ClientOptions } from './client.ts';

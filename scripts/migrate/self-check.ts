@@ -2,9 +2,9 @@
 // then render() of the lists and pages the service was asked for, whose bytes must be the bytes
 // the service sent. So "npm run build reproduces every answer" is proven by the import, not hoped.
 
-import type { DataError } from '../builder/errors.ts';
-import { render, routesOf } from '../builder/render.ts';
-import { emptyCatalogue, recordsOf, validate } from '../builder/validate.ts';
+import type { DataError } from '../builder/pipeline/errors.ts';
+import { render, routesOf } from '../builder/pipeline/render.ts';
+import { emptyCatalogue, recordsOf, validate } from '../builder/pipeline/validate.ts';
 import { RESOURCES } from '../contract/resources/index.ts';
 import { fileFor, type ResourceName, TEXTURES } from '../contract/routes.ts';
 import type { ConvertedData } from './convert.ts';

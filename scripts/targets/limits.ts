@@ -1,13 +1,11 @@
-// What each deploy target's host accepts, as data, and the one check of a build against it. A
-// host refuses a deploy (or drops rules, or fails requests) past these limits, long after the
-// build said it was done; the build checks them first (builder/build.ts). Limits change: each
-// one names the page it was read from and when. Web servers have none of their own: their lists
-// are empty on purpose, not missing.
+// The shape of a host's limits and the one check of a build against them. A host refuses a
+// deploy (or drops rules, or fails requests) past its limits, long after the build said it was
+// done; the build checks them first (builder/build.ts). Each target's own limits are beside it
+// (`cloudflare/limits.ts`, `netlify/limits.ts`, `vercel/limits.ts`), listed by target name in
+// `index.ts`. Limits change: each one names the page it was read from and when.
 
 import { RESOURCES } from '../contract/routes.ts';
 import { UserFacingError } from '../shared/errors.ts';
-import { MAX_ASSET_BYTES, uploadedFiles } from './cloudflare/assets.ts';
-import type { TARGET_NAMES } from './names.ts';
 
 /** The folders of the paginated lists, whose files are pages. */
 const PAGINATED = RESOURCES.filter((resource) => resource.paginated).map((resource) => resource.name);
@@ -25,11 +23,10 @@ interface Place {
 }
 
 /**
- * Which files of the output a host receives: all of them, or what a Cloudflare upload keeps
- * (targets/cloudflare/assets.ts): `code` for the targets with the worker, which upload a file
- * over 25 MiB as its parts, `static` for cloudflare-pages-static, which uploads it whole.
+ * Which files of the output a host receives, with their sizes, when not all of them: what a
+ * Cloudflare upload keeps (cloudflare/limits.ts).
  */
-type Uploaded = 'all' | 'code' | 'static';
+type Uploaded = (sizes: ReadonlyMap<string, number>) => ReadonlyMap<string, number>;
 
 /**
  * What a limit counts. Rules are counted in the generated files themselves: `redirects-static`
@@ -63,133 +60,10 @@ export interface Limit {
 }
 
 const MIB = 1024 * 1024;
-const READ = '2026-11-25';
-const WORKERS_LIMITS = 'https://developers.cloudflare.com/workers/platform/limits/';
-const PAGES_LIMITS = 'https://developers.cloudflare.com/pages/platform/limits/';
-const CODE_TARGETS = 'nginx, caddy or apache';
-
-function assetLimits(host: string, source: string, uploaded: 'code' | 'static'): Limit[] {
-  // A file over the limit reaches the targets with the worker as parts that fit: only the static
-  // target can be over it, and they can take it.
-  const others = uploaded === 'static' ? `cloudflare-workers, cloudflare-pages, ${CODE_TARGETS}` : CODE_TARGETS;
-  return [
-    {
-      measure: { kind: 'file-size', uploaded },
-      max: MAX_ASSET_BYTES,
-      what: `per file on ${host}`,
-      ways: `another target (${others})`,
-      source,
-      read: READ,
-    },
-    {
-      // Pages also uploads the target's own files laid over public/ (none for Workers: the
-      // worker is code, not an asset).
-      measure: { kind: 'file-count', extra: 0, uploaded },
-      max: { free: 20_000, paid: 100_000 },
-      what: `files per deployment on ${host}`,
-      ways: `a larger --page-size (fewer texture pages), or another target (${CODE_TARGETS})`,
-      source,
-      read: READ,
-    },
-  ];
-}
-
-/**
- * The one answer the worker holds whole: an ordering by several fields parses the event list and
- * sorts it. Cloudflare gives a Worker 128 MB, and the parsed records take several times the
- * text; the list is held to what a single asset could be before lists came in parts, which the
- * worker has always sorted. Not measured in workerd: a bound kept, not one found.
- */
-function sortedInMemory(): Limit {
-  return {
-    measure: { kind: 'file-size', files: /^event\/index\.json$/ },
-    max: MAX_ASSET_BYTES,
-    what: "sorted per request within a Worker's 128 MB of memory",
-    ways: `another target (${CODE_TARGETS}, which answer an ordering by several fields with 400)`,
-    source: WORKERS_LIMITS,
-    read: READ,
-  };
-}
-
-/** Cloudflare's targets with code do not count public/_headers: the worker applies its rules itself. */
-export const LIMITS: Readonly<Record<(typeof TARGET_NAMES)[number], readonly Limit[]>> = {
-  'cloudflare-workers': [...assetLimits('Cloudflare Workers static assets', WORKERS_LIMITS, 'code'), sortedInMemory()],
-  'cloudflare-pages': [...assetLimits('Cloudflare Pages', PAGES_LIMITS, 'code'), sortedInMemory()],
-  'cloudflare-pages-static': [
-    ...assetLimits('Cloudflare Pages', PAGES_LIMITS, 'static').map((limit) =>
-      limit.measure.kind === 'file-count'
-        ? { ...limit, measure: { kind: 'file-count', extra: 1, uploaded: 'static' } as const }
-        : limit,
-    ),
-    {
-      measure: { kind: 'rules', place: { in: 'target', file: '_redirects' }, count: 'redirects-static' },
-      max: 2_000,
-      what: 'static _redirects rules on Cloudflare Pages',
-      ways: 'another target (cloudflare-pages, cloudflare-workers)',
-      source: 'https://developers.cloudflare.com/pages/configuration/redirects/',
-      read: READ,
-    },
-    {
-      measure: { kind: 'rules', place: { in: 'target', file: '_redirects' }, count: 'redirects-dynamic' },
-      max: 100,
-      what: 'dynamic _redirects rules on Cloudflare Pages',
-      ways: 'another target (cloudflare-pages, cloudflare-workers)',
-      source: 'https://developers.cloudflare.com/pages/configuration/redirects/',
-      read: READ,
-    },
-    {
-      measure: { kind: 'rules', place: { in: 'target', file: '_headers' }, count: 'headers' },
-      max: 100,
-      what: '_headers rules on Cloudflare Pages',
-      ways: 'fewer rules in _headers, or another target (cloudflare-pages, cloudflare-workers)',
-      source: PAGES_LIMITS,
-      read: READ,
-    },
-  ],
-  nginx: [],
-  caddy: [],
-  apache: [],
-  netlify: [
-    {
-      // Netlify names no hard count: it advises wildcards from 10,000 rules, as a deploy with
-      // rules too large to serialize fails.
-      measure: { kind: 'rules', place: { in: 'target', file: '_redirects' }, count: 'redirects-all' },
-      max: 10_000,
-      what: '_redirects rules Netlify advises against',
-      ways: `a larger --page-size (three rules per texture page), or another target (cloudflare-workers, ${CODE_TARGETS})`,
-      source: 'https://docs.netlify.com/routing/redirects/',
-      read: READ,
-    },
-    {
-      // query.mjs passes a list file through as a stream for a query no rule answers (`format=`).
-      measure: { kind: 'file-size', files: /^[^_/][^/]*\/[^/]+\.json$/ },
-      max: 20_000_000,
-      what: 'streamed per Netlify function answer',
-      ways: `another target (cloudflare-workers, ${CODE_TARGETS})`,
-      source: 'https://docs.netlify.com/build/functions/overview/',
-      read: READ,
-    },
-    {
-      // An ordering by several fields is sorted and sent whole, buffered.
-      measure: { kind: 'file-size', files: /^event\/index\.json$/ },
-      max: 6_000_000,
-      what: 'buffered per Netlify function answer',
-      ways: `another target (cloudflare-workers, ${CODE_TARGETS})`,
-      source: 'https://docs.netlify.com/build/functions/overview/',
-      read: READ,
-    },
-  ],
-  vercel: [
-    {
-      measure: { kind: 'rules', place: { in: 'target', file: 'vercel.json' }, count: 'vercel-routes' },
-      max: 2_048,
-      what: 'routes per deployment on Vercel',
-      ways: `another target (cloudflare-workers, ${CODE_TARGETS})`,
-      source: 'https://vercel.com/docs/limits',
-      read: READ,
-    },
-  ],
-};
+/** When the limits' sources were read. */
+export const READ = '2026-11-25';
+/** The targets that are web servers, which have no limits of their own: the way out of a host's. */
+export const WEB_SERVERS = 'nginx, caddy or apache';
 
 /** What the check is given: the build's files, before anything is written. */
 export interface Built {
@@ -254,8 +128,8 @@ export function countRules(
   }
 }
 
-function sizesOf(built: Built, uploaded: Uploaded = 'all'): ReadonlyMap<string, number> {
-  return uploaded === 'all' ? built.sizes : uploadedFiles(built.sizes, uploaded);
+function sizesOf(built: Built, uploaded?: Uploaded): ReadonlyMap<string, number> {
+  return uploaded === undefined ? built.sizes : uploaded(built.sizes);
 }
 
 interface Measurement {

@@ -8,7 +8,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { DataErrors, formatDataError } from '../../scripts/builder/errors.ts';
+import { DataErrors, formatDataError } from '../../scripts/builder/pipeline/errors.ts';
 import { SETUP_COMMAND } from '../installed.ts';
 import { catalogueOf, findGunicorn, SERVICE_PACKAGES, type Service, startService } from './service.ts';
 

@@ -1,4 +1,4 @@
-// The live preview's build (builder/live-build.ts) against the full build, with fast-check:
+// The live preview's build (builder/preview/live-build.ts) against the full build, with fast-check:
 // random sequences of edits, additions, removals and renames of data files, invalid ones and
 // their fixes among them. After every step the preview folder holds exactly what a full build of
 // the same data writes (the same files, the same bytes, precompressed siblings included), or,
@@ -14,8 +14,8 @@ import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { generate } from '../../scripts/bench/generate.ts';
 import { type BuildOptions, build } from '../../scripts/builder/build.ts';
-import { DataErrors, formatDataError } from '../../scripts/builder/errors.ts';
-import { LiveBuild } from '../../scripts/builder/live-build.ts';
+import { DataErrors, formatDataError } from '../../scripts/builder/pipeline/errors.ts';
+import { LiveBuild } from '../../scripts/builder/preview/live-build.ts';
 import { ROOT } from './helpers/cli.ts';
 import { validFair } from './helpers/records.ts';
 import { readTree, tempDirs } from './helpers/tree.ts';

@@ -11,8 +11,8 @@ import { type AddressInfo, createServer } from 'node:net';
 import { hostname, tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { readCatalogue } from '../../scripts/builder/catalogue.ts';
-import { DataErrors, formatDataError } from '../../scripts/builder/errors.ts';
+import { readCatalogue } from '../../scripts/builder/pipeline/catalogue.ts';
+import { DataErrors, formatDataError } from '../../scripts/builder/pipeline/errors.ts';
 import { GOOD_DATA, ROOT, startCommand } from './helpers/cli.ts';
 
 const COMPANIES = 'data/company/companies.json';

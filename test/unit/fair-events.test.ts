@@ -1,5 +1,5 @@
-// A fair's events given as objects (scripts/builder/schemas.ts, fairEventSchema; checkFairEvents of
-// scripts/builder/validate.ts; render.ts): what a live DRF service can show and an event id alone
+// A fair's events given as objects (scripts/builder/pipeline/validators.ts, fairEventSchema; checkFairEvents of
+// scripts/builder/pipeline/validate.ts; render.ts): what a live DRF service can show and an event id alone
 // cannot say, rendered to the API's bytes through validate() and render(), and by the CLI; and
 // every invalid form, with its pointer and message.
 
@@ -7,9 +7,9 @@ import { spawnSync } from 'node:child_process';
 import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { SourceRecord } from '../../scripts/builder/load.ts';
-import { render, routesOf } from '../../scripts/builder/render.ts';
-import { validate } from '../../scripts/builder/validate.ts';
+import type { SourceRecord } from '../../scripts/builder/pipeline/load.ts';
+import { render, routesOf } from '../../scripts/builder/pipeline/render.ts';
+import { validate } from '../../scripts/builder/pipeline/validate.ts';
 import { DEFAULTS } from '../../scripts/cli/settings.ts';
 import { cleanEnv, commandLine, GOOD_DATA, outputArgs, ROOT } from './helpers/cli.ts';
 import { validFair } from './helpers/records.ts';

@@ -16,7 +16,7 @@ import fc from 'fast-check';
 import { visit } from 'jsonc-parser';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type BuildOptions, build } from '../../scripts/builder/build.ts';
-import { DataErrors, formatDataError } from '../../scripts/builder/errors.ts';
+import { DataErrors, formatDataError } from '../../scripts/builder/pipeline/errors.ts';
 import { DEFAULTS } from '../../scripts/cli/settings.ts';
 import { cleanEnv, commandLine, outputArgs } from './helpers/cli.ts';
 import { readTree, tempDirs } from './helpers/tree.ts';

@@ -1,10 +1,10 @@
 // scripts/contract/headers.ts (the `_headers` file: parsing, errors with line numbers, which headers a
-// path gets) and validateHeadersFile from scripts/builder/validate.ts (the headers every API
+// path gets) and validateHeadersFile from scripts/builder/pipeline/validate.ts (the headers every API
 // path must carry), including the project's own `_headers`.
 
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { validateHeadersFile } from '../../scripts/builder/validate.ts';
+import { validateHeadersFile } from '../../scripts/builder/pipeline/validate.ts';
 import { type HeaderRule, headersFor, parseHeadersFile } from '../../scripts/contract/headers.ts';
 
 const errorsOf = (text: string) => parseHeadersFile(text).errors.map((e) => e.message);

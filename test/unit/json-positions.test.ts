@@ -1,4 +1,4 @@
-// scripts/builder/json-positions.ts: the line and column of a problem's pointer in its file. The
+// scripts/builder/pipeline/json-positions.ts: the line and column of a problem's pointer in its file. The
 // columns count code points, so that a character beyond U+FFFF (two UTF-16 units) is one column,
 // and neither a byte order mark nor the CR of a CRLF moves them. A property test checks every
 // value and key of random JSON against jsonc-parser's syntax tree.
@@ -6,9 +6,14 @@
 import fc from 'fast-check';
 import { findNodeAtLocation, parseTree } from 'jsonc-parser';
 import { describe, expect, it } from 'vitest';
-import { type DataError, formatDataError, pointerOf, type TextPosition } from '../../scripts/builder/errors.ts';
-import { locateInFiles, withPositions } from '../../scripts/builder/json-positions.ts';
-import { decodeUtf8 } from '../../scripts/builder/strict-json.ts';
+import {
+  type DataError,
+  formatDataError,
+  pointerOf,
+  type TextPosition,
+} from '../../scripts/builder/pipeline/errors.ts';
+import { locateInFiles, withPositions } from '../../scripts/builder/pipeline/json-positions.ts';
+import { decodeUtf8 } from '../../scripts/builder/pipeline/strict-json.ts';
 
 const problem = (pointer: string, subject?: 'key'): DataError => ({
   file: 'f.json',

@@ -1,4 +1,4 @@
-// The JSON Schemas of the source files (scripts/builder/json-schemas.ts, committed in schemas/):
+// The JSON Schemas of the source files (scripts/builder/documents/json-schemas.ts, committed in schemas/):
 // (a) the committed files are what schemaFiles() makes (stale otherwise), and .vscode/settings.json
 // maps every resource's files to its schema; (b) a differential test: ajv (draft 2020-12) and zod
 // reach the same verdict on every record of the sample, of every broken fixture, of fairs whose
@@ -12,7 +12,7 @@ import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv2020/dist/2
 import fc from 'fast-check';
 import fg from 'fast-glob';
 import { describe, expect, it } from 'vitest';
-import { schemaFiles } from '../../scripts/builder/openapi.ts';
+import { schemaFiles } from '../../scripts/builder/documents/openapi.ts';
 import { DEFAULTS } from '../../scripts/cli/settings.ts';
 import { isCalendarDate } from '../../scripts/contract/resources/fields.ts';
 import { RESOURCES, type ResourceName } from '../../scripts/contract/routes.ts';
@@ -159,7 +159,7 @@ function sourceRecords(): Map<ResourceName, Raw[]> {
 
 const SOURCE = sourceRecords();
 
-// A fair's events given as objects (scripts/builder/schemas.ts, fairEventSchema): right and wrong.
+// A fair's events given as objects (scripts/builder/pipeline/validators.ts, fairEventSchema): right and wrong.
 const [SAMPLE_FAIR] = SOURCE.get('virtualfair') as Raw[];
 const EVENT_ID = SAMPLE_FAIR.events[0] as number;
 const FAIR_EVENT = {

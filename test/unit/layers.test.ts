@@ -60,7 +60,7 @@ describe('scripts/ layers', () => {
     const loads = (command: string, pkg: string) =>
       runtimeImportsOf(graph, atStart(command), pkg, { atStart: true }).length > 0;
     const schemaWriters = (command: string) =>
-      atStart(command).filter((file) => /builder\/(openapi|json-schemas)\.ts$/.test(file));
+      atStart(command).filter((file) => /builder\/documents\/(openapi|json-schemas)\.ts$/.test(file));
     for (const command of ['build', 'start', 'dev', 'serve', 'diff', 'import', 'verify', 'setup-git']) {
       // esbuild only when a target's code is bundled; the schemas only when written.
       expect(loads(command, 'esbuild'), `${command} loads esbuild`).toBe(false);
@@ -120,9 +120,19 @@ describe('the layer checker itself', () => {
 
   it('reports upward, bench/ and test/ imports, and accepts downward ones', () => {
     const graph = synthetic({
-      'scripts/contract/routes.ts': "import { x } from '../builder/load.ts';\nimport { y } from './json.ts';",
-      'scripts/builder/load.ts': "export * from '../contract/routes.ts';\nawait import('../review/index.ts');",
-      'scripts/respond/handler.ts': "import type { T } from '../cli/settings.ts';\nimport '../builder/load.ts';",
+      'scripts/contract/routes.ts': "import { x } from '../builder/pipeline/load.ts';\nimport { y } from './json.ts';",
+      'scripts/builder/pipeline/load.ts':
+        "export * from '../../contract/routes.ts';\nawait import('../../review/index.ts');",
+      'scripts/builder/loose.ts': "import { l } from './pipeline/load.ts';",
+      'scripts/builder/pipeline/render.ts': "import { b } from '../build.ts';\nimport { s } from './schemas.ts';",
+      'scripts/builder/documents/openapi.ts':
+        "import { r } from '../pipeline/render.ts';\nimport('../preview/live.ts');",
+      'scripts/builder/preview/live.ts':
+        "import { b } from '../build.ts';\nimport { o } from '../documents/openapi.ts';",
+      'scripts/respond/handler.ts':
+        "import type { T } from '../cli/settings.ts';\nimport '../builder/pipeline/load.ts';",
+      'scripts/targets/vercel/vercel.ts':
+        "import { r } from '../netlify/redirects.ts';\nimport { q } from '../query.ts';",
       'scripts/targets/index.ts': "const f = new URL('../cli/run.ts', import.meta.url);",
       'scripts/cli/settings.ts': "import { a } from '../bench/report.ts';\nimport { b } from '../targets/index.ts';",
       'scripts/cli/other.ts': "import { t } from '../../test/unit/helpers/tree.ts';",
@@ -131,14 +141,19 @@ describe('the layer checker itself', () => {
       'test/unit/x.test.ts': "import { f } from '../../scripts/cli/settings.ts';",
     });
     expect(layerViolations(graph)).toEqual([
-      'scripts/builder/load.ts:2 → ../review/index.ts (builder may not import review; it may import shared, contract, targets)',
+      'scripts/builder/documents/openapi.ts:2 → ../preview/live.ts (builder/documents/ may not import builder/preview/; it may import pipeline/)',
+      'scripts/builder/loose.ts → (itself: in no room of builder/; expected one of pipeline/, documents/, build.ts, preview/)',
+      'scripts/builder/pipeline/load.ts:2 → ../../review/index.ts (builder may not import review; it may import shared, contract, targets)',
+      'scripts/builder/pipeline/render.ts:1 → ../build.ts (builder/pipeline/ may not import builder/build.ts; it may import no other room)',
+      'scripts/builder/preview/live.ts:2 → ../documents/openapi.ts (builder/preview/ may not import builder/documents/; it may import pipeline/, build.ts)',
       'scripts/cli/other.ts:1 → ../../test/unit/helpers/tree.ts (scripts/ must not import test/)',
       'scripts/cli/settings.ts:1 → ../bench/report.ts (the product must not import bench/)',
-      'scripts/contract/routes.ts:1 → ../builder/load.ts (contract may not import builder; it may import shared)',
+      'scripts/contract/routes.ts:1 → ../builder/pipeline/load.ts (contract may not import builder; it may import shared)',
       'scripts/loose.ts → (itself: not in a layer folder; expected scripts/{shared,contract,respond,targets,builder,review,migrate,cli,bench}/)',
       'scripts/respond/handler.ts:1 → ../cli/settings.ts (respond may not import cli; it may import shared, contract)',
-      'scripts/respond/handler.ts:2 → ../builder/load.ts (respond may not import builder; it may import shared, contract)',
+      'scripts/respond/handler.ts:2 → ../builder/pipeline/load.ts (respond may not import builder; it may import shared, contract)',
       'scripts/targets/index.ts:1 → ../cli/run.ts (targets may not import cli; it may import shared, contract, respond)',
+      'scripts/targets/vercel/vercel.ts:1 → ../netlify/redirects.ts (targets/vercel/ may not import the folder of another, targets/netlify/; share it at the top of targets/)',
     ]);
   });
 

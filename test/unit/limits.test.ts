@@ -1,4 +1,4 @@
-// scripts/targets/limits.ts: each host's limits, checked against the files a real build makes.
+// scripts/targets/limits.ts and each target's limits.ts beside it: each host's limits, checked against the files a real build makes.
 // The rule counts come from the generated files of the sample data built at two page sizes; the
 // file sizes and counts a unit test cannot write (25 MiB, 20,000 files) are given as measured
 // sizes of that same build, changed where the test says.
@@ -9,14 +9,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { build } from '../../scripts/builder/build.ts';
 import { manifestFile, PART_BYTES, partFile } from '../../scripts/shared/parts.ts';
-import {
-  type Built,
-  checkLimits,
-  countRules,
-  formatFinding,
-  LIMITS,
-  type Limit,
-} from '../../scripts/targets/limits.ts';
+import { LIMITS } from '../../scripts/targets/index.ts';
+import { type Built, checkLimits, countRules, formatFinding, type Limit } from '../../scripts/targets/limits.ts';
 import { TARGET_NAMES } from '../../scripts/targets/names.ts';
 import { ROOT } from './helpers/cli.ts';
 import { readTree } from './helpers/tree.ts';

@@ -1,4 +1,4 @@
-// scripts/builder/load.ts: finding and parsing the source files in temp folders. One record or
+// scripts/builder/pipeline/load.ts: finding and parsing the source files in temp folders. One record or
 // an array per file, path order, syntax errors with line and column, BOM, top-level values that
 // are not records, files outside the four resource folders, the strict reading of the bytes
 // (strict-json.ts, one line per problem naming the file) and of the file system
@@ -9,9 +9,9 @@ import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { formatDataError } from '../../scripts/builder/errors.ts';
-import { load } from '../../scripts/builder/load.ts';
-import { validate } from '../../scripts/builder/validate.ts';
+import { formatDataError } from '../../scripts/builder/pipeline/errors.ts';
+import { load } from '../../scripts/builder/pipeline/load.ts';
+import { validate } from '../../scripts/builder/pipeline/validate.ts';
 
 let dir: string;
 

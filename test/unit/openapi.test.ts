@@ -1,4 +1,4 @@
-// The OpenAPI 3.1 document (scripts/builder/openapi.ts, committed as schemas/openapi.json; its
+// The OpenAPI 3.1 document (scripts/builder/documents/openapi.ts, committed as schemas/openapi.json; its
 // staleness is checked by json-schemas.test.ts): (a) it is a valid OpenAPI 3.1 document for
 // @seriousme/openapi-schema-validator; (b) it has the four paths, their parameters with the allowed
 // values, the headers of `_headers` on every response, and the 301 of the paths without `/`;
@@ -11,10 +11,10 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import { Ajv2020 } from 'ajv2020/dist/2020.js';
 import fg from 'fast-glob';
 import { describe, expect, it } from 'vitest';
-import type { SourceRecord } from '../../scripts/builder/load.ts';
-import { schemaFiles } from '../../scripts/builder/openapi.ts';
-import { render, routesOf } from '../../scripts/builder/render.ts';
-import { validate } from '../../scripts/builder/validate.ts';
+import { schemaFiles } from '../../scripts/builder/documents/openapi.ts';
+import type { SourceRecord } from '../../scripts/builder/pipeline/load.ts';
+import { render, routesOf } from '../../scripts/builder/pipeline/render.ts';
+import { validate } from '../../scripts/builder/pipeline/validate.ts';
 import { DEFAULTS } from '../../scripts/cli/settings.ts';
 import { headersFor, parseHeadersFile } from '../../scripts/contract/headers.ts';
 import { pageCount } from '../../scripts/contract/pagination.ts';

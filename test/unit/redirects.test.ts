@@ -1,10 +1,10 @@
-// scripts/targets/netlify/redirects.ts: fileAnswer, which both rule files (_redirects, vercel.json) ask
+// scripts/targets/query-answers.ts: fileAnswer, which both rule files (_redirects, vercel.json) ask
 // which file answers a query. It knows each route's own query from the route table and asks
 // resolve() about the rest; here every query it is asked is checked against resolve() alone.
 
 import { describe, expect, it } from 'vitest';
 import { planRoutes, RESOURCES, resolve } from '../../scripts/contract/routes.ts';
-import { combinations, fileAnswer, listKeys, subsets } from '../../scripts/targets/netlify/redirects.ts';
+import { combinations, fileAnswer, listKeys, subsets } from '../../scripts/targets/query-answers.ts';
 
 function byResolve(path: string, pairs: Array<[string, string]>, files: ReadonlySet<string>): string | undefined {
   const search = new URLSearchParams(pairs).toString();

@@ -23,7 +23,7 @@ import { countRules } from '../../scripts/targets/limits.ts';
 import { TARGET_NAMES } from '../../scripts/targets/names.ts';
 import { netlify as netlifyTarget } from '../../scripts/targets/netlify/netlify.ts';
 import type { Target as BuildTarget, TargetContext } from '../../scripts/targets/target.ts';
-import { vercel as vercelTarget } from '../../scripts/targets/vercel.ts';
+import { vercel as vercelTarget } from '../../scripts/targets/vercel/vercel.ts';
 import { apache as apacheTarget } from '../../scripts/targets/web-servers/apache.ts';
 import { caddy as caddyTarget } from '../../scripts/targets/web-servers/caddy.ts';
 import { nginx as nginxTarget } from '../../scripts/targets/web-servers/nginx.ts';

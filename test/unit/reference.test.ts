@@ -1,4 +1,4 @@
-// The API reference page (builder/reference.ts, docs/reference.md): a build with it off writes
+// The API reference page (builder/documents/reference.ts, docs/reference.md): a build with it off writes
 // exactly what it wrote before the page existed; on, it adds one file, whose bytes depend on the
 // route table, `_headers` and the page size but on no record and not on the base URL; its
 // policy lets only its own script and style run; the route table answers its path, with the
@@ -10,7 +10,7 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { type BuildOptions, build } from '../../scripts/builder/build.ts';
-import { referencePage } from '../../scripts/builder/reference.ts';
+import { referencePage } from '../../scripts/builder/documents/reference.ts';
 import { readSettings } from '../../scripts/cli/settings.ts';
 import { fixedBody } from '../../scripts/contract/bodies.ts';
 import { formatOrdering } from '../../scripts/contract/ordering.ts';

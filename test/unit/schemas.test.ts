@@ -1,12 +1,12 @@
-// scripts/builder/schemas.ts through validate() of scripts/builder/validate.ts: for every rule a
+// scripts/builder/pipeline/validators.ts through validate() of scripts/builder/pipeline/validate.ts: for every rule a
 // record that breaks it, and the exact line the build prints for it (formatDataError). Also the
 // rules that span records (unique ids, fairs naming existing events that have a logo), and a
 // valid record of each resource.
 
 import { describe, expect, it } from 'vitest';
-import { formatDataError } from '../../scripts/builder/errors.ts';
-import type { SourceRecord } from '../../scripts/builder/load.ts';
-import { validate } from '../../scripts/builder/validate.ts';
+import { formatDataError } from '../../scripts/builder/pipeline/errors.ts';
+import type { SourceRecord } from '../../scripts/builder/pipeline/load.ts';
+import { validate } from '../../scripts/builder/pipeline/validate.ts';
 import { isCalendarDate } from '../../scripts/contract/resources/fields.ts';
 import type { ResourceName } from '../../scripts/contract/routes.ts';
 import { validCompany, validEvent, validFair } from './helpers/records.ts';

@@ -1,9 +1,9 @@
-// scripts/builder/strict-json.ts: the source bytes read strictly. Each case names the problem, its
+// scripts/builder/pipeline/strict-json.ts: the source bytes read strictly. Each case names the problem, its
 // place and what to do; on the code before this reader, each was silently accepted (U+FFFD, the
 // last duplicate, a rounded integer), misreported (1e400 as null) or crashed (deep nesting).
 
 import { describe, expect, it } from 'vitest';
-import { MAX_DEPTH, parseStrict } from '../../scripts/builder/strict-json.ts';
+import { MAX_DEPTH, parseStrict } from '../../scripts/builder/pipeline/strict-json.ts';
 
 const bytes = (...parts: (string | number[])[]) =>
   Buffer.concat(parts.map((part) => (typeof part === 'string' ? Buffer.from(part) : Buffer.from(part))));

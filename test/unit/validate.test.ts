@@ -1,10 +1,10 @@
-// scripts/builder/validate.ts: every record against its schema, written as zod outputs it (so a
+// scripts/builder/pipeline/validate.ts: every record against its schema, written as zod outputs it (so a
 // transform in a schema applies to every record), then the rules across records over all files.
 
 import { describe, expect, it } from 'vitest';
-import { formatDataError } from '../../scripts/builder/errors.ts';
-import { load, type SourceRecord } from '../../scripts/builder/load.ts';
-import { validate } from '../../scripts/builder/validate.ts';
+import { formatDataError } from '../../scripts/builder/pipeline/errors.ts';
+import { load, type SourceRecord } from '../../scripts/builder/pipeline/load.ts';
+import { validate } from '../../scripts/builder/pipeline/validate.ts';
 import { company as companyDeclaration, RESOURCES } from '../../scripts/contract/resources/index.ts';
 import type { Resource } from '../../scripts/contract/resources/resource.ts';
 import { validCompany, validEvent, validFair } from './helpers/records.ts';

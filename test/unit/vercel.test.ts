@@ -14,7 +14,7 @@ import { describe, expect, it } from 'vitest';
 import { parseHeadersFile } from '../../scripts/contract/headers.ts';
 import { planRoutes, RESOURCES, resolve } from '../../scripts/contract/routes.ts';
 import { canonicalUrl } from '../../scripts/respond/netlify-function.ts';
-import { exactly, headerSource, NOWHERE, vercelConfig } from '../../scripts/targets/vercel.ts';
+import { exactly, headerSource, NOWHERE, vercelConfig } from '../../scripts/targets/vercel/vercel.ts';
 
 const routes = planRoutes(6);
 const headersText = readFileSync(fileURLToPath(new URL('../../_headers', import.meta.url)), 'utf8');

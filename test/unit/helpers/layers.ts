@@ -22,6 +22,23 @@ export const LAYERS: ReadonlyMap<string, readonly string[]> = new Map([
 ]);
 const APART = 'bench';
 
+/**
+ * The rooms of a layer kept apart inside it, lowest first, with the rooms each may import besides
+ * its own: a subfolder (`pipeline/`) or a module at the layer's top (`build.ts`). builder/'s
+ * orchestrator sits above the pipeline and the documents it runs, and the live preview above it.
+ */
+export const ROOMS: ReadonlyMap<string, ReadonlyMap<string, readonly string[]>> = new Map([
+  [
+    'builder',
+    new Map([
+      ['pipeline/', []],
+      ['documents/', ['pipeline/']],
+      ['build.ts', ['pipeline/', 'documents/']],
+      ['preview/', ['pipeline/', 'build.ts']],
+    ]),
+  ],
+]);
+
 type ImportKind = 'import' | 'export-from' | 'dynamic-import' | 'url';
 
 export interface ImportRef {
@@ -91,6 +108,18 @@ function folderOf(file: string): string | undefined {
   return parts[0] === 'scripts' && parts.length > 2 ? parts[1] : undefined;
 }
 
+/**
+ * Layers whose subfolders are peers: each (a deploy target's own files) imports its own folder and
+ * the modules at the layer's top (what they share), never another's folder.
+ */
+const PEER_FOLDERS: ReadonlySet<string> = new Set(['targets']);
+
+/** `pipeline/` for `scripts/builder/pipeline/load.ts`, `build.ts` for `scripts/builder/build.ts`. */
+function roomOf(file: string): string {
+  const parts = file.split('/');
+  return parts.length > 3 ? `${parts[2]}/` : (parts[2] as string);
+}
+
 /** Every broken rule, as `file:line → specifier (why)`, sorted. */
 export function layerViolations(graph: ModuleGraph): string[] {
   const out: string[] = [];
@@ -98,6 +127,11 @@ export function layerViolations(graph: ModuleGraph): string[] {
     if (!file.startsWith('scripts/')) continue;
     const own = folderOf(file);
     const allowed = own === undefined ? undefined : LAYERS.get(own);
+    const rooms = own === undefined ? undefined : ROOMS.get(own);
+    if (rooms !== undefined && !rooms.has(roomOf(file))) {
+      out.push(`${file} → (itself: in no room of ${own}/; expected one of ${[...rooms.keys()].join(', ')})`);
+      continue;
+    }
     if (own !== APART && allowed === undefined) {
       out.push(`${file} → (itself: not in a layer folder; expected scripts/{${[...LAYERS.keys(), APART].join(',')}}/)`);
       continue;
@@ -112,6 +146,24 @@ export function layerViolations(graph: ModuleGraph): string[] {
       }
       if (!target.startsWith('scripts/')) continue;
       const theirs = folderOf(target);
+      if (theirs === own && own !== undefined) {
+        const rooms = ROOMS.get(own);
+        const [mine, other] = [roomOf(file), roomOf(target)];
+        if (PEER_FOLDERS.has(own) && mine.endsWith('/') && other.endsWith('/') && mine !== other) {
+          out.push(
+            `${where} (${own}/${mine} may not import the folder of another, ${own}/${other}; share it at the top of ${own}/)`,
+          );
+          continue;
+        }
+        const may = rooms?.get(mine);
+        if (rooms === undefined || may === undefined || mine === other) continue;
+        if (!may.includes(other)) {
+          out.push(
+            `${where} (${own}/${mine} may not import ${own}/${other}; it may import ${may.join(', ') || 'no other room'})`,
+          );
+        }
+        continue;
+      }
       if (theirs === own || own === APART) continue;
       if (theirs === APART) {
         out.push(`${where} (the product must not import ${APART}/)`);

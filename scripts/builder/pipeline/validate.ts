@@ -3,13 +3,13 @@
 // Every problem is collected.
 
 import type { z } from 'zod';
-import { type HeaderRule, headersFor, parseHeadersFile } from '../contract/headers.ts';
-import { RESOURCES } from '../contract/resources/index.ts';
-import type { Embed, Resource } from '../contract/resources/resource.ts';
+import { type HeaderRule, headersFor, parseHeadersFile } from '../../contract/headers.ts';
+import { RESOURCES } from '../../contract/resources/index.ts';
+import type { Embed, Resource } from '../../contract/resources/resource.ts';
 import { type DataError, pointerOf } from './errors.ts';
 import type { SourceRecord } from './load.ts';
 import { likelyMisspellings } from './misspellings.ts';
-import { type Company, type Event, type Fair, schemaOf, type Texture } from './schemas.ts';
+import { type Company, type Event, type Fair, type Texture, validatorOf } from './validators.ts';
 
 /**
  * Each resource's valid records (zod's output), in source order, by resource name: the API's
@@ -109,7 +109,7 @@ export function checkRecord(
   errors: DataError[],
   resources: readonly Resource[] = RESOURCES,
 ): unknown {
-  const schema: z.ZodType = schemaOf(declarationOf(source.resource, resources));
+  const schema: z.ZodType = validatorOf(declarationOf(source.resource, resources));
   const result = schema.safeParse(source.value);
   if (result.success) return result.data;
   // Parsed again for the messages only: reportInput (the bad value in each issue) makes zod

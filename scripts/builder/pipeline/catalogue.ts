@@ -2,10 +2,10 @@
 // answers. cli/run-build.ts then renders it (render.ts) and writes it (write.ts).
 
 import { readFile, stat } from 'node:fs/promises';
-import type { HeaderRule } from '../contract/headers.ts';
-import { RESOURCES } from '../contract/resources/index.ts';
-import type { Resource } from '../contract/resources/resource.ts';
-import type { Route } from '../contract/routes.ts';
+import type { HeaderRule } from '../../contract/headers.ts';
+import { RESOURCES } from '../../contract/resources/index.ts';
+import type { Resource } from '../../contract/resources/resource.ts';
+import type { Route } from '../../contract/routes.ts';
 import { byLocation, type DataError, DataErrors, formatDataError } from './errors.ts';
 import { locateInFiles } from './json-positions.ts';
 import { load } from './load.ts';

@@ -7,8 +7,8 @@ import {
   NOT_FOUND_BODY,
   optionsBody,
   UNSUPPORTED_ORDERING_BODY,
-} from '../contract/bodies.ts';
-import { encode, encodePlain, Float, type Json, type PlainJson } from '../contract/json.ts';
+} from '../../contract/bodies.ts';
+import { encode, encodePlain, Float, type Json, type PlainJson } from '../../contract/json.ts';
 import {
   type Comparable,
   compareValues,
@@ -18,10 +18,10 @@ import {
   type OrderTerm,
   parseOrdering,
   sortRecords,
-} from '../contract/ordering.ts';
-import { pageCount, pageLinks } from '../contract/pagination.ts';
-import { RESOURCES } from '../contract/resources/index.ts';
-import type { Embed, OrderKey, Resource } from '../contract/resources/resource.ts';
+} from '../../contract/ordering.ts';
+import { pageCount, pageLinks } from '../../contract/pagination.ts';
+import { RESOURCES } from '../../contract/resources/index.ts';
+import type { Embed, OrderKey, Resource } from '../../contract/resources/resource.ts';
 import {
   INVALID_PAGE_FILE,
   methodNotAllowedFile,
@@ -31,7 +31,7 @@ import {
   REJECTED_METHODS,
   type Route,
   UNSUPPORTED_ORDERING_FILE,
-} from '../contract/routes.ts';
+} from '../../contract/routes.ts';
 import { type Catalogue, declarationOf, idOf, recordsOf } from './validate.ts';
 
 export interface RenderSettings {

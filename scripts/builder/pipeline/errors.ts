@@ -1,8 +1,8 @@
 // A problem in the source data, located well enough to fix it without searching:
 // the file, the record, the field as a JSON pointer into the file, and what was expected.
 
-import { compareStrings } from '../contract/ordering.ts';
-import { ProjectError } from '../shared/errors.ts';
+import { compareStrings } from '../../contract/ordering.ts';
+import { ProjectError } from '../../shared/errors.ts';
 
 /** A place in a text file: both from 1, the column in code points (see LineIndex in strict-json.ts). */
 export interface TextPosition {

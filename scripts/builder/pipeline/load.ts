@@ -3,7 +3,7 @@
 
 import { readFile as readFileWithCallback } from 'node:fs';
 import { promisify } from 'node:util';
-import { mapLimited } from '../shared/map-limited.ts';
+import { mapLimited } from '../../shared/map-limited.ts';
 import type { DataError } from './errors.ts';
 import { findSources, type Source } from './source-files.ts';
 import { parseStrict } from './strict-json.ts';

@@ -4,15 +4,15 @@
 // JSON Schema cannot express are named in each schema's description (see schemas.ts).
 
 import { z } from 'zod';
-import { RESOURCES } from '../contract/resources/index.ts';
-import type { Resource } from '../contract/resources/resource.ts';
-import { schemaOf } from './schemas.ts';
+import { RESOURCES } from '../../contract/resources/index.ts';
+import type { Resource } from '../../contract/resources/resource.ts';
+import { validatorOf } from '../pipeline/validators.ts';
 
 export type JsonSchema = { [key: string]: unknown };
 
 /** The JSON Schema of one record of `resource`, without `$schema` (for use inside another document). */
-export function recordSchema(resource: Resource): JsonSchema {
-  const { $schema: _, ...schema } = z.toJSONSchema(schemaOf(resource), { io: 'input', target: 'draft-2020-12' });
+export function recordJsonSchema(resource: Resource): JsonSchema {
+  const { $schema: _, ...schema } = z.toJSONSchema(validatorOf(resource), { io: 'input', target: 'draft-2020-12' });
   return withIntegerOrObjectMerged(schema) as JsonSchema;
 }
 
@@ -53,7 +53,7 @@ function withIntegerOrObjectMerged(value: unknown): unknown {
 
 /** The JSON Schema of a file `data/<resource>/**\/*.json`: one record, or an array of records. */
 function sourceFileSchema(resource: Resource): JsonSchema {
-  const record = recordSchema(resource);
+  const record = recordJsonSchema(resource);
   const definition = resource.name.replaceAll('-', '_');
   const ref = { $ref: `#/$defs/${definition}` };
   return {
@@ -66,6 +66,6 @@ function sourceFileSchema(resource: Resource): JsonSchema {
 }
 
 /** Path → JSON Schema of every resource's source files: `schemas/<resource>.schema.json`. */
-export function sourceFileSchemas(resources: readonly Resource[] = RESOURCES): Map<string, JsonSchema> {
+export function sourceFileJsonSchemas(resources: readonly Resource[] = RESOURCES): Map<string, JsonSchema> {
   return new Map(resources.map((resource) => [`schemas/${resource.name}.schema.json`, sourceFileSchema(resource)]));
 }

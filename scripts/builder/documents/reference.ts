@@ -7,10 +7,10 @@
 
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { RESOURCES } from '../contract/resources/index.ts';
-import type { Resource } from '../contract/resources/resource.ts';
-import { REFERENCE_PAGE, REJECTED_METHODS } from '../contract/routes.ts';
-import { openApiDocument, type SchemaSettings } from './openapi.ts';
+import { RESOURCES } from '../../contract/resources/index.ts';
+import type { Resource } from '../../contract/resources/resource.ts';
+import { REFERENCE_PAGE, REJECTED_METHODS } from '../../contract/routes.ts';
+import { type OpenApiSettings, openApiDocument } from './openapi.ts';
 
 type Schema = Record<string, unknown>;
 
@@ -155,8 +155,8 @@ function option(value: string, label = value): string {
 
 function tryForm(document: Schema, resources: readonly Resource[]): string {
   const parameters = (document.components as Schema).parameters as Record<string, Schema>;
-  const schemaOf = (name: string) => (parameters[name] as Schema).schema as Schema;
-  const formats = schemaOf('format').enum as string[];
+  const validatorOf = (name: string) => (parameters[name] as Schema).schema as Schema;
+  const formats = validatorOf('format').enum as string[];
   const paths = (chosen: Resource[]) => chosen.map((resource) => resource.path).join(' ');
   const ordered = resources.filter((resource) => resource.orderingFields.length > 0);
   const paginated = resources.filter((resource) => resource.paginated);
@@ -194,7 +194,7 @@ const hash = (text: string) => `'sha256-${createHash('sha256').update(text, 'utf
 
 /** The reference page's text for these settings and `_headers`; the same inputs give the same bytes. */
 export function referencePage(
-  settings: SchemaSettings & { resources?: readonly Resource[] },
+  settings: OpenApiSettings & { resources?: readonly Resource[] },
   headersFile: string,
 ): string {
   const resources = settings.resources ?? RESOURCES;
@@ -244,7 +244,7 @@ ${tryForm(document, resources)}
 
 /** The reference's files in the output: path → text. */
 export function referenceFiles(
-  settings: SchemaSettings & { resources?: readonly Resource[] },
+  settings: OpenApiSettings & { resources?: readonly Resource[] },
   headersFile: string,
 ): Map<string, string> {
   return new Map([[REFERENCE_PAGE.file, referencePage(settings, headersFile)]]);

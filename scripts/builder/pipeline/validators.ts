@@ -1,10 +1,10 @@
-// What a source record may hold: each resource's strict zod schema, made from its declaration
-// (contract/resources/), with the one rule every record has: its text is well-formed Unicode.
+// What a source record may hold: each resource's validator, a strict zod schema made from its
+// declaration (contract/resources/), with the one rule every record has: its text is well-formed Unicode.
 
 import { z } from 'zod';
-import { fieldKinds } from '../contract/resources/fields.ts';
-import type { company, event, virtualboothTexture, virtualfair } from '../contract/resources/index.ts';
-import type { RecordOf, Resource } from '../contract/resources/resource.ts';
+import { fieldKinds } from '../../contract/resources/fields.ts';
+import type { company, event, virtualboothTexture, virtualfair } from '../../contract/resources/index.ts';
+import type { RecordOf, Resource } from '../../contract/resources/resource.ts';
 
 const FIELDS = fieldKinds(z);
 
@@ -63,7 +63,7 @@ const made = new WeakMap<Resource, z.ZodType>();
  * (json-schemas.ts) cannot say is said in its description; test/unit/json-schemas.test.ts lists
  * the same rules and proves that zod and JSON Schema agree on every other one.
  */
-export function schemaOf(resource: Resource): z.ZodType {
+export function validatorOf(resource: Resource): z.ZodType {
   let schema = made.get(resource);
   if (schema === undefined) {
     schema = wellFormedText(resource.record(FIELDS)).describe(describeRecord(resource));

@@ -2,7 +2,7 @@
 // with the tokenizer of strict-json.ts. Run only when the build has failed, on the files the
 // problems name: on valid data nothing here runs.
 
-import { mapLimited } from '../shared/map-limited.ts';
+import { mapLimited } from '../../shared/map-limited.ts';
 import { type DataError, pointerOf } from './errors.ts';
 import { LineIndex, walkJson } from './strict-json.ts';
 

@@ -1,4 +1,4 @@
-// The reference page's script (builder/reference.ts inlines it): everything that depends on the
+// The reference page's script (builder/documents/reference.ts inlines it): everything that depends on the
 // records is asked of this page's own origin while it is open, never written into the page.
 (() => {
   const main = document.querySelector('main');

@@ -7,9 +7,9 @@ import { Stats } from 'node:fs';
 import { readdir, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import fg, { type Entry } from 'fast-glob';
-import { compareStrings } from '../contract/ordering.ts';
-import { RESOURCES } from '../contract/routes.ts';
-import { errnoText } from '../shared/errors.ts';
+import { compareStrings } from '../../contract/ordering.ts';
+import { RESOURCES } from '../../contract/routes.ts';
+import { errnoText } from '../../shared/errors.ts';
 import type { DataError } from './errors.ts';
 
 /** A source file and the resource its folder names. */

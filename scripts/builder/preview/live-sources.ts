@@ -6,13 +6,13 @@
 
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import { RESOURCES } from '../contract/resources/index.ts';
-import type { Embed, Resource } from '../contract/resources/resource.ts';
-import { mapLimited } from '../shared/map-limited.ts';
-import { dataProblems } from './catalogue.ts';
-import type { DataError, DataErrors } from './errors.ts';
-import { type LoadedFile, loadFile } from './load.ts';
-import { type FoundSources, findSources, type Source } from './source-files.ts';
+import { RESOURCES } from '../../contract/resources/index.ts';
+import type { Embed, Resource } from '../../contract/resources/resource.ts';
+import { mapLimited } from '../../shared/map-limited.ts';
+import { dataProblems } from '../pipeline/catalogue.ts';
+import type { DataError, DataErrors } from '../pipeline/errors.ts';
+import { type LoadedFile, loadFile } from '../pipeline/load.ts';
+import { type FoundSources, findSources, type Source } from '../pipeline/source-files.ts';
 import {
   type Catalogue,
   checkEmbedded,
@@ -23,7 +23,7 @@ import {
   idOf,
   isCheckedId,
   repeatedIdError,
-} from './validate.ts';
+} from '../pipeline/validate.ts';
 
 const READ_CONCURRENCY = 64;
 

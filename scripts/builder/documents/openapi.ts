@@ -3,14 +3,14 @@
 // bodies (contract/bodies.ts) and the `_headers` rules, so it cannot drift from what the build
 // writes. Beside it, the source files' JSON Schemas: schemaFiles() gives every file of `schemas/`.
 
-import { methodNotAllowedBody } from '../contract/bodies.ts';
-import { type HeaderRule, headersFor, parseHeadersFile } from '../contract/headers.ts';
-import { RESOURCES } from '../contract/resources/index.ts';
-import type { Resource } from '../contract/resources/resource.ts';
-import { FORMATS, REJECTED_METHODS, UNSUPPORTED_ORDERING_FILE } from '../contract/routes.ts';
-import { type JsonSchema, recordSchema, sourceFileSchemas } from './json-schemas.ts';
+import { methodNotAllowedBody } from '../../contract/bodies.ts';
+import { type HeaderRule, headersFor, parseHeadersFile } from '../../contract/headers.ts';
+import { RESOURCES } from '../../contract/resources/index.ts';
+import type { Resource } from '../../contract/resources/resource.ts';
+import { FORMATS, REJECTED_METHODS, UNSUPPORTED_ORDERING_FILE } from '../../contract/routes.ts';
+import { type JsonSchema, recordJsonSchema, sourceFileJsonSchemas } from './json-schemas.ts';
 
-export interface SchemaSettings {
+export interface OpenApiSettings {
   /** Public origin (and optional path prefix) of the API, without a trailing slash. */
   baseUrl: string;
   pageSize: number;
@@ -39,7 +39,7 @@ const pageComponent = (resource: Resource) => `${resource.component}Page`;
 
 /** The schema of a record of `resource` as its list shows it: its listed fields, an embed written out. */
 function listedSchema(resource: Resource): JsonSchema {
-  const record = recordSchema(resource);
+  const record = recordJsonSchema(resource);
   if (!resource.listed && !resource.embeds) return record;
   const schema = pick(record, resource.listed ?? Object.keys(record.properties as object));
   if (resource.embeds) {
@@ -56,7 +56,7 @@ function listedSchema(resource: Resource): JsonSchema {
  * The record schemas, each resource's record before a page of them, an embedded resource's
  * before what embeds it: Company, Event, FairEvent, VirtualFair, Texture, TexturePage.
  */
-function recordComponents(settings: SchemaSettings, resources: readonly Resource[]): Record<string, JsonSchema> {
+function recordComponents(settings: OpenApiSettings, resources: readonly Resource[]): Record<string, JsonSchema> {
   const components: Record<string, JsonSchema> = {};
   const byName = new Map(resources.map((resource) => [resource.name, resource]));
   const add = (resource: Resource) => {
@@ -68,7 +68,7 @@ function recordComponents(settings: SchemaSettings, resources: readonly Resource
       const shows = Object.entries(embeds.shows);
       components[embeds.component] = {
         ...pick(
-          recordSchema(embedded),
+          recordJsonSchema(embedded),
           shows.map(([, from]) => from),
           Object.fromEntries(shows.filter(([field, from]) => field !== from).map(([field, from]) => [from, field])),
         ),
@@ -100,7 +100,7 @@ function recordComponents(settings: SchemaSettings, resources: readonly Resource
   return components;
 }
 
-function componentSchemas(settings: SchemaSettings, resources: readonly Resource[]): Record<string, JsonSchema> {
+function componentSchemas(settings: OpenApiSettings, resources: readonly Resource[]): Record<string, JsonSchema> {
   const [rejected] = REJECTED_METHODS;
   return {
     ...recordComponents(settings, resources),
@@ -320,7 +320,7 @@ function pathItems(resource: Resource, resources: readonly Resource[], rules: Ru
 }
 
 export function openApiDocument(
-  settings: SchemaSettings,
+  settings: OpenApiSettings,
   headersFile: string,
   resources: readonly Resource[] = RESOURCES,
 ): Record<string, unknown> {
@@ -359,12 +359,12 @@ const toText = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
  * the same bytes.
  */
 export function schemaFiles(
-  settings: SchemaSettings,
+  settings: OpenApiSettings,
   headersFile: string,
   resources: readonly Resource[] = RESOURCES,
 ): Map<string, string> {
   const files = new Map<string, string>();
-  for (const [path, schema] of sourceFileSchemas(resources)) files.set(path, toText(schema));
+  for (const [path, schema] of sourceFileJsonSchemas(resources)) files.set(path, toText(schema));
   files.set('schemas/openapi.json', toText(openApiDocument(settings, headersFile, resources)));
   return files;
 }

@@ -1,19 +1,20 @@
 // Deploy target `vercel`: vercel.json for a static deployment of the build output (no functions),
-// generated from the route table like public/_redirects (scripts/targets/netlify/redirects.ts): each list
-// path is rewritten to the file resolve() names for the query, with `has` conditions (their
-// `value` is a regular expression: anchored and escaped here). A query no file answers is never
+// generated from the route table like public/_redirects (scripts/targets/netlify/redirects.ts, with
+// the same answers: targets/query-answers.ts): each list path is rewritten to the file resolve()
+// names for the query, with `has` conditions (their `value` is a regular expression: anchored and
+// escaped here). A query no file answers is never
 // served another file: it gets Vercel's 404 page, which this target makes the JSON 404 body, or
 // (an ordering by one unknown term, which DRF ignores) the default list. vercel.json is JSON
 // without comments (Vercel rejects unknown keys), so the why is in this file and in README.md.
 // `vercel dev` cannot run offline: test/unit/vercel.test.ts checks the file with Vercel's own
 // schema and route compiler (@vercel/routing-utils) and evaluates the compiled rewrites.
 
-import { NOT_FOUND_BODY } from '../contract/bodies.ts';
-import type { HeaderRule } from '../contract/headers.ts';
-import { FORMATS, fileFor, type PageRoute, RESOURCES, type Route } from '../contract/routes.ts';
-import { generatedMarkdownNote } from './generated-note.ts';
-import { combinations, fileAnswer, listKeys, subsets } from './netlify/redirects.ts';
-import type { Target } from './target.ts';
+import { NOT_FOUND_BODY } from '../../contract/bodies.ts';
+import type { HeaderRule } from '../../contract/headers.ts';
+import { FORMATS, fileFor, type PageRoute, RESOURCES, type Route } from '../../contract/routes.ts';
+import { generatedMarkdownNote } from '../generated-note.ts';
+import { combinations, fileAnswer, listKeys, subsets } from '../query-answers.ts';
+import type { Target } from '../target.ts';
 
 const NAME = 'vercel';
 const DEPLOY_DIR = `.deploy/${NAME}`;

@@ -5,18 +5,18 @@
 // written whole as build() writes it; every later one leaves the folder with the same files and
 // bytes as a full build of the data then (test/unit/dev-live.test.ts holds it to that).
 
-import type { HeaderRule } from '../contract/headers.ts';
-import { pageCount } from '../contract/pagination.ts';
-import { RESOURCES } from '../contract/resources/index.ts';
-import type { Resource } from '../contract/resources/resource.ts';
-import type { Route } from '../contract/routes.ts';
-import { replaceFiles, writeSiblingsOf } from '../shared/replace-files.ts';
-import { addSiteFiles, type BuildOptions, renderSite, targetContext, writeSite } from './build.ts';
-import { readHeaders } from './catalogue.ts';
-import type { DataError } from './errors.ts';
+import type { HeaderRule } from '../../contract/headers.ts';
+import { pageCount } from '../../contract/pagination.ts';
+import { RESOURCES } from '../../contract/resources/index.ts';
+import type { Resource } from '../../contract/resources/resource.ts';
+import type { Route } from '../../contract/routes.ts';
+import { replaceFiles, writeSiblingsOf } from '../../shared/replace-files.ts';
+import { addSiteFiles, type BuildOptions, renderSite, targetContext, writeSite } from '../build.ts';
+import { readHeaders } from '../pipeline/catalogue.ts';
+import type { DataError } from '../pipeline/errors.ts';
+import { pageShown, recordTexts, renderLists, resortedOf, routesOf, sortedOf } from '../pipeline/render.ts';
+import { recordsOf } from '../pipeline/validate.ts';
 import { LiveSources } from './live-sources.ts';
-import { pageShown, recordTexts, renderLists, resortedOf, routesOf, sortedOf } from './render.ts';
-import { recordsOf } from './validate.ts';
 
 export type LiveBuildOptions = Pick<
   BuildOptions,

@@ -1,0 +1,100 @@
+// What Cloudflare's hosts accept, for the three Cloudflare targets, checked by targets/limits.ts.
+// Cloudflare's targets with code do not count public/_headers: the worker applies its rules itself.
+
+import { type Limit, READ, WEB_SERVERS } from '../limits.ts';
+import { MAX_ASSET_BYTES, uploadedFiles } from './assets.ts';
+
+const WORKERS_LIMITS = 'https://developers.cloudflare.com/workers/platform/limits/';
+const PAGES_LIMITS = 'https://developers.cloudflare.com/pages/platform/limits/';
+
+/**
+ * What a Cloudflare upload keeps (assets.ts): `code` for the targets with the worker, which upload
+ * a file over 25 MiB as its parts, `static` for cloudflare-pages-static, which uploads it whole.
+ */
+const UPLOADED = {
+  code: (sizes: ReadonlyMap<string, number>) => uploadedFiles(sizes, 'code'),
+  static: (sizes: ReadonlyMap<string, number>) => uploadedFiles(sizes, 'static'),
+} as const;
+
+function assetLimits(host: string, source: string, upload: 'code' | 'static'): Limit[] {
+  // A file over the limit reaches the targets with the worker as parts that fit: only the static
+  // target can be over it, and they can take it.
+  const others = upload === 'static' ? `cloudflare-workers, cloudflare-pages, ${WEB_SERVERS}` : WEB_SERVERS;
+  const uploaded = UPLOADED[upload];
+  return [
+    {
+      measure: { kind: 'file-size', uploaded },
+      max: MAX_ASSET_BYTES,
+      what: `per file on ${host}`,
+      ways: `another target (${others})`,
+      source,
+      read: READ,
+    },
+    {
+      // Pages also uploads the target's own files laid over public/ (none for Workers: the
+      // worker is code, not an asset).
+      measure: { kind: 'file-count', extra: 0, uploaded },
+      max: { free: 20_000, paid: 100_000 },
+      what: `files per deployment on ${host}`,
+      ways: `a larger --page-size (fewer texture pages), or another target (${WEB_SERVERS})`,
+      source,
+      read: READ,
+    },
+  ];
+}
+
+/**
+ * The one answer the worker holds whole: an ordering by several fields parses the event list and
+ * sorts it. Cloudflare gives a Worker 128 MB, and the parsed records take several times the
+ * text; the list is held to what a single asset could be before lists came in parts, which the
+ * worker has always sorted. Not measured in workerd: a bound kept, not one found.
+ */
+function sortedInMemory(): Limit {
+  return {
+    measure: { kind: 'file-size', files: /^event\/index\.json$/ },
+    max: MAX_ASSET_BYTES,
+    what: "sorted per request within a Worker's 128 MB of memory",
+    ways: `another target (${WEB_SERVERS}, which answer an ordering by several fields with 400)`,
+    source: WORKERS_LIMITS,
+    read: READ,
+  };
+}
+
+/** The limits of each Cloudflare target, by its name. */
+export const CLOUDFLARE_LIMITS: Readonly<
+  Record<'cloudflare-workers' | 'cloudflare-pages' | 'cloudflare-pages-static', readonly Limit[]>
+> = {
+  'cloudflare-workers': [...assetLimits('Cloudflare Workers static assets', WORKERS_LIMITS, 'code'), sortedInMemory()],
+  'cloudflare-pages': [...assetLimits('Cloudflare Pages', PAGES_LIMITS, 'code'), sortedInMemory()],
+  'cloudflare-pages-static': [
+    ...assetLimits('Cloudflare Pages', PAGES_LIMITS, 'static').map((limit) =>
+      limit.measure.kind === 'file-count'
+        ? { ...limit, measure: { kind: 'file-count', extra: 1, uploaded: UPLOADED.static } as const }
+        : limit,
+    ),
+    {
+      measure: { kind: 'rules', place: { in: 'target', file: '_redirects' }, count: 'redirects-static' },
+      max: 2_000,
+      what: 'static _redirects rules on Cloudflare Pages',
+      ways: 'another target (cloudflare-pages, cloudflare-workers)',
+      source: 'https://developers.cloudflare.com/pages/configuration/redirects/',
+      read: READ,
+    },
+    {
+      measure: { kind: 'rules', place: { in: 'target', file: '_redirects' }, count: 'redirects-dynamic' },
+      max: 100,
+      what: 'dynamic _redirects rules on Cloudflare Pages',
+      ways: 'another target (cloudflare-pages, cloudflare-workers)',
+      source: 'https://developers.cloudflare.com/pages/configuration/redirects/',
+      read: READ,
+    },
+    {
+      measure: { kind: 'rules', place: { in: 'target', file: '_headers' }, count: 'headers' },
+      max: 100,
+      what: '_headers rules on Cloudflare Pages',
+      ways: 'fewer rules in _headers, or another target (cloudflare-pages, cloudflare-workers)',
+      source: PAGES_LIMITS,
+      read: READ,
+    },
+  ],
+};

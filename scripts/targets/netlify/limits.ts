@@ -1,0 +1,34 @@
+// What Netlify accepts, for the netlify target, checked by targets/limits.ts.
+
+import { type Limit, READ, WEB_SERVERS } from '../limits.ts';
+
+export const NETLIFY_LIMITS: readonly Limit[] = [
+  {
+    // Netlify names no hard count: it advises wildcards from 10,000 rules, as a deploy with
+    // rules too large to serialize fails.
+    measure: { kind: 'rules', place: { in: 'target', file: '_redirects' }, count: 'redirects-all' },
+    max: 10_000,
+    what: '_redirects rules Netlify advises against',
+    ways: `a larger --page-size (three rules per texture page), or another target (cloudflare-workers, ${WEB_SERVERS})`,
+    source: 'https://docs.netlify.com/routing/redirects/',
+    read: READ,
+  },
+  {
+    // query.mjs passes a list file through as a stream for a query no rule answers (`format=`).
+    measure: { kind: 'file-size', files: /^[^_/][^/]*\/[^/]+\.json$/ },
+    max: 20_000_000,
+    what: 'streamed per Netlify function answer',
+    ways: `another target (cloudflare-workers, ${WEB_SERVERS})`,
+    source: 'https://docs.netlify.com/build/functions/overview/',
+    read: READ,
+  },
+  {
+    // An ordering by several fields is sorted and sent whole, buffered.
+    measure: { kind: 'file-size', files: /^event\/index\.json$/ },
+    max: 6_000_000,
+    what: 'buffered per Netlify function answer',
+    ways: `another target (cloudflare-workers, ${WEB_SERVERS})`,
+    source: 'https://docs.netlify.com/build/functions/overview/',
+    read: READ,
+  },
+];
