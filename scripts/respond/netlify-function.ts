@@ -1,6 +1,6 @@
 // The Netlify target's functions (Functions v2: a fetch-style handler): the Cloudflare worker on
 // Netlify, for the answers the static rules cannot give: OPTIONS, 405, the 301 for a path
-// without its slash, and the queries public/_redirects rewrites to the function's prefix.
+// without its slash, and the queries Netlify's _redirects rewrites to the function's prefix.
 //
 // A Netlify function cannot read the deployed files, and the forced 404 catch-all hides them
 // from their own URLs. So the worker's ASSETS binding is a stand-in: a list's file is fetched

@@ -59,7 +59,7 @@ function sourceFileSchema(resource: Resource): JsonSchema {
   return {
     $schema: 'https://json-schema.org/draft/2020-12/schema',
     title: `data/${resource.name}/**/*.json`,
-    description: `${String(record.description)} Generated from scripts/builder/schemas.ts: do not edit.`,
+    description: `${String(record.description)} Generated from scripts/builder/pipeline/validators.ts: do not edit.`,
     anyOf: [ref, { type: 'array', items: ref }],
     $defs: { [definition]: record },
   };

@@ -1,6 +1,6 @@
 // Deploy target `cloudflare-pages-static`: Cloudflare Pages without code, only `_headers` and a
 // Pages `_redirects`. Pages matches redirect rules on the path alone and rejects Netlify's query
-// conditions (wrangler drops each such line with a warning), so public/_redirects would be
+// conditions (wrangler drops each such line with a warning), so Netlify's _redirects would be
 // silently half-applied. This target gets its own `_redirects`, with only rules Pages can keep,
 // a `404.html` so unknown paths still get the JSON 404, and a `_headers` without the CORS header
 // Pages adds. What it cannot do is in README.md.
@@ -107,8 +107,8 @@ npm run build
 rm -rf ${DEPLOY_DIR} && mkdir -p .deploy && cp -R public ${DEPLOY_DIR}
 # What the targets with the worker need, and precompressed copies: not for Pages without code.
 (cd ${DEPLOY_DIR} && ${PAGES_STATIC_PRUNE})
-# Replaces public/_redirects (Netlify's query rules, which Pages rejects) and public/_headers
-# (the same rules, less the CORS header Pages adds), and adds the JSON 404 page.
+# Adds a _redirects of the rules Pages keeps, replaces public/_headers (the same rules, less
+# the CORS header Pages adds), and adds the JSON 404 page.
 cp targets/${NAME}/_redirects targets/${NAME}/_headers targets/${NAME}/404.html ${DEPLOY_DIR}/
 npx wrangler pages deploy ${DEPLOY_DIR} --project-name <your-project>
 \`\`\`

@@ -1,5 +1,5 @@
 // Deploy target `vercel`: vercel.json for a static deployment of the build output (no functions),
-// generated from the route table like public/_redirects (scripts/targets/netlify/redirects.ts, with
+// generated from the route table like Netlify's _redirects (scripts/targets/netlify/redirects.ts, with
 // the same answers: targets/query-answers.ts): each list path is rewritten to the file resolve()
 // names for the query, with `has` conditions (their `value` is a regular expression: anchored and
 // escaped here). A query no file answers is never
@@ -191,14 +191,14 @@ function readme(): string {
 sets the \`_headers\` headers on every path (\`headers[]\`), and redirects \`/company\` to
 \`/company/\` with a 301 (\`redirects[]\`). \`404.html\` is the JSON 404 body: Vercel sends it, with
 status 404, for every path that no file or rewrite answers. It is written from the route table,
-like \`public/_redirects\`; JSON has no comments, so the reasons are in \`scripts/targets/vercel.ts\`.
+like Netlify's \`_redirects\`; JSON has no comments, so the reasons are in \`scripts/targets/vercel/vercel.ts\`.
 
 Deploy, from the project folder:
 
 \`\`\`sh
 npm run build -- --base-url https://api.example.com
 rm -rf ${DEPLOY_DIR} && mkdir -p ${DEPLOY_DIR}
-cp -R public ${DEPLOY_DIR}/public && rm ${DEPLOY_DIR}/public/_redirects ${DEPLOY_DIR}/public/_headers
+cp -R public ${DEPLOY_DIR}/public && rm ${DEPLOY_DIR}/public/_headers
 find ${DEPLOY_DIR}/public -type f \\( -name '*.br' -o -name '*.gz' \\) -delete
 cp targets/${NAME}/vercel.json ${DEPLOY_DIR}/ && cp targets/${NAME}/404.html ${DEPLOY_DIR}/public/
 cd ${DEPLOY_DIR} && npx vercel deploy --prod
