@@ -32,8 +32,6 @@ export const EVENT_FIELDS = event.orderingFields;
 /** The name of one of the API's resources. */
 export type ResourceName = ApiResourceName;
 
-export const RESOURCE_NAMES: readonly ResourceName[] = RESOURCES.map((resource) => resource.name);
-
 /** The sample's paginated resource (DRF's PageNumberPagination). */
 export const TEXTURES = virtualboothTexture.name;
 
