@@ -114,11 +114,6 @@ export function orderingsOf(fields: readonly string[]): OrderTerm[][] {
   ]);
 }
 
-/** Every single-field ordering of the events, both directions, except `id` (the default order). */
-export function eventOrderings(): OrderTerm[][] {
-  return orderingsOf(EVENT_FIELDS);
-}
-
 /** The routes of one resource: its list, each single-field ordering, each page with and without `format`. */
 function routesOfResource(resource: Routed, pageCount: number): Route[] {
   if (resource.paginated) {
