@@ -5,7 +5,7 @@
 
 import { formatOrdering, type OrderTerm, parseOrdering } from './ordering.ts';
 import { parsePage } from './pagination.ts';
-import { type ApiResourceName, event, RESOURCES, virtualboothTexture } from './resources/index.ts';
+import { type ApiResourceName, RESOURCES, virtualboothTexture } from './resources/index.ts';
 import type { Resource } from './resources/resource.ts';
 
 export { RESOURCES };
@@ -26,8 +26,6 @@ export function routingOf(resources: readonly Routed[]): Routed[] {
     paginated,
   }));
 }
-
-export const EVENT_FIELDS = event.orderingFields;
 
 /** The name of one of the API's resources. */
 export type ResourceName = ApiResourceName;

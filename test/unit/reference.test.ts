@@ -14,8 +14,8 @@ import { referencePage } from '../../scripts/builder/reference.ts';
 import { readSettings } from '../../scripts/cli/settings.ts';
 import { fixedBody } from '../../scripts/contract/bodies.ts';
 import { formatOrdering } from '../../scripts/contract/ordering.ts';
+import { event } from '../../scripts/contract/resources/index.ts';
 import {
-  EVENT_FIELDS,
   NOT_FOUND_FILE,
   orderingsOf,
   planPages,
@@ -82,7 +82,8 @@ describe('the reference page', () => {
   it('names every path, every event ordering, page and format, and the headers', () => {
     for (const resource of RESOURCES)
       expect(page).toContain(`<h2 id="${resource.name}-title"><code>${resource.path}</code>`);
-    for (const terms of orderingsOf(EVENT_FIELDS)) expect(page).toContain(`<code>${formatOrdering(terms)}</code>`);
+    for (const terms of orderingsOf(event.orderingFields))
+      expect(page).toContain(`<code>${formatOrdering(terms)}</code>`);
     expect(page).toContain('<code>id</code>');
     expect(page).toContain('<code>last</code>');
     expect(page).toContain('<code>api</code>, <code>json</code>');

@@ -20,12 +20,12 @@
 // answered from the file DRF's answer is in or by the function; never from another file.
 
 import {
-  EVENT_FIELDS,
   FORMATS,
   NOT_FOUND_FILE,
   type PageRoute,
   RESOURCES,
   type Route,
+  type Routed,
   resolve,
 } from '../../contract/routes.ts';
 
@@ -35,12 +35,11 @@ import {
  */
 export const FUNCTION_PREFIX = '/_api';
 
-/** Values worth a rule besides those of the route table: every ordering term, the first page. */
-export const PROBES: Readonly<Record<string, readonly string[]>> = {
-  format: FORMATS,
-  ordering: EVENT_FIELDS.flatMap((field) => [field, `-${field}`]),
-  page: ['1'],
-};
+/** Values worth a rule besides those of the route table: every ordering term of `resources`, the first page. */
+function probesOf(resources: readonly Routed[]): Readonly<Record<string, readonly string[]>> {
+  const fields = [...new Set(resources.flatMap((resource) => resource.orderingFields))];
+  return { format: FORMATS, ordering: fields.flatMap((field) => [field, `-${field}`]), page: ['1'] };
+}
 
 export interface RedirectRule {
   path: string;
@@ -71,13 +70,18 @@ export function combinations(
 }
 
 /** The query keys whose value changes a list's answer (`format` always can: a 404), and the values worth a rule. */
-export function listKeys(path: string, routes: readonly Route[]): { keys: string[]; values: Map<string, string[]> } {
+export function listKeys(
+  path: string,
+  routes: readonly Route[],
+  resources: readonly Routed[] = RESOURCES,
+): { keys: string[]; values: Map<string, string[]> } {
+  const probes = probesOf(resources);
   const listRoutes = routes.filter((route) => route.path === path);
   const keys = [...new Set(['format', ...listRoutes.flatMap((route) => Object.keys(route.query))])].sort();
   const values = new Map(
     keys.map((key) => [
       key,
-      [...new Set([...listRoutes.flatMap((route) => route.query[key] ?? []), ...(PROBES[key] ?? [])])],
+      [...new Set([...listRoutes.flatMap((route) => route.query[key] ?? []), ...(probes[key] ?? [])])],
     ]),
   );
   return { keys, values };
@@ -130,6 +134,7 @@ export function fileAnswer(
   path: string,
   pairs: ReadonlyArray<readonly [string, string]>,
   routes: readonly Route[],
+  resources: readonly Routed[] = RESOURCES,
 ): string | undefined {
   const table = tableOf(routes);
   const routeFile = table.routeFiles.get(queryKey(path, pairs));
@@ -137,7 +142,7 @@ export function fileAnswer(
   const search = new URLSearchParams(pairs.map(([key, value]): [string, string] => [key, value])).toString();
   const target = `${path}${search ? `?${search}` : ''}`;
   if (table.answers.has(target)) return table.answers.get(target);
-  const answer = resolve('GET', target);
+  const answer = resolve('GET', target, resources);
   const file =
     answer.kind === 'file' && answer.status === 200 && table.files.has(answer.file) ? answer.file : undefined;
   table.answers.set(target, file);
@@ -145,13 +150,13 @@ export function fileAnswer(
 }
 
 /** The rules of one list path: for each set of query keys (more keys first), exact values, then the rest. */
-function listRules(path: string, routes: readonly Route[]): RedirectRule[] {
-  const { keys, values } = listKeys(path, routes);
+function listRules(path: string, routes: readonly Route[], resources: readonly Routed[]): RedirectRule[] {
+  const { keys, values } = listKeys(path, routes, resources);
   const rules: RedirectRule[] = [];
   for (const subset of subsets(keys)) {
     for (const pairs of combinations(subset, values)) {
       // Only answers that are a file of the build with status 200; anything else is the function's.
-      const file = fileAnswer(path, pairs, routes);
+      const file = fileAnswer(path, pairs, routes, resources);
       if (file !== undefined) rules.push({ path, query: pairs, to: `/${file}`, status: 200, force: false });
     }
     if (subset.length > 0) {
@@ -171,9 +176,13 @@ function listRules(path: string, routes: readonly Route[]): RedirectRule[] {
  * The rules in order: each list path's, each page's beside the API (its path to its file, before
  * the 404 that hides the file's own name), then the forced 404 for every other path.
  */
-export function redirectRules(routes: readonly Route[], pages: readonly PageRoute[]): RedirectRule[] {
+export function redirectRules(
+  routes: readonly Route[],
+  pages: readonly PageRoute[],
+  resources: readonly Routed[] = RESOURCES,
+): RedirectRule[] {
   return [
-    ...RESOURCES.flatMap((resource) => listRules(resource.path, routes)),
+    ...resources.flatMap((resource) => listRules(resource.path, routes, resources)),
     ...pages.map((page) => ({ path: page.path, query: [], to: `/${page.file}`, status: 200, force: false })),
     { path: '/*', query: [], to: `/${NOT_FOUND_FILE}`, status: 404, force: true },
   ];
@@ -184,14 +193,18 @@ export function formatRule(rule: RedirectRule): string {
   return `${rule.path} ${conditions}${rule.to} ${rule.status}${rule.force ? '!' : ''}`;
 }
 
-export function renderRedirects(routes: readonly Route[], pages: readonly PageRoute[]): string {
+export function renderRedirects(
+  routes: readonly Route[],
+  pages: readonly PageRoute[],
+  resources: readonly Routed[] = RESOURCES,
+): string {
   const lines = [
     '# Generated from the route table by `npm run build` (scripts/targets/netlify/redirects.ts). Netlify reads it,',
     '# together with the functions of targets/netlify/ (a query no file answers is rewritten to',
     `# ${FUNCTION_PREFIX}/...); Cloudflare Pages cannot match query strings (see README, "Hosts").`,
     '# First match wins: for each list, rules with more query keys come first, exact values before',
     '# `key=:key` (any value). A rule matches a path with or without its trailing slash.',
-    ...redirectRules(routes, pages).map(formatRule),
+    ...redirectRules(routes, pages, resources).map(formatRule),
   ];
   return `${lines.join('\n')}\n`;
 }
