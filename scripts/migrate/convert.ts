@@ -11,7 +11,7 @@ import type { SourceRecord } from '../builder/load.ts';
 import { Float, type Json, pythonFloat } from '../contract/json.ts';
 import { compareStrings } from '../contract/ordering.ts';
 import { fieldKinds } from '../contract/resources/fields.ts';
-import type { Embed, Resource } from '../contract/resources/resource.ts';
+import { countedAs, type Embed, type Resource } from '../contract/resources/resource.ts';
 import { RESOURCES, type ResourceName } from '../contract/routes.ts';
 
 /**
@@ -36,7 +36,7 @@ type Fields = Record<string, unknown>;
 const shownFields = (embed: Embed) => Object.keys(embed.shows).filter((field) => field !== 'id');
 
 /** A plain list's file, as in the sample: `event/events.json`, `virtualfair/fairs.json`. */
-const listFile = (resource: Resource) => `${resource.name}/${resource.many.split(' ').at(-1)}.json`;
+const listFile = (resource: Resource) => `${resource.name}/${countedAs(resource)[1]}.json`;
 
 /** A field of a record that its list does not show (an event's `short_code`), and the field it follows in the record. */
 interface Unlisted {
@@ -181,8 +181,8 @@ function slugOf(name: string): string {
  * (ids that differ only in case or punctuation) gets a number, in the service's order.
  */
 function recordFiles(resource: Resource, records: readonly unknown[]): string[] {
-  // A texture without a name is `texture-<id>.json`: the last word of the records' name, less its plural s.
-  const fallback = (resource.many.split(' ').at(-1) as string).replace(/s$/, '');
+  // A texture without a name is `texture-<id>.json`.
+  const [fallback] = countedAs(resource);
   const stem = (record: unknown, idLength: number) => recordStem(record, idLength, fallback);
   const short = records.map((record) => stem(record, 8));
   const taken = new Map<string, number>();

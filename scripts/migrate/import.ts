@@ -8,7 +8,7 @@ import path from 'node:path';
 import { byLocation, type DataError } from '../builder/errors.ts';
 import { locateInFiles } from '../builder/json-positions.ts';
 import { RESOURCES } from '../contract/resources/index.ts';
-import type { Resource } from '../contract/resources/resource.ts';
+import { countedAs, type Resource } from '../contract/resources/resource.ts';
 import { recoverOutput } from '../shared/swap.ts';
 import { writeOutput } from '../shared/write.ts';
 import type { ClientOptions } from './client.ts';
@@ -67,9 +67,8 @@ async function asTheBuildReports(problems: readonly DataError[], files: Readonly
 const plural = (n: number, word: string, words = `${word}s`) =>
   `${n.toLocaleString('en-US')} ${n === 1 ? word : words}`;
 
-/** A resource's records counted in a line, by the last words of its names: `1 fair`, `10 fairs`. */
-const counted = (resource: Resource, n: number) =>
-  plural(n, resource.one.split(' ').at(-1) as string, resource.many.split(' ').at(-1));
+/** A resource's records counted in a line: `1 fair`, `10 fairs`. */
+const counted = (resource: Resource, n: number) => plural(n, ...countedAs(resource));
 const PAGINATED = RESOURCES.find((resource) => resource.paginated) as (typeof RESOURCES)[number];
 
 /**
@@ -92,7 +91,7 @@ async function readAndProve(options: ImportOptions, log: (line: string) => void)
   log(`import: read ${counts.join(', ')} (${plural(service.pages.length, 'page')}) from ${options.from}`);
   if (service.onePage && service.count > 0) {
     log(
-      `import: every ${PAGINATED.one.split(' ').at(-1)} fits on page 1, so the service's page size is at least ${service.count}; ` +
+      `import: every ${countedAs(PAGINATED)[0]} fits on page 1, so the service's page size is at least ${service.count}; ` +
         `pageSize ${service.pageSize} is recorded, which gives the same page`,
     );
   }

@@ -3,6 +3,7 @@
 // with them) and parsed; anything that is not a DRF list, or pages that do not add up to their
 // count, ends the import with one line naming the URL.
 
+import { countedAs } from '../contract/resources/resource.ts';
 import { RESOURCES, type Routed } from '../contract/routes.ts';
 import { UserFacingError } from '../shared/errors.ts';
 import { mapLimited } from '../shared/map-limited.ts';
@@ -60,8 +61,8 @@ const relative = (path: string) => path.slice(1);
 const PLAIN: readonly Routed[] = RESOURCES.filter((resource) => !resource.paginated);
 const PAGINATED = RESOURCES.find((resource) => resource.paginated) as (typeof RESOURCES)[number];
 const PAGINATED_LIST = relative(PAGINATED.path);
-/** The paginated records in the messages: `textures`. */
-const RECORDS = PAGINATED.many;
+/** A paginated record and records in the messages: `texture`, `textures`. */
+const [RECORD, RECORDS] = countedAs(PAGINATED);
 /** The build's default page size; kept when every record fits on one page of it, so that the setting stays the default. */
 const DEFAULT_PAGE_SIZE = 10;
 /** As many as the client lets through at once, so that pages never wait behind a queue of their own. */
@@ -302,7 +303,7 @@ function checkDistinctRecords(pages: readonly FetchedPage[]): void {
       const earlier = seen.get(key);
       if (earlier !== undefined) {
         throw new ImportError(
-          `${page.url}: texture ${key} is also on page ${earlier}: the pages show a texture twice (and so miss another). ` +
+          `${page.url}: ${RECORD} ${key} is also on page ${earlier}: the pages show a ${RECORD} twice (and so miss another). ` +
             "The service's order is not total, or its data changed during the import; run it again",
         );
       }
