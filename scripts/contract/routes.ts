@@ -5,7 +5,7 @@
 
 import { formatOrdering, type OrderTerm, parseOrdering } from './ordering.ts';
 import { parsePage } from './pagination.ts';
-import { type ApiResourceName, event, RESOURCES, virtualboothTexture } from './resources/index.ts';
+import { type ApiResourceName, RESOURCES, virtualboothTexture } from './resources/index.ts';
 import type { Resource } from './resources/resource.ts';
 
 export { RESOURCES };
@@ -27,12 +27,8 @@ export function routingOf(resources: readonly Routed[]): Routed[] {
   }));
 }
 
-export const EVENT_FIELDS = event.orderingFields;
-
 /** The name of one of the API's resources. */
 export type ResourceName = ApiResourceName;
-
-export const RESOURCE_NAMES: readonly ResourceName[] = RESOURCES.map((resource) => resource.name);
 
 /** The sample's paginated resource (DRF's PageNumberPagination). */
 export const TEXTURES = virtualboothTexture.name;
@@ -114,11 +110,6 @@ export function orderingsOf(fields: readonly string[]): OrderTerm[][] {
     ...(field === 'id' ? [] : [[{ field, descending: false }]]),
     [{ field, descending: true }],
   ]);
-}
-
-/** Every single-field ordering of the events, both directions, except `id` (the default order). */
-export function eventOrderings(): OrderTerm[][] {
-  return orderingsOf(EVENT_FIELDS);
 }
 
 /** The routes of one resource: its list, each single-field ordering, each page with and without `format`. */

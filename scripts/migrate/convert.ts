@@ -1,23 +1,24 @@
 // The service's answers turned into the source data: the records the build validates and the
-// files of data/ in the sample's layout. Each record is kept as the service shows it, with two
-// exceptions that the format needs (docs/data.md): a fair lists its events by id,
-// with only what it shows differently from the event record; and an event record holds the
-// short_code the fairs show for it.
+// files of data/ in the sample's layout, each from the declarations. Each record is kept as the
+// service shows it, with two exceptions that the format needs (docs/data.md): a record that
+// embeds another's (a fair, its events) lists them by id, with only what it shows differently
+// from the embedded record; and an embedded record holds the fields its own list does not show
+// but the embedding records do (an event's short_code).
 
 import path from 'node:path';
+import { z } from 'zod';
 import type { SourceRecord } from '../builder/pipeline/load.ts';
 import { Float, type Json, pythonFloat } from '../contract/json.ts';
 import { compareStrings } from '../contract/ordering.ts';
-import { type ResourceName, TEXTURES } from '../contract/routes.ts';
+import { fieldKinds } from '../contract/resources/fields.ts';
+import { countedAs, type Embed, type Resource } from '../contract/resources/resource.ts';
+import { RESOURCES, type ResourceName } from '../contract/routes.ts';
 
-/** The records of the service's four lists, parsed, each list in the order the service gave it. */
-export interface ServiceRecords {
-  companies: readonly unknown[];
-  events: readonly unknown[];
-  fairs: readonly unknown[];
-  /** Every page's results, in page order. */
-  textures: readonly unknown[];
-}
+/**
+ * The records of the service's lists, parsed, by resource name, each list in the order the
+ * service gave it (a paginated list's pages joined in page order).
+ */
+export type ServiceRecords = ReadonlyMap<string, readonly unknown[]>;
 
 export interface ConvertedData {
   /** The records as the build's loader would read them from the files, in its order. */
@@ -31,13 +32,27 @@ export interface ConvertedData {
 
 type Fields = Record<string, unknown>;
 
-/** What a fair shows of an event besides its id, in the API's order; the record's `logo` is shown as `event_logo`. */
-const FAIR_EVENT_FIELDS = ['slug', 'name', 'short_code', 'start_date', 'event_logo'] as const;
-const recordFieldOf = (field: (typeof FAIR_EVENT_FIELDS)[number]) => (field === 'event_logo' ? 'logo' : field);
+/** The fields a record shows of an embedded one besides its id, in the API's order (`event_logo`, the record's `logo`). */
+const shownFields = (embed: Embed) => Object.keys(embed.shows).filter((field) => field !== 'id');
 
-const COMPANIES_FILE = 'company/companies.json';
-const EVENTS_FILE = 'event/events.json';
-const FAIRS_FILE = 'virtualfair/fairs.json';
+/** A plain list's file, as in the sample: `event/events.json`, `virtualfair/fairs.json`. */
+const listFile = (resource: Resource) => `${resource.name}/${countedAs(resource)[1]}.json`;
+
+/** A field of a record that its list does not show (an event's `short_code`), and the field it follows in the record. */
+interface Unlisted {
+  field: string;
+  after: string | undefined;
+}
+
+/** The fields of a record that its list does not show: the embedding records show them. */
+function unlistedFields(resource: Resource): Unlisted[] {
+  if (resource.listed === undefined) return [];
+  const record = resource.record(fieldKinds(z)) as unknown as { shape?: Record<string, unknown> };
+  const keys = Object.keys(record.shape ?? {});
+  return keys
+    .map((field, i) => ({ field, after: keys[i - 1] }))
+    .filter(({ field }) => !resource.listed?.includes(field));
+}
 
 function isFields(value: unknown): value is Fields {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
@@ -59,22 +74,23 @@ function byId(a: unknown, b: unknown): number {
 }
 
 /**
- * The short_code most fairs show for each event, so that the fewest fairs need an object to show
- * another one; on a tie, the one the earliest fair shows. Null for an event no fair shows.
+ * The value most embedding records show of `field` for each embedded record (the short_code most
+ * fairs show for each event), so that the fewest need an object to show another one; on a tie,
+ * the one the earliest shows. Null for a record none shows.
  */
-function shortCodes(fairs: readonly unknown[]): Map<unknown, unknown> {
+function mostShown(owners: readonly unknown[], embed: Embed, field: string): Map<unknown, unknown> {
   const tallies = new Map<unknown, Map<string, { value: unknown; count: number }>>();
-  for (const fair of fairs) {
-    const shown = isFields(fair) && Array.isArray(fair.events) ? fair.events : [];
-    for (const event of shown) {
-      if (!isFields(event) || !('short_code' in event)) continue;
-      const tally = tallies.get(event.id) ?? new Map<string, { value: unknown; count: number }>();
-      tallies.set(event.id, tally);
-      const key = JSON.stringify(event.short_code);
+  for (const owner of owners) {
+    const shown = isFields(owner) && Array.isArray(owner[embed.field]) ? (owner[embed.field] as unknown[]) : [];
+    for (const item of shown) {
+      if (!isFields(item) || !(field in item)) continue;
+      const tally = tallies.get(item.id) ?? new Map<string, { value: unknown; count: number }>();
+      tallies.set(item.id, tally);
+      const key = JSON.stringify(item[field]);
       const seen = tally.get(key);
-      // A Map keeps insertion order, so the first fair's value is first among equal counts.
+      // A Map keeps insertion order, so the first owner's value is first among equal counts.
       if (seen) seen.count += 1;
-      else tally.set(key, { value: event.short_code, count: 1 });
+      else tally.set(key, { value: item[field], count: 1 });
     }
   }
   const chosen = new Map<unknown, unknown>();
@@ -86,47 +102,57 @@ function shortCodes(fairs: readonly unknown[]): Map<unknown, unknown> {
   return chosen;
 }
 
-/** An event record: the fields /event/ shows, with `short_code` after `slug`, as in the sample. */
-function eventRecord(event: unknown, shortCode: unknown): unknown {
-  if (!isFields(event)) return event;
-  const record: Fields = {};
-  for (const [key, value] of Object.entries(event)) {
-    record[key] = value;
-    if (key === 'slug') record.short_code = shortCode;
+/**
+ * A record as its list shows it, with the fields the list does not show (an event's `short_code`)
+ * after the field they follow in the record, as in the sample; at the end when that one is missing.
+ */
+function withUnlisted(record: unknown, unlisted: readonly Unlisted[], given: (field: string) => unknown): unknown {
+  if (!isFields(record) || unlisted.length === 0) return record;
+  const full: Fields = {};
+  for (const [key, value] of Object.entries(record)) {
+    full[key] = value;
+    for (const { field, after } of unlisted) if (after === key) full[field] = given(field);
   }
-  if (!('short_code' in record)) record.short_code = shortCode;
-  return record;
+  for (const { field } of unlisted) if (!(field in full)) full[field] = given(field);
+  return full;
 }
 
 /**
- * A fair's event as the data holds it: the id alone when the event record gives everything the
- * fair shows, else an object with what this fair shows differently (every field when the event
- * has no record). A shown event without an integer id is kept whole, for the build to report.
+ * An embedded item as the data holds it (a fair's event): the id alone when the embedded record
+ * gives everything shown, else an object with what is shown differently (every field when there
+ * is no record). An item without an integer id is kept whole, for the build to report.
  */
-function fairEventItem(shown: unknown, records: ReadonlyMap<unknown, Fields>): unknown {
+function embeddedItem(shown: unknown, embed: Embed, records: ReadonlyMap<unknown, Fields>): unknown {
   if (!isFields(shown) || typeof shown.id !== 'number') return shown;
   const record = records.get(shown.id);
   const item: Fields = { id: shown.id };
-  for (const field of FAIR_EVENT_FIELDS) {
+  const fields = shownFields(embed);
+  for (const field of fields) {
     if (!(field in shown)) continue;
-    if (!record || !sameValue(shown[field], record[recordFieldOf(field)])) item[field] = shown[field];
+    if (!record || !sameValue(shown[field], record[embed.shows[field] as string])) item[field] = shown[field];
   }
   for (const [key, value] of Object.entries(shown)) {
-    if (key !== 'id' && !(FAIR_EVENT_FIELDS as readonly string[]).includes(key)) item[key] = value;
+    if (key !== 'id' && !fields.includes(key)) item[key] = value;
   }
   return Object.keys(item).length === 1 ? shown.id : item;
 }
 
-function fairRecord(fair: unknown, records: ReadonlyMap<unknown, Fields>): unknown {
-  if (!isFields(fair) || !Array.isArray(fair.events)) return fair;
-  return { ...fair, events: fair.events.map((shown) => fairEventItem(shown, records)) };
+function embeddingRecord(owner: unknown, embed: Embed, records: ReadonlyMap<unknown, Fields>): unknown {
+  if (!isFields(owner) || !Array.isArray(owner[embed.field])) return owner;
+  return {
+    ...owner,
+    [embed.field]: (owner[embed.field] as unknown[]).map((shown) => embeddedItem(shown, embed, records)),
+  };
 }
 
-/** A texture's file name: its name as a slug, then the start of its id, as in the sample (`cork-6a1351f2.json`). */
-function textureStem(texture: unknown, idLength: number): string {
-  const fields = isFields(texture) ? texture : {};
+/**
+ * The file name of a record of a paginated list: its name as a slug, then the start of its id,
+ * as in the sample (`cork-6a1351f2.json`); `fallback` stands for a name that gives no slug.
+ */
+function recordStem(record: unknown, idLength: number, fallback: string): string {
+  const fields = isFields(record) ? record : {};
   const name = typeof fields.name === 'string' ? fields.name : '';
-  const slug = slugOf(name).slice(0, 60).replace(/-+$/, '') || 'texture';
+  const slug = slugOf(name).slice(0, 60).replace(/-+$/, '') || fallback;
   const id = String(fields.id ?? '')
     .toLowerCase()
     .replace(/[^0-9a-z]/g, '');
@@ -150,22 +176,25 @@ function slugOf(name: string): string {
 }
 
 /**
- * One file name per texture, the same at each import of the same textures: two textures whose
- * names and first 8 hex digits agree take their whole ids, and a name still shared (ids that
- * differ only in case or punctuation) gets a number, in the service's order.
+ * One file name per record of a paginated list, the same at each import of the same records: two
+ * records whose names and first 8 hex digits agree take their whole ids, and a name still shared
+ * (ids that differ only in case or punctuation) gets a number, in the service's order.
  */
-function textureFiles(textures: readonly unknown[]): string[] {
-  const short = textures.map((texture) => textureStem(texture, 8));
+function recordFiles(resource: Resource, records: readonly unknown[]): string[] {
+  // A texture without a name is `texture-<id>.json`.
+  const [fallback] = countedAs(resource);
+  const stem = (record: unknown, idLength: number) => recordStem(record, idLength, fallback);
+  const short = records.map((record) => stem(record, 8));
   const taken = new Map<string, number>();
-  for (const stem of short) taken.set(stem, (taken.get(stem) ?? 0) + 1);
-  const long = textures.map((texture, i) =>
-    (taken.get(short[i] as string) ?? 0) > 1 ? textureStem(texture, Number.POSITIVE_INFINITY) : (short[i] as string),
+  for (const name of short) taken.set(name, (taken.get(name) ?? 0) + 1);
+  const long = records.map((record, i) =>
+    (taken.get(short[i] as string) ?? 0) > 1 ? stem(record, Number.POSITIVE_INFINITY) : (short[i] as string),
   );
   const used = new Map<string, number>();
-  return long.map((stem) => {
-    const seen = (used.get(stem) ?? 0) + 1;
-    used.set(stem, seen);
-    return `${TEXTURES}/${seen === 1 ? stem : `${stem}-${seen}`}.json`;
+  return long.map((name) => {
+    const seen = (used.get(name) ?? 0) + 1;
+    used.set(name, seen);
+    return `${resource.name}/${seen === 1 ? name : `${name}-${seen}`}.json`;
   });
 }
 
@@ -180,10 +209,16 @@ function escapeLineSeparators(text: string): string {
   return text.replace(/[\u2028\u2029]/g, (char) => (char === '\u2028' ? '\\u2028' : '\\u2029'));
 }
 
-function withFloats(fair: unknown): Json {
-  if (!isFields(fair) || !isFields(fair.zoom) || typeof fair.zoom.translation_factor_7 !== 'number')
-    return fair as Json;
-  return { ...fair, zoom: { ...fair.zoom, translation_factor_7: new Float(fair.zoom.translation_factor_7) } } as Json;
+/** The value with the number at the dotted `field` made a Float; unchanged when there is none. */
+function withFloat(value: unknown, field: string): unknown {
+  const [key, ...rest] = field.split('.') as [string, ...string[]];
+  if (!isFields(value) || !(key in value)) return value;
+  const inner = value[key];
+  if (rest.length > 0) {
+    const changed = withFloat(inner, rest.join('.'));
+    return changed === inner ? value : { ...value, [key]: changed };
+  }
+  return typeof inner === 'number' ? { ...value, [key]: new Float(inner) } : value;
 }
 
 /** JSON.stringify(value, null, 2), but a Float keeps its Python form: how a file of data/ is written. */
@@ -206,48 +241,81 @@ interface DataFile {
   resource: ResourceName;
   /** Inside the data folder: `event/events.json`. */
   file: string;
-  /** An array of records, or the one record of a texture's file. */
+  /** An array of records, or the one record of a paginated list's file. */
   content: unknown;
   text: (content: unknown) => string;
 }
 
-/** The fairs' zoom.translation_factor_7 is a Python float, written `2.0` as the API writes it and the sample keeps it. */
-const fairsText = (fairs: unknown) =>
-  `${escapeLineSeparators(prettyWithFloats((fairs as unknown[]).map(withFloats)))}\n`;
+/**
+ * A list's text with its float fields (a fair's zoom.translation_factor_7) written as Python
+ * floats, `2.0`, as the API writes them and the sample keeps them.
+ */
+const floatsText = (floats: readonly string[]) => (records: unknown) =>
+  `${escapeLineSeparators(prettyWithFloats((records as unknown[]).map((record) => floats.reduce(withFloat, record) as Json)))}\n`;
+
+/** The ids' records of a converted list, the first of each id. */
+function byIdOf(records: readonly unknown[]): Map<unknown, Fields> {
+  const found = new Map<unknown, Fields>();
+  for (const record of records) if (isFields(record) && !found.has(record.id)) found.set(record.id, record);
+  return found;
+}
 
 /**
- * The service's records as data/: `company/companies.json` and `event/events.json` in id order,
- * `virtualfair/fairs.json` in the service's order (the API keeps the data's order of fairs), and
- * one file per texture. Records are kept as shown, so that the build reports what breaks a rule.
+ * A plain list's records as data/ holds them: in the service's order for a list in the data's
+ * order, else by id; with the fields its list does not show, as its embedding records show them.
+ */
+function plainRecords(resource: Resource, service: ServiceRecords): unknown[] {
+  const shown = service.get(resource.name) ?? [];
+  const records = resource.order === 'source' ? [...shown] : [...shown].sort(byId);
+  const unlisted = unlistedFields(resource);
+  if (unlisted.length === 0) return records;
+  const owner = RESOURCES.find((other) => other.embeds?.resource === resource.name);
+  const embed = owner?.embeds;
+  const values = new Map(
+    unlisted.map(({ field }) => {
+      const shownAs = embed && Object.keys(embed.shows).find((key) => embed.shows[key] === field);
+      const chosen = owner && embed && shownAs ? mostShown(service.get(owner.name) ?? [], embed, shownAs) : new Map();
+      return [field, chosen] as const;
+    }),
+  );
+  return records.map((record) =>
+    withUnlisted(record, unlisted, (field) => values.get(field)?.get(isFields(record) ? record.id : undefined) ?? null),
+  );
+}
+
+/**
+ * The service's records as data/: a plain list in one file (`company/companies.json`), by id
+ * unless the API keeps the data's order (`virtualfair/fairs.json`), and one file per record of a
+ * paginated list. Records are kept as shown, so that the build reports what breaks a rule.
  * The files' texts are made only when asked for, after the records have been checked: a large
  * catalogue then never holds both the service's answers and the texts.
  */
 export function convert(service: ServiceRecords, dataDir: string): ConvertedData {
-  const codes = shortCodes(service.fairs);
-  const events = [...service.events]
-    .sort(byId)
-    .map((event) => eventRecord(event, codes.get(isFields(event) ? event.id : undefined) ?? null));
-  const eventsById = new Map<unknown, Fields>();
-  for (const event of events) if (isFields(event) && !eventsById.has(event.id)) eventsById.set(event.id, event);
-  const textureNames = textureFiles(service.textures);
-  const dataFiles: DataFile[] = [
-    { resource: 'company', file: COMPANIES_FILE, content: [...service.companies].sort(byId), text: fileText },
-    { resource: 'event', file: EVENTS_FILE, content: events, text: fileText },
-    {
-      resource: 'virtualfair',
-      file: FAIRS_FILE,
-      content: service.fairs.map((fair) => fairRecord(fair, eventsById)),
-      text: fairsText,
-    },
-    ...service.textures.map(
-      (texture, i): DataFile => ({
-        resource: TEXTURES,
-        file: textureNames[i] as string,
-        content: texture,
-        text: fileText,
-      }),
-    ),
-  ];
+  const plain = new Map<string, unknown[]>();
+  for (const resource of RESOURCES) if (!resource.paginated) plain.set(resource.name, plainRecords(resource, service));
+  // A record that embeds another's lists what it shows differently from the embedded record.
+  for (const { name, embeds } of RESOURCES) {
+    if (embeds === undefined) continue;
+    const embedded = byIdOf(plain.get(embeds.resource) ?? []);
+    plain.set(
+      name,
+      (plain.get(name) ?? []).map((owner) => embeddingRecord(owner, embeds, embedded)),
+    );
+  }
+  const dataFiles: DataFile[] = RESOURCES.flatMap((resource): DataFile[] => {
+    if (!resource.paginated) {
+      const text = resource.floats?.length ? floatsText(resource.floats) : fileText;
+      return [{ resource: resource.name, file: listFile(resource), content: plain.get(resource.name), text }];
+    }
+    const records = service.get(resource.name) ?? [];
+    const names = recordFiles(resource, records);
+    return records.map((record, i) => ({
+      resource: resource.name,
+      file: names[i] as string,
+      content: record,
+      text: fileText,
+    }));
+  });
   // The loader reads files in path order; the records follow it, so that a repeated id names the
   // same record as a build of the written files would.
   dataFiles.sort((a, b) => compareStrings(a.file, b.file));

@@ -7,6 +7,8 @@ import { readdir, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { byLocation, type DataError } from '../builder/pipeline/errors.ts';
 import { locateInFiles } from '../builder/pipeline/json-positions.ts';
+import { RESOURCES } from '../contract/resources/index.ts';
+import { countedAs, type Resource } from '../contract/resources/resource.ts';
 import { recoverOutput } from '../shared/swap.ts';
 import { writeOutput } from '../shared/write.ts';
 import type { ClientOptions } from './client.ts';
@@ -65,6 +67,10 @@ async function asTheBuildReports(problems: readonly DataError[], files: Readonly
 const plural = (n: number, word: string, words = `${word}s`) =>
   `${n.toLocaleString('en-US')} ${n === 1 ? word : words}`;
 
+/** A resource's records counted in a line: `1 fair`, `10 fairs`. */
+const counted = (resource: Resource, n: number) => plural(n, ...countedAs(resource));
+const PAGINATED = RESOURCES.find((resource) => resource.paginated) as (typeof RESOURCES)[number];
+
 /**
  * Reads the service, converts its records and proves the conversion: everything but the writes.
  * Only what the writes need is returned, so that the answers' bytes, the parsed pages and the
@@ -72,23 +78,25 @@ const plural = (n: number, word: string, words = `${word}s`) =>
  */
 async function readAndProve(options: ImportOptions, log: (line: string) => void) {
   const service = await readService(options.from, { client: options.client, onProgress: options.onProgress });
-  const textures = service.pages.flatMap((page) => page.results);
-  log(
-    `import: read ${plural(service.companies.records.length, 'company', 'companies')}, ${plural(service.fairs.records.length, 'fair')}, ` +
-      `${plural(service.events.records.length, 'event')}, ${plural(textures.length, 'texture')} ` +
-      `(${plural(service.pages.length, 'page')}) from ${options.from}`,
-  );
-  if (service.onePage && service.textureCount > 0) {
+  const records = new Map<string, unknown[]>();
+  for (const resource of RESOURCES) {
+    records.set(
+      resource.name,
+      resource.paginated
+        ? service.pages.flatMap((page) => page.results)
+        : (service.lists.get(resource.name)?.records ?? []),
+    );
+  }
+  const counts = RESOURCES.map((resource) => counted(resource, records.get(resource.name)?.length ?? 0));
+  log(`import: read ${counts.join(', ')} (${plural(service.pages.length, 'page')}) from ${options.from}`);
+  if (service.onePage && service.count > 0) {
     log(
-      `import: every texture fits on page 1, so the service's page size is at least ${service.textureCount}; ` +
+      `import: every ${countedAs(PAGINATED)[0]} fits on page 1, so the service's page size is at least ${service.count}; ` +
         `pageSize ${service.pageSize} is recorded, which gives the same page`,
     );
   }
   const baseUrl = options.from.replace(/\/+$/, '');
-  const data = convert(
-    { companies: service.companies.records, events: service.events.records, fairs: service.fairs.records, textures },
-    options.dataDir,
-  );
+  const data = convert(records, options.dataDir);
   const check = selfCheck(data, service, baseUrl);
   const skipped =
     check.unchecked.length > 0 ? ` (not compared, for the problems below: ${check.unchecked.join(', ')})` : '';

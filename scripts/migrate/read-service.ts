@@ -1,9 +1,10 @@
-// Reads the service's four lists: company/, virtualfair/, event/ and every page of
-// virtualbooth-texture/. Each answer is kept as bytes (the self-check compares the build's
-// answers with them) and parsed; anything that is not a DRF list, or pages that do not add up
-// to their count, ends the import with one line naming the URL.
+// Reads the service's lists, as the declarations name them: each plain list, and every page of
+// the paginated one. Each answer is kept as bytes (the self-check compares the build's answers
+// with them) and parsed; anything that is not a DRF list, or pages that do not add up to their
+// count, ends the import with one line naming the URL.
 
-import { TEXTURES } from '../contract/routes.ts';
+import { countedAs } from '../contract/resources/resource.ts';
+import { RESOURCES, type Routed } from '../contract/routes.ts';
 import { UserFacingError } from '../shared/errors.ts';
 import { mapLimited } from '../shared/map-limited.ts';
 import { type ClientOptions, type ServiceAnswer, ServiceError, serviceClient } from './client.ts';
@@ -24,17 +25,21 @@ export interface FetchedPage {
   results: unknown[];
 }
 
-export interface ServiceAnswers {
-  companies: FetchedList;
-  fairs: FetchedList;
-  events: FetchedList;
+/** The pages of the paginated list. */
+interface FetchedPages {
   /** In page order, from page 1. */
   pages: FetchedPage[];
-  textureCount: number;
+  /** The records of the paginated list, as its pages count them. */
+  count: number;
   /** The page size the build needs to write the same pages. */
   pageSize: number;
-  /** True when every texture fits on page 1: the service's own page size is then only known to be at least that. */
+  /** True when every record fits on page 1: the service's own page size is then only known to be at least that. */
   onePage: boolean;
+}
+
+export interface ServiceAnswers extends FetchedPages {
+  /** Each list that is not paginated, by resource name, in the declarations' order. */
+  lists: ReadonlyMap<string, FetchedList>;
 }
 
 export interface ReadProgress {
@@ -50,18 +55,27 @@ interface ReadOptions {
   onProgress?: (progress: ReadProgress) => void;
 }
 
-const LIST_TARGETS = { companies: 'company/', fairs: 'virtualfair/', events: 'event/' } as const;
-const TEXTURE_LIST = `${TEXTURES}/`;
-/** The build's default page size; kept when every texture fits on one page of it, so that the setting stays the default. */
+/** A path relative to the base URL, which ends with a slash: `/event/` → `event/`. */
+const relative = (path: string) => path.slice(1);
+/** The lists read whole, and the one read a page at a time (the API's textures). */
+const PLAIN: readonly Routed[] = RESOURCES.filter((resource) => !resource.paginated);
+const PAGINATED = RESOURCES.find((resource) => resource.paginated) as (typeof RESOURCES)[number];
+const PAGINATED_LIST = relative(PAGINATED.path);
+/** A paginated record and records in the messages: `texture`, `textures`. */
+const [RECORD, RECORDS] = countedAs(PAGINATED);
+/** The build's default page size; kept when every record fits on one page of it, so that the setting stays the default. */
 const DEFAULT_PAGE_SIZE = 10;
 /** As many as the client lets through at once, so that pages never wait behind a queue of their own. */
 const PAGE_CONCURRENCY = 4;
 
-const pageTarget = (page: number) => (page === 1 ? TEXTURE_LIST : `${TEXTURE_LIST}?page=${page}`);
+const pageTarget = (page: number) => (page === 1 ? PAGINATED_LIST : `${PAGINATED_LIST}?page=${page}`);
 
-/** Every request the import makes of a service with `pages` texture pages, relative to its base URL. */
+/** Every request the import makes of a service with `pages` pages of its paginated list, relative to its base URL. */
 export function importTargets(pages: number): string[] {
-  return [...Object.values(LIST_TARGETS), ...Array.from({ length: Math.max(1, pages) }, (_, i) => pageTarget(i + 1))];
+  return [
+    ...PLAIN.map((resource) => relative(resource.path)),
+    ...Array.from({ length: Math.max(1, pages) }, (_, i) => pageTarget(i + 1)),
+  ];
 }
 
 function shortly(value: unknown): string {
@@ -85,7 +99,7 @@ function jsonOf(answer: ServiceAnswer): unknown {
     const location = answer.headers.location;
     const hint =
       answer.status === 404
-        ? ': is --from the base URL of the API (where /company/ is)?'
+        ? `: is --from the base URL of the API (where ${RESOURCES[0]?.path} is)?`
         : answer.status === 401 || answer.status === 403
           ? ': the import sends no credentials, as the API has none'
           : answer.status >= 300 && answer.status < 400 && location !== undefined
@@ -193,14 +207,14 @@ export async function readService(from: string, options: ReadOptions = {}): Prom
     return { url: answer.url, body: answer.body, records: value };
   };
 
-  const readPages = async (): Promise<Omit<ServiceAnswers, 'companies' | 'fairs' | 'events'>> => {
-    const first = envelopeOf(await ask(TEXTURE_LIST), 1);
+  const readPages = async (): Promise<FetchedPages> => {
+    const first = envelopeOf(await ask(PAGINATED_LIST), 1);
     const count = first.count;
     const linkTo = (page: number) => new URL(pageTarget(page), base).href;
     if (first.next === null) {
       if (first.results.length !== count) {
         throw new ImportError(
-          `${first.url}: count is ${count}, but the only page (next is null) holds ${first.results.length} textures`,
+          `${first.url}: count is ${count}, but the only page (next is null) holds ${first.results.length} ${RECORDS}`,
         );
       }
       progress.pages = 1;
@@ -208,7 +222,7 @@ export async function readService(from: string, options: ReadOptions = {}): Prom
       report();
       return {
         pages: [first],
-        textureCount: count,
+        count,
         pageSize: Math.max(count, DEFAULT_PAGE_SIZE),
         onePage: true,
       };
@@ -219,7 +233,7 @@ export async function readService(from: string, options: ReadOptions = {}): Prom
     const pageSize = first.results.length;
     if (pageSize === 0 || pageSize >= count) {
       throw new ImportError(
-        `${first.url}: count is ${count} and page 1 holds ${pageSize} textures, yet it links to a next page`,
+        `${first.url}: count is ${count} and page 1 holds ${pageSize} ${RECORDS}, yet it links to a next page`,
       );
     }
     const pagesTotal = Math.ceil(count / pageSize);
@@ -245,13 +259,13 @@ export async function readService(from: string, options: ReadOptions = {}): Prom
       }
       if (last && fetched.next !== null) {
         throw new ImportError(
-          `${fetched.url}: count is ${count}, so with ${pageSize} textures a page this is the last page, yet it links to a next one`,
+          `${fetched.url}: count is ${count}, so with ${pageSize} ${RECORDS} a page this is the last page, yet it links to a next one`,
         );
       }
       if (!last) checkNextLink(base, fetched, fetched.next as string, linkTo(page + 1));
       if (fetched.results.length !== holds) {
         throw new ImportError(
-          `${fetched.url}: holds ${fetched.results.length} textures, expected ${holds} (count ${count}, ${pageSize} a page)`,
+          `${fetched.url}: holds ${fetched.results.length} ${RECORDS}, expected ${holds} (count ${count}, ${pageSize} a page)`,
         );
       }
       pages[page - 1] = fetched;
@@ -261,46 +275,35 @@ export async function readService(from: string, options: ReadOptions = {}): Prom
     // Every page in flight settles before the first error is thrown, so nothing is asked after the import stops.
     const laterPages = Array.from({ length: pagesTotal - 1 }, (_, index) => index + 2);
     await mapLimited(laterPages, PAGE_CONCURRENCY, (page) => remember(readPage(page)));
-    return { pages, textureCount: count, pageSize, onePage: false };
+    return { pages, count, pageSize, onePage: false };
   };
 
-  const work = [
-    remember(readList(LIST_TARGETS.companies)),
-    remember(readList(LIST_TARGETS.fairs)),
-    remember(readList(LIST_TARGETS.events)),
-    remember(readPages()),
-  ] as const;
-  const settled = await Promise.allSettled(work);
+  const lists = PLAIN.map((resource) => remember(readList(relative(resource.path))));
+  const paged = remember(readPages());
+  // Every read settles before the first error is thrown, so nothing is asked after the import stops.
+  await Promise.allSettled([...lists, paged]);
   if (failure) throw asImportError(failure.error);
-  const [companies, fairs, events, textures] = settled.map(
-    (result) => (result as PromiseFulfilledResult<unknown>).value,
-  );
-  const read = textures as Omit<ServiceAnswers, 'companies' | 'fairs' | 'events'>;
-  checkDistinctTextures(read.pages);
-  return {
-    companies: companies as FetchedList,
-    fairs: fairs as FetchedList,
-    events: events as FetchedList,
-    ...read,
-  };
+  const [read, ...fetched] = [await paged, ...(await Promise.all(lists))];
+  checkDistinctRecords(read.pages);
+  return { lists: new Map(PLAIN.map((resource, i) => [resource.name, fetched[i] as FetchedList])), ...read };
 }
 
 function asImportError(error: unknown): unknown {
   return error instanceof ServiceError ? new ImportError(error.message) : error;
 }
 
-/** No texture on two pages: a service whose order is not total, or whose data changed, can show one twice and miss another. */
-function checkDistinctTextures(pages: readonly FetchedPage[]): void {
+/** No record on two pages: a service whose order is not total, or whose data changed, can show one twice and miss another. */
+function checkDistinctRecords(pages: readonly FetchedPage[]): void {
   const seen = new Map<string, number>();
   for (const page of pages) {
-    for (const texture of page.results) {
-      const id = texture !== null && typeof texture === 'object' && 'id' in texture ? texture.id : undefined;
+    for (const record of page.results) {
+      const id = record !== null && typeof record === 'object' && 'id' in record ? record.id : undefined;
       if (id === undefined) continue;
       const key = JSON.stringify(id);
       const earlier = seen.get(key);
       if (earlier !== undefined) {
         throw new ImportError(
-          `${page.url}: texture ${key} is also on page ${earlier}: the pages show a texture twice (and so miss another). ` +
+          `${page.url}: ${RECORD} ${key} is also on page ${earlier}: the pages show a ${RECORD} twice (and so miss another). ` +
             "The service's order is not total, or its data changed during the import; run it again",
         );
       }

@@ -6,7 +6,7 @@ import type { DataError } from '../builder/pipeline/errors.ts';
 import { render, routesOf } from '../builder/pipeline/render.ts';
 import { emptyCatalogue, recordsOf, validate } from '../builder/pipeline/validate.ts';
 import { RESOURCES } from '../contract/resources/index.ts';
-import { fileFor, type ResourceName, TEXTURES } from '../contract/routes.ts';
+import { fileFor, type ResourceName } from '../contract/routes.ts';
 import type { ConvertedData } from './convert.ts';
 import { type FetchedList, type FetchedPage, ImportError, type ServiceAnswers } from './read-service.ts';
 
@@ -28,28 +28,20 @@ interface Compared {
   depth: 1 | 2;
 }
 
-const TEXTURE_PATH = '/virtualbooth-texture/';
-
+/** The service's answers, each with the build's file that answers the same request, in the declarations' order. */
 function answersOf(service: ServiceAnswers): Compared[] {
-  const list = (resource: ResourceName, answer: FetchedList): Compared => ({
-    resource,
-    answer,
-    file: fileFor(`/${resource}/`, {}),
-    depth: 1,
-  });
-  return [
-    list('company', service.companies),
-    list('virtualfair', service.fairs),
-    list('event', service.events),
-    ...service.pages.map(
-      (answer): Compared => ({
-        resource: TEXTURES,
+  return RESOURCES.flatMap(({ name, path, paginated }): Compared[] => {
+    if (paginated) {
+      return service.pages.map((answer) => ({
+        resource: name,
         answer,
-        file: fileFor(TEXTURE_PATH, answer.page === 1 ? {} : { page: String(answer.page) }),
+        file: fileFor(path, answer.page === 1 ? {} : { page: String(answer.page) }),
         depth: 2,
-      }),
-    ),
-  ];
+      }));
+    }
+    const answer = service.lists.get(name) as FetchedList;
+    return [{ resource: name, answer, file: fileFor(path, {}), depth: 1 }];
+  });
 }
 
 /** Validates the converted records and compares the build's answers with the service's; throws ImportError on a difference. */

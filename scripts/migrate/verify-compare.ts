@@ -5,7 +5,7 @@
 
 import { REQUIRED_HEADERS } from '../builder/pipeline/validate.ts';
 import type { PlainJson } from '../contract/json.ts';
-import { linkBase, RESOURCES, type ResourceName, TEXTURES } from '../contract/routes.ts';
+import { linkBase, RESOURCES, type ResourceName } from '../contract/routes.ts';
 import { listIds } from '../review/answers.ts';
 import { excerpts, SHOWN, show } from '../review/describe.ts';
 import { diffRecords, type Page } from '../review/records.ts';
@@ -134,21 +134,22 @@ function envelopeLines(service: JsonObject, build: JsonObject, found: Partial<Co
     .map(fieldText);
 }
 
-function resourceOf(target: string): ResourceName | undefined {
+function resourceOf(target: string): (typeof RESOURCES)[number] | undefined {
   const path = `/${target.split('?')[0]}`;
-  return RESOURCES.find((resource) => resource.path === path)?.name;
+  return RESOURCES.find((resource) => resource.path === path);
 }
 
 function bodyLines(target: string, service: Buffer, build: Buffer, found: Partial<Comparison>): string[] {
   if (service.equals(build)) return [];
   const before = parseJson(service);
   const after = parseJson(build);
-  const resource = resourceOf(target);
+  const listed = resourceOf(target);
+  const resource = listed?.name;
   let lines: string[] = [];
   if (before !== undefined && after !== undefined) {
     if (resource !== undefined && Array.isArray(before) && Array.isArray(after)) {
       lines = recordLines(resource, before, after);
-    } else if (resource === TEXTURES && isPage(before) && isPage(after)) {
+    } else if (listed?.paginated && resource !== undefined && isPage(before) && isPage(after)) {
       lines = [...envelopeLines(before, after, found), ...recordLines(resource, before.results, after.results)];
     } else {
       const fields: FieldChange[] = [];

@@ -1,18 +1,10 @@
 // What `npm run verify` asks both sides: every request with a file of its own in the route table
-// (every list, every ordering, every texture page with and without `format`), then the answers
+// (every list, every ordering, every page with and without `format`), then the answers
 // resolve() decides without one: an ordering by several fields, HEAD, OPTIONS, each rejected
 // method, the missing slash, an unknown path, an unknown format and invalid pages.
 
 import { formatOrdering } from '../contract/ordering.ts';
-import {
-  eventOrderings,
-  REJECTED_METHODS,
-  RESOURCES,
-  type ResourceName,
-  type Route,
-  requestOf,
-  TEXTURES,
-} from '../contract/routes.ts';
+import { orderingsOf, REJECTED_METHODS, RESOURCES, type Route, type Routed, requestOf } from '../contract/routes.ts';
 
 export interface VerifyRequest {
   method: string;
@@ -54,27 +46,38 @@ const BROWSABLE_API: Departure = {
 /** `/event/` → `event/`: paths relative to a base URL that ends with a slash. */
 const relative = (path: string) => path.slice(1);
 
-/** The requests to ask, in the order they are reported; `routes` is the build's route table. */
-export function verifyRequests(routes: readonly Route[]): VerifyRequest[] {
-  const get = (target: string, departure?: Departure): VerifyRequest =>
-    departure === undefined ? { method: 'GET', target } : { method: 'GET', target, departure };
-  const lists = RESOURCES.map((resource) => relative(resource.path));
-  const list = (name: ResourceName) => relative(RESOURCES.find((resource) => resource.name === name)?.path ?? '/');
-  // Without `format`, the texture routes with a page are `page=last` and pages 2..N: N of them.
-  const lastPage = routes.filter(
-    (route) => route.resource === TEXTURES && route.query.format === undefined && route.query.page,
-  ).length;
-  // Two fields, one each way (`-name,slug`): an ordering that no file answers.
-  const terms = eventOrderings().flat();
+/** An ordering by two fields, one each way (`-name,slug`), which no file answers; none for a resource without two. */
+function severalFields(resource: Routed): string | undefined {
+  const terms = orderingsOf(resource.orderingFields).flat();
   const descending = terms.find((term) => term.descending && term.field !== 'id');
   const ascending = terms.find((term) => !term.descending && term.field !== descending?.field);
-  const severalFields = formatOrdering([descending, ascending].filter((term) => term !== undefined));
+  return descending && ascending ? formatOrdering([descending, ascending]) : undefined;
+}
+
+/**
+ * The requests to ask, in the order they are reported; `routes` is the build's route table, of
+ * the lists `resources` declares.
+ */
+export function verifyRequests(routes: readonly Route[], resources: readonly Routed[] = RESOURCES): VerifyRequest[] {
+  const get = (target: string, departure?: Departure): VerifyRequest =>
+    departure === undefined ? { method: 'GET', target } : { method: 'GET', target, departure };
+  const lists = resources.map((resource) => relative(resource.path));
   const ordered = routes.find((route) => route.query.ordering !== undefined);
   const browsable = (target: string) => get(target, /[?&]format=api(&|$)/.test(target) ? BROWSABLE_API : undefined);
+  // Without `format`, a paginated list's routes with a page are `page=last` and pages 2..N: N of them.
+  const invalidPages = (resource: Routed) => {
+    const lastPage = routes.filter(
+      (route) => route.resource === resource.name && route.query.format === undefined && route.query.page,
+    ).length;
+    return [get(`${relative(resource.path)}?page=0`), get(`${relative(resource.path)}?page=${lastPage + 1}`)];
+  };
   return [
-    ...routes.map((route) => browsable(relative(requestOf(route.file) ?? route.path))),
+    ...routes.map((route) => browsable(relative(requestOf(route.file, resources) ?? route.path))),
     // Sorted at request time by the targets with code, so it has no file.
-    get(`${list('event')}?ordering=${severalFields}`),
+    ...resources.flatMap((resource) => {
+      const ordering = severalFields(resource);
+      return ordering === undefined ? [] : [get(`${relative(resource.path)}?ordering=${ordering}`)];
+    }),
     ...lists.map((target) => ({ method: 'HEAD', target })),
     ...lists.map((target) => ({ method: 'OPTIONS', target })),
     ...lists.flatMap((target) => REJECTED_METHODS.map((method) => ({ method, target }))),
@@ -84,8 +87,7 @@ export function verifyRequests(routes: readonly Route[]): VerifyRequest[] {
       ? [get(relative(`${ordered.path.slice(0, -1)}?ordering=${ordered.query.ordering}`), MISSING_SLASH)]
       : []),
     get('no-such-list/', UNKNOWN_PATH),
-    get(`${list('company')}?format=no-such-format`),
-    get(`${list(TEXTURES)}?page=0`),
-    get(`${list(TEXTURES)}?page=${lastPage + 1}`),
+    ...lists.slice(0, 1).map((target) => get(`${target}?format=no-such-format`)),
+    ...resources.filter((resource) => resource.paginated).flatMap(invalidPages),
   ];
 }

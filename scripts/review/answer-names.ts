@@ -9,25 +9,30 @@ import {
   optionsFile,
   REJECTED_METHODS,
   RESOURCES,
+  type Routed,
   requestOf,
   UNSUPPORTED_ORDERING_FILE,
 } from '../contract/routes.ts';
 
-/** The fixed bodies (OPTIONS metadata and the errors), by file. */
-const FIXED_BODIES = new Map<string, string>([
-  [NOT_FOUND_FILE, '404 Not found'],
-  [INVALID_PAGE_FILE, '404 Invalid page'],
-  [UNSUPPORTED_ORDERING_FILE, '400 unsupported ordering'],
-  ...REJECTED_METHODS.map((method): [string, string] => [methodNotAllowedFile(method), `405 ${method}`]),
-  ...RESOURCES.map((resource): [string, string] => [optionsFile(resource.name), `OPTIONS ${resource.path}`]),
-]);
-
-/** The request a file answers; undefined for a file that is not an answer (`_headers`, `_redirects`). */
-export function answerOf(file: string): string | undefined {
-  return FIXED_BODIES.get(file) ?? requestOf(file);
+/** How a build's files are named as requests: its fixed bodies, and its lists by the route table. */
+export interface AnswerNames {
+  /** The request a file answers; undefined for a file that is not an answer (`_headers`, `_redirects`). */
+  answerOf(file: string): string | undefined;
+  /** Whether the file is a fixed body: OPTIONS metadata or an error. */
+  isFixedBody(file: string): boolean;
 }
 
-/** Whether the file is a fixed body: OPTIONS metadata or an error. */
-export function isFixedBody(file: string): boolean {
-  return FIXED_BODIES.has(file);
+/** The names of the answers of a build of `resources`. */
+export function answerNames(resources: readonly Routed[] = RESOURCES): AnswerNames {
+  const fixedBodies = new Map<string, string>([
+    [NOT_FOUND_FILE, '404 Not found'],
+    [INVALID_PAGE_FILE, '404 Invalid page'],
+    [UNSUPPORTED_ORDERING_FILE, '400 unsupported ordering'],
+    ...REJECTED_METHODS.map((method): [string, string] => [methodNotAllowedFile(method), `405 ${method}`]),
+    ...resources.map((resource): [string, string] => [optionsFile(resource.name), `OPTIONS ${resource.path}`]),
+  ]);
+  return {
+    answerOf: (file) => fixedBodies.get(file) ?? requestOf(file, resources),
+    isFixedBody: (file) => fixedBodies.has(file),
+  };
 }

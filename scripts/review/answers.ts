@@ -4,8 +4,8 @@
 
 import { parseHeadersFile } from '../contract/headers.ts';
 import type { PlainJson } from '../contract/json.ts';
-import { linkBase, RESOURCES, TEXTURES } from '../contract/routes.ts';
-import { answerOf, isFixedBody } from './answer-names.ts';
+import { linkBase, RESOURCES, type Routed } from '../contract/routes.ts';
+import { type AnswerNames, answerNames } from './answer-names.ts';
 import { type Files, type Page, parsed, sameBytes } from './records.ts';
 import { diffValues, type FieldChange, idOf } from './values.ts';
 
@@ -57,12 +57,15 @@ export interface AnswersDiff {
   headers: HeaderChange[];
 }
 
-/** A list that is not paginated, in its default order or an ordering: `event/ordering=-id.json`. */
-const LIST_FILE = new RegExp(
-  `^(${RESOURCES.filter((resource) => !resource.paginated)
-    .map((resource) => resource.name)
-    .join('|')})/(index|ordering=[^/]+)\\.json$`,
-);
+/** A list of `resources` that is not paginated, in its default order or an ordering: `event/ordering=-id.json`. */
+function listFilePattern(resources: readonly Routed[]): RegExp {
+  return new RegExp(
+    `^(${resources
+      .filter((resource) => !resource.paginated)
+      .map((resource) => resource.name)
+      .join('|')})/(index|ordering=[^/]+)\\.json$`,
+  );
+}
 
 /**
  * The positions (in `values`, distinct ranks from 0 to values.length - 1) of the increasing
@@ -141,8 +144,15 @@ export function listIds(records: readonly PlainJson[]): string[] {
 export interface Known {
   /** The ids of a list file before and after, by file. */
   ids: Map<string, [before: string[], after: string[]]>;
-  /** The texture pages before and after; undefined when every page is the same, byte for byte. */
-  pages: [before: Page[], after: Page[]] | undefined;
+  /** The pages before and after of each paginated list, by resource; none when every page is the same, byte for byte. */
+  pages: Map<Routed, [before: Page[], after: Page[]]>;
+}
+
+/** A build's resources, and how its files are named as requests. */
+interface Naming {
+  resources: readonly Routed[];
+  names: AnswerNames;
+  listFile: RegExp;
 }
 
 /** The ids of the changed records, by resource (`event` for its orderings too). */
@@ -155,22 +165,19 @@ function idsOf(before: Files, after: Files, file: string, known: Known): [string
   return [listIds(parsed<PlainJson[]>(before, file) ?? []), listIds(parsed<PlainJson[]>(after, file) ?? [])];
 }
 
-function reorders(before: Files, after: Files, changed: ChangedIds, known: Known): Reorder[] {
+function reorders(before: Files, after: Files, changed: ChangedIds, known: Known, naming: Naming): Reorder[] {
   const found: Reorder[] = [];
   for (const [file, bytes] of after) {
     const was = before.get(file);
-    if (!LIST_FILE.test(file) || was === undefined || was.equals(bytes)) continue;
+    if (!naming.listFile.test(file) || was === undefined || was.equals(bytes)) continue;
     const [old, now] = idsOf(before, after, file, known);
     const moves = movesBetween(old, now, changed.get(file.split('/')[0] as string));
-    if (moves.length > 0) found.push({ answer: answerOf(file) as string, moves });
+    if (moves.length > 0) found.push({ answer: naming.names.answerOf(file) as string, moves });
   }
-  if (known.pages !== undefined) {
-    const [old, now] = known.pages.map((pages) => listIds(pages.flatMap((page) => page.results))) as [
-      string[],
-      string[],
-    ];
-    const moves = movesBetween(old, now, changed.get(TEXTURES));
-    if (moves.length > 0) found.push({ answer: `/${TEXTURES}/ (all pages)`, moves });
+  for (const [resource, sides] of known.pages) {
+    const [old, now] = sides.map((pages) => listIds(pages.flatMap((page) => page.results))) as [string[], string[]];
+    const moves = movesBetween(old, now, changed.get(resource.name));
+    if (moves.length > 0) found.push({ answer: `${resource.path} (all pages)`, moves });
   }
   return found.sort((a, b) => a.answer.localeCompare(b.answer));
 }
@@ -179,8 +186,8 @@ function pageSizeOf(pages: readonly Page[]): number | null {
   return pages.length > 1 ? (pages[0] as Page).results.length : null;
 }
 
-function baseUrlOf(pages: readonly Page[]): string | null {
-  return linkBase(pages[0]?.next ?? pages[1]?.previous) ?? null;
+function baseUrlOf(pages: readonly Page[], resources: readonly Routed[]): string | null {
+  return linkBase(pages[0]?.next ?? pages[1]?.previous, resources) ?? null;
 }
 
 /** Pages whose records are those of the same page before, each moved by the same number of places. */
@@ -202,14 +209,19 @@ function shifts(old: readonly Page[], now: readonly Page[], pageSize: number): S
   return found;
 }
 
-/** How the texture pages changed; nothing when they are the same, byte for byte (`known.pages` undefined). */
-function pagesDiff(known: Known): PagesDiff {
-  if (known.pages === undefined) return { shifts: [] };
-  const [old, now] = known.pages;
+/**
+ * How the pages of the build's first paginated list changed (the API's one: the textures);
+ * nothing when they are the same, byte for byte.
+ */
+function pagesDiff(known: Known, resources: readonly Routed[]): PagesDiff {
+  const paginated = resources.find((resource) => resource.paginated);
+  const sides = paginated === undefined ? undefined : known.pages.get(paginated);
+  if (sides === undefined) return { shifts: [] };
+  const [old, now] = sides;
   const diff: PagesDiff = { shifts: [] };
   const count = { before: old[0]?.count ?? 0, after: now[0]?.count ?? 0 };
   if (count.before !== count.after) diff.count = count;
-  const baseUrl = { before: baseUrlOf(old), after: baseUrlOf(now) };
+  const baseUrl = { before: baseUrlOf(old, resources), after: baseUrlOf(now, resources) };
   if (baseUrl.before !== null && baseUrl.after !== null && baseUrl.before !== baseUrl.after) diff.baseUrl = baseUrl;
   const pageSize = { before: pageSizeOf(old), after: pageSizeOf(now) };
   if (pageSize.before !== null && pageSize.after !== null && pageSize.before !== pageSize.after) {
@@ -221,14 +233,14 @@ function pagesDiff(known: Known): PagesDiff {
   return diff;
 }
 
-function bodies(before: Files, after: Files): BodyChange[] {
+function bodies(before: Files, after: Files, names: AnswerNames): BodyChange[] {
   const found: BodyChange[] = [];
   for (const [file, bytes] of after) {
     const was = before.get(file);
-    if (!isFixedBody(file) || was === undefined || was.equals(bytes)) continue;
+    if (!names.isFixedBody(file) || was === undefined || was.equals(bytes)) continue;
     const fields: FieldChange[] = [];
     diffValues('', parsed(before, file) as PlainJson, parsed(after, file) as PlainJson, fields);
-    found.push({ answer: answerOf(file) as string, fields });
+    found.push({ answer: names.answerOf(file) as string, fields });
   }
   return found.sort((a, b) => a.answer.localeCompare(b.answer));
 }
@@ -259,24 +271,32 @@ function headers(before: Buffer | undefined, after: Buffer | undefined): HeaderC
   return found;
 }
 
-function answerFiles(files: Files): Set<string> {
-  return new Set([...files.keys()].filter((file) => answerOf(file) !== undefined));
+function answerFiles(files: Files, names: AnswerNames): Set<string> {
+  return new Set([...files.keys()].filter((file) => names.answerOf(file) !== undefined));
 }
 
 /**
- * The answers' changes; `changed` names the records that changed, which are the ones said to move,
- * and `known` what the records' comparison parsed already.
+ * The answers' changes in a build of `resources`; `changed` names the records that changed, which
+ * are the ones said to move, and `known` what the records' comparison parsed already.
  */
-export function diffAnswers(before: Files, after: Files, changed: ChangedIds, known: Known): AnswersDiff {
-  const old = answerFiles(before);
-  const now = answerFiles(after);
-  const named = (files: string[]) => files.map((file) => answerOf(file) as string).sort();
+export function diffAnswers(
+  before: Files,
+  after: Files,
+  changed: ChangedIds,
+  known: Known,
+  resources: readonly Routed[] = RESOURCES,
+): AnswersDiff {
+  const names = answerNames(resources);
+  const naming: Naming = { resources, names, listFile: listFilePattern(resources) };
+  const old = answerFiles(before, names);
+  const now = answerFiles(after, names);
+  const named = (files: string[]) => files.map((file) => names.answerOf(file) as string).sort();
   return {
     appeared: named([...now].filter((file) => !old.has(file))),
     vanished: named([...old].filter((file) => !now.has(file))),
-    reordered: reorders(before, after, changed, known),
-    pages: pagesDiff(known),
-    bodies: bodies(before, after),
+    reordered: reorders(before, after, changed, known, naming),
+    pages: pagesDiff(known, resources),
+    bodies: bodies(before, after, names),
     headers: headers(before.get('_headers'), after.get('_headers')),
   };
 }

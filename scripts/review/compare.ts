@@ -5,7 +5,7 @@
 // records are dropped once compared, so that at most one resource's lists are held at a time.
 
 import type { PlainJson } from '../contract/json.ts';
-import { RESOURCE_NAMES, TEXTURES } from '../contract/routes.ts';
+import { RESOURCES, type Routed } from '../contract/routes.ts';
 import { type AnswersDiff, diffAnswers, type Known, listIds } from './answers.ts';
 import {
   diffRecords,
@@ -14,9 +14,9 @@ import {
   type Page,
   pageBytes,
   parsed,
+  parsePages,
   type ResourceDiff,
   sameBytes,
-  texturePages,
 } from './records.ts';
 import type { Side } from './side.ts';
 
@@ -37,44 +37,49 @@ function sameFiles(a: Files, b: Files): boolean {
   return true;
 }
 
-/** Compares two sides; reading both is the caller's, so this can be timed on its own. */
-export function compareSides(before: Side, after: Side): Report {
+/**
+ * Compares two builds of `resources`; reading both sides is the caller's, so this can be timed on
+ * its own.
+ */
+export function compareSides(before: Side, after: Side, resources: readonly Routed[] = RESOURCES): Report {
   const report = { version: 1 as const, before: before.label, after: after.label };
   if (sameFiles(before.files, after.files)) {
     return {
       ...report,
       identical: true,
-      resources: RESOURCE_NAMES.map((resource) => ({ resource, added: [], removed: [], changed: [] })),
+      resources: resources.map(({ name }) => ({ resource: name, added: [], removed: [], changed: [] })),
       answers: { appeared: [], vanished: [], reordered: [], pages: { shifts: [] }, bodies: [], headers: [] },
     };
   }
-  const known: Known = { ids: new Map(), pages: undefined };
-  const resources: ResourceDiff[] = [];
-  for (const resource of RESOURCE_NAMES) {
-    if (resource === TEXTURES) {
-      const old = pageBytes(before.files);
-      const now = pageBytes(after.files);
+  const known: Known = { ids: new Map(), pages: new Map() };
+  const diffs: ResourceDiff[] = [];
+  for (const resource of resources) {
+    const { name } = resource;
+    if (resource.paginated) {
+      const old = pageBytes(before.files, resource);
+      const now = pageBytes(after.files, resource);
       const same = old.length === now.length && old.every((bytes, index) => bytes.equals(now[index] as Buffer));
       if (same) {
-        resources.push({ resource, added: [], removed: [], changed: [] });
+        diffs.push({ resource: name, added: [], removed: [], changed: [] });
         continue;
       }
-      const pages: [Page[], Page[]] = [texturePages(old), texturePages(now)];
-      known.pages = pages;
+      const pages: [Page[], Page[]] = [parsePages(old), parsePages(now)];
+      known.pages.set(resource, pages);
       const records = (side: Page[]) => side.flatMap((page) => page.results);
-      resources.push(diffRecords(resource, records(pages[0]), records(pages[1])));
+      diffs.push(diffRecords(name, records(pages[0]), records(pages[1])));
       continue;
     }
     const file = listFile(resource);
     if (sameBytes(before.files.get(file), after.files.get(file))) {
-      resources.push({ resource, added: [], removed: [], changed: [] });
+      diffs.push({ resource: name, added: [], removed: [], changed: [] });
       continue;
     }
     const old = parsed<PlainJson[]>(before.files, file) ?? [];
     const now = parsed<PlainJson[]>(after.files, file) ?? [];
     known.ids.set(file, [listIds(old), listIds(now)]);
-    resources.push(diffRecords(resource, old, now));
+    diffs.push(diffRecords(name, old, now));
   }
-  const changed = new Map(resources.map((diff) => [diff.resource, new Set(diff.changed.map((record) => record.id))]));
-  return { ...report, identical: false, resources, answers: diffAnswers(before.files, after.files, changed, known) };
+  const changed = new Map(diffs.map((diff) => [diff.resource, new Set(diff.changed.map((record) => record.id))]));
+  const answers = diffAnswers(before.files, after.files, changed, known, resources);
+  return { ...report, identical: false, resources: diffs, answers };
 }

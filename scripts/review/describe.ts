@@ -2,6 +2,8 @@
 // marked added, removed, changed or a note; the text and Markdown formats lay these out.
 
 import type { PlainJson } from '../contract/json.ts';
+import { RESOURCES } from '../contract/resources/index.ts';
+import { countedAs } from '../contract/resources/resource.ts';
 import type { Shift } from './answers.ts';
 import type { Report } from './compare.ts';
 import type { Added } from './records.ts';
@@ -76,10 +78,15 @@ function plural(count: number, one: string, many = `${one}s`): string {
   return `${count} ${count === 1 ? one : many}`;
 }
 
+/** The records of the pages the report's `pages` describes (the first paginated list's): `texture`, `textures`. */
+const [PAGED_ONE, PAGED_MANY] = countedAs(
+  RESOURCES.find((resource) => resource.paginated) ?? { one: 'record', many: 'records' },
+);
+
 function shiftLine(shift: Shift): Line {
   const pages = shift.from === shift.to ? `page ${shift.from} shifts` : `pages ${shift.from}–${shift.to} shift`;
   const size = Math.abs(shift.by);
-  const count = size === 1 ? 'one texture' : `${size} textures`;
+  const count = size === 1 ? `one ${PAGED_ONE}` : `${size} ${PAGED_MANY}`;
   return { kind: 'note', depth: 0, text: `${pages} ${shift.by > 0 ? 'by' : 'back by'} ${count}` };
 }
 
@@ -112,7 +119,7 @@ function answerLines(report: Report): Line[] {
   const { appeared, vanished, reordered, pages, bodies, headers } = report.answers;
   const lines: Line[] = [...routeLines(appeared, 'added'), ...routeLines(vanished, 'removed')];
   if (pages.count) {
-    lines.push({ kind: 'changed', depth: 0, text: `texture count: ${pages.count.before} → ${pages.count.after}` });
+    lines.push({ kind: 'changed', depth: 0, text: `${PAGED_ONE} count: ${pages.count.before} → ${pages.count.after}` });
   }
   if (pages.baseUrl) {
     const { before, after } = pages.baseUrl;
@@ -120,7 +127,11 @@ function answerLines(report: Report): Line[] {
   }
   if (pages.pageSize) {
     const { before, after } = pages.pageSize;
-    lines.push({ kind: 'changed', depth: 0, text: `page size ${before} → ${after}: every texture page is cut anew` });
+    lines.push({
+      kind: 'changed',
+      depth: 0,
+      text: `page size ${before} → ${after}: every ${PAGED_ONE} page is cut anew`,
+    });
   }
   lines.push(...pages.shifts.map(shiftLine));
   for (const { answer, moves } of reordered) {

@@ -1,8 +1,8 @@
 // The records of each resource on one side, and how they changed between two sides, matched by
-// `id`: the three plain lists, and the textures' pages joined in page order.
+// `id`: a plain list as it is, a paginated one with its pages joined in page order.
 
 import type { PlainJson } from '../contract/json.ts';
-import { type ResourceName, TEXTURES } from '../contract/routes.ts';
+import { fileFor, type Routed } from '../contract/routes.ts';
 import { diffValues, type FieldChange, idOf, sameJson } from './values.ts';
 
 export interface Page {
@@ -26,29 +26,29 @@ export function parsed<T = PlainJson>(files: Files, file: string): T | undefined
   return bytes === undefined ? undefined : (JSON.parse(bytes.toString('utf8')) as T);
 }
 
-/** The file of page `n` of the textures without `format` (page 1 is the list itself). */
-function pageFile(n: number): string {
-  return n === 1 ? `${TEXTURES}/index.json` : `${TEXTURES}/page=${n}.json`;
+/** The file of page `n` of a paginated list without `format` (page 1 is the list itself). */
+function pageFile(resource: Routed, n: number): string {
+  return fileFor(resource.path, n === 1 ? {} : { page: String(n) });
 }
 
-/** The bytes of the textures' pages without `format`, in order, from page 1 to the last one the side has. */
-export function pageBytes(files: Files): Buffer[] {
+/** The bytes of a paginated list's pages without `format`, in order, from page 1 to the last one the side has. */
+export function pageBytes(files: Files, resource: Routed): Buffer[] {
   const pages: Buffer[] = [];
   for (let n = 1; ; n++) {
-    const bytes = files.get(pageFile(n));
+    const bytes = files.get(pageFile(resource, n));
     if (bytes === undefined) return pages;
     pages.push(bytes);
   }
 }
 
-/** The textures' pages, parsed from their bytes. */
-export function texturePages(pages: readonly Buffer[]): Page[] {
+/** A paginated list's pages, parsed from their bytes. */
+export function parsePages(pages: readonly Buffer[]): Page[] {
   return pages.map((bytes) => JSON.parse(bytes.toString('utf8')) as Page);
 }
 
-/** The file that lists a resource's records, but for the textures, whose records are in pages. */
-export function listFile(resource: Exclude<ResourceName, typeof TEXTURES>): string {
-  return `${resource}/index.json`;
+/** The file that lists the records of a list that is not paginated. */
+export function listFile(resource: Routed): string {
+  return fileFor(resource.path, {});
 }
 
 export interface Added {
@@ -64,14 +64,15 @@ export interface RecordChange {
 }
 
 export interface ResourceDiff {
-  resource: ResourceName;
+  /** The resource's name. */
+  resource: string;
   added: Added[];
   removed: Added[];
   changed: RecordChange[];
 }
 
 /** Records added, removed and changed, matched by id; added and changed in the after side's order. */
-export function diffRecords(resource: ResourceName, before: PlainJson[], after: PlainJson[]): ResourceDiff {
+export function diffRecords(resource: string, before: PlainJson[], after: PlainJson[]): ResourceDiff {
   const byId = (records: PlainJson[]) => new Map(records.map((record) => [idOf(record) ?? '', record]));
   const old = byId(before);
   const now = byId(after);

@@ -4,14 +4,13 @@
 // Which file answers which query is not written here but taken from the route table (a route's
 // own query) or asked of its resolve() (any other combination of the values the table knows).
 
-import { EVENT_FIELDS, FORMATS, type Route, resolve } from '../contract/routes.ts';
+import { FORMATS, RESOURCES, type Route, type Routed, resolve } from '../contract/routes.ts';
 
-/** Values worth a rule besides those of the route table: every ordering term, the first page. */
-const PROBES: Readonly<Record<string, readonly string[]>> = {
-  format: FORMATS,
-  ordering: EVENT_FIELDS.flatMap((field) => [field, `-${field}`]),
-  page: ['1'],
-};
+/** Values worth a rule besides those of the route table: every ordering term of `resources`, the first page. */
+function probesOf(resources: readonly Routed[]): Readonly<Record<string, readonly string[]>> {
+  const fields = [...new Set(resources.flatMap((resource) => resource.orderingFields))];
+  return { format: FORMATS, ordering: fields.flatMap((field) => [field, `-${field}`]), page: ['1'] };
+}
 
 /** Every subset of `keys`, largest first; same-size subsets keep the order of `keys`. */
 export function subsets(keys: readonly string[]): string[][] {
@@ -33,13 +32,18 @@ export function combinations(
 }
 
 /** The query keys whose value changes a list's answer (`format` always can: a 404), and the values worth a rule. */
-export function listKeys(path: string, routes: readonly Route[]): { keys: string[]; values: Map<string, string[]> } {
+export function listKeys(
+  path: string,
+  routes: readonly Route[],
+  resources: readonly Routed[] = RESOURCES,
+): { keys: string[]; values: Map<string, string[]> } {
+  const probes = probesOf(resources);
   const listRoutes = routes.filter((route) => route.path === path);
   const keys = [...new Set(['format', ...listRoutes.flatMap((route) => Object.keys(route.query))])].sort();
   const values = new Map(
     keys.map((key) => [
       key,
-      [...new Set([...listRoutes.flatMap((route) => route.query[key] ?? []), ...(PROBES[key] ?? [])])],
+      [...new Set([...listRoutes.flatMap((route) => route.query[key] ?? []), ...(probes[key] ?? [])])],
     ]),
   );
   return { keys, values };
@@ -92,6 +96,7 @@ export function fileAnswer(
   path: string,
   pairs: ReadonlyArray<readonly [string, string]>,
   routes: readonly Route[],
+  resources: readonly Routed[] = RESOURCES,
 ): string | undefined {
   const table = tableOf(routes);
   const routeFile = table.routeFiles.get(queryKey(path, pairs));
@@ -99,7 +104,7 @@ export function fileAnswer(
   const search = new URLSearchParams(pairs.map(([key, value]): [string, string] => [key, value])).toString();
   const target = `${path}${search ? `?${search}` : ''}`;
   if (table.answers.has(target)) return table.answers.get(target);
-  const answer = resolve('GET', target);
+  const answer = resolve('GET', target, resources);
   const file =
     answer.kind === 'file' && answer.status === 200 && table.files.has(answer.file) ? answer.file : undefined;
   table.answers.set(target, file);

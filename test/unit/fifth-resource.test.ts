@@ -2,8 +2,8 @@
 // resource"): the texture categories, a UUID id and a name, by name, a page at a time. The build
 // takes the list of declarations, and everything follows from it without a change elsewhere: the
 // files and the route table, the local server over HTTP, the JSON Schema of its source files and
-// the OpenAPI document (each checked by its validator), the reference page, and the live preview,
-// whose publications equal a full build.
+// the OpenAPI document (each checked by its validator), the reference page, the comparison of
+// two builds (`npm run diff`), and the live preview, whose publications equal a full build.
 
 import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import type http from 'node:http';
@@ -19,6 +19,8 @@ import { RESOURCES } from '../../scripts/contract/resources/index.ts';
 import { declare, UNIQUE_IDS } from '../../scripts/contract/resources/resource.ts';
 import { planRoutes, resolve, routingOf } from '../../scripts/contract/routes.ts';
 import { createApiServer, listen } from '../../scripts/respond/node-server.ts';
+import { compareSides } from '../../scripts/review/compare.ts';
+import { readSide } from '../../scripts/review/side.ts';
 import { cloudflareWorkers } from '../e2e/targets/cloudflare-workers.ts';
 import { freePort } from '../e2e/targets/process.ts';
 import { readTreeText, tempDirs } from './helpers/tree.ts';
@@ -213,6 +215,37 @@ describe('a fifth resource, declared only in this test', () => {
     ]);
     expect(section).toContain('the number of categories over all pages');
     expect(html).toContain('<option value="/category/">/category/</option>');
+  });
+
+  it('is compared by npm run diff, which names a changed record and the pages that moved', async () => {
+    const dataDir = await dataWithCategories();
+    const [before, after] = [await temp(), await temp()];
+    const noTargets = (dir: string) => ({ ...options(dataDir, dir), reference: false, targets: [] });
+    await build(noTargets(before));
+    const file = path.join(dataDir, 'category', 'categories.json');
+    // The category named "Category 0" (the first by name) renamed to the end of the list.
+    const renamed = CATEGORIES.map((record) => (record.name === 'Category 0' ? { ...record, name: 'Zed' } : record));
+    writeFileSync(file, JSON.stringify(renamed));
+    await build(noTargets(after));
+    const side = (dir: string) => readSide(path.join(dir, 'public'), dir);
+    const report = compareSides(await side(before), await side(after), RESOURCES_WITH_CATEGORIES);
+    const id = (BY_NAME[0] as { id: string }).id;
+    expect(report.identical).toBe(false);
+    expect(report.resources.map((diff) => diff.resource)).toEqual([...RESOURCES.map((r) => r.name), 'category']);
+    const categories = report.resources.find((diff) => diff.resource === 'category');
+    expect(categories).toEqual({
+      resource: 'category',
+      added: [],
+      removed: [],
+      changed: [{ id, name: 'Zed', fields: [{ path: 'name', before: 'Category 0', after: 'Zed' }] }],
+    });
+    for (const diff of report.resources.filter((diff) => diff.resource !== 'category')) {
+      expect(diff, diff.resource).toEqual({ resource: diff.resource, added: [], removed: [], changed: [] });
+    }
+    // Its pages joined: the record moved from the first place to the last.
+    expect(report.answers.reordered).toEqual([
+      { answer: '/category/ (all pages)', moves: [{ id, before: 1, after: 10 }] },
+    ]);
   });
 
   it('is published by the live preview as a full build writes it, also after a change', async () => {

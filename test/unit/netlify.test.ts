@@ -19,8 +19,11 @@ import { NOT_FOUND_FILE, RESOURCES, type Route, resolve } from '../../scripts/co
 import { canonicalUrl, createNetlifyFunction, routeUrls } from '../../scripts/respond/netlify-function.ts';
 import { createApiServer, listen } from '../../scripts/respond/node-server.ts';
 import type { FunctionConfig } from '../../scripts/targets/netlify/bundle.ts';
-import { FUNCTIONS_DIR, METHODS_CONFIG, QUERY_CONFIG } from '../../scripts/targets/netlify/netlify.ts';
+import { FUNCTIONS_DIR, methodsConfig, QUERY_CONFIG } from '../../scripts/targets/netlify/netlify.ts';
 import { FUNCTION_PREFIX, redirectRules } from '../../scripts/targets/netlify/redirects.ts';
+
+/** The methods function's config for the API's resources. */
+const METHODS_CONFIG = methodsConfig();
 
 const ORIGIN = 'https://api.example.com';
 

@@ -18,8 +18,8 @@ import { validate } from '../../scripts/builder/pipeline/validate.ts';
 import { DEFAULTS } from '../../scripts/cli/settings.ts';
 import { headersFor, parseHeadersFile } from '../../scripts/contract/headers.ts';
 import { pageCount } from '../../scripts/contract/pagination.ts';
+import { event } from '../../scripts/contract/resources/index.ts';
 import {
-  EVENT_FIELDS,
   FORMATS,
   INVALID_PAGE_FILE,
   methodNotAllowedFile,
@@ -91,7 +91,7 @@ describe('schemas/openapi.json', () => {
   it('gives ordering, page and format with their allowed values', () => {
     const { ordering, page, format } = DOC.components.parameters;
     expect(ordering).toMatchObject({ in: 'query', style: 'form', explode: false });
-    expect(ordering.schema.items.enum).toEqual(EVENT_FIELDS.flatMap((field) => [field, `-${field}`]));
+    expect(ordering.schema.items.enum).toEqual(event.orderingFields.flatMap((field) => [field, `-${field}`]));
     expect(format.schema.enum).toEqual([...FORMATS]);
     const pageSchema = new Ajv2020({ strict: false }).compile(page.schema);
     expect([1, 2, 100, 'last'].map((value) => pageSchema(value))).toEqual([true, true, true, true]);

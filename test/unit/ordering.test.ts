@@ -12,7 +12,7 @@ import {
   parseOrdering,
   sortRecords,
 } from '../../scripts/contract/ordering.ts';
-import { EVENT_FIELDS } from '../../scripts/contract/routes.ts';
+import { event } from '../../scripts/contract/resources/index.ts';
 
 const asc = (field: string): OrderTerm => ({ field, descending: false });
 const desc = (field: string): OrderTerm => ({ field, descending: true });
@@ -47,7 +47,7 @@ describe('parseOrdering', () => {
     ['name,', [asc('name')]],
     [',,-logo_bg_color', [desc('logo_bg_color')]],
   ])('%j', (raw, expected) => {
-    expect(parseOrdering(raw, EVENT_FIELDS)).toEqual(expected);
+    expect(parseOrdering(raw, event.orderingFields)).toEqual(expected);
   });
 });
 

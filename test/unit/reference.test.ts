@@ -14,9 +14,10 @@ import { referencePage } from '../../scripts/builder/documents/reference.ts';
 import { readSettings } from '../../scripts/cli/settings.ts';
 import { fixedBody } from '../../scripts/contract/bodies.ts';
 import { formatOrdering } from '../../scripts/contract/ordering.ts';
+import { event } from '../../scripts/contract/resources/index.ts';
 import {
-  eventOrderings,
   NOT_FOUND_FILE,
+  orderingsOf,
   planPages,
   REFERENCE_PAGE,
   RESOURCES,
@@ -81,7 +82,8 @@ describe('the reference page', () => {
   it('names every path, every event ordering, page and format, and the headers', () => {
     for (const resource of RESOURCES)
       expect(page).toContain(`<h2 id="${resource.name}-title"><code>${resource.path}</code>`);
-    for (const terms of eventOrderings()) expect(page).toContain(`<code>${formatOrdering(terms)}</code>`);
+    for (const terms of orderingsOf(event.orderingFields))
+      expect(page).toContain(`<code>${formatOrdering(terms)}</code>`);
     expect(page).toContain('<code>id</code>');
     expect(page).toContain('<code>last</code>');
     expect(page).toContain('<code>api</code>, <code>json</code>');

@@ -75,6 +75,11 @@ export function declare<const R extends Resource>(resource: R): R {
   return resource;
 }
 
+/** A record and records in a count, the last words of `one` and `many`: `fair`, `fairs`. */
+export function countedAs(resource: Pick<Resource, 'one' | 'many'>): [one: string, many: string] {
+  return [resource.one.split(' ').at(-1) as string, resource.many.split(' ').at(-1) as string];
+}
+
 /** The type of a record of `resource`, as zod outputs it. */
 export type RecordOf<R extends Resource> = z.infer<ReturnType<R['record']>>;
 

@@ -15,6 +15,7 @@ import {
   type PageRoute,
   RESOURCES,
   type Route,
+  type Routed,
 } from '../../contract/routes.ts';
 import { generatedMarkdownNote, generatedNote } from '../generated-note.ts';
 import type { Target } from '../target.ts';
@@ -32,26 +33,30 @@ export const PAGES_STATIC_PRUNE = "rm -rf .assetsignore _parts && find . \\( -na
 const NOWHERE = '/_not-found';
 
 /** Top-level folders of the output, so that no file can be requested by its own path. */
-function outputFolders(routes: readonly Route[], pages: readonly PageRoute[]): string[] {
+function outputFolders(routes: readonly Route[], pages: readonly PageRoute[], resources: readonly Routed[]): string[] {
   const files = [
     ...routes.map((route) => route.file),
     NOT_FOUND_FILE,
     INVALID_PAGE_FILE,
     methodNotAllowedFile('POST'),
-    ...RESOURCES.map((resource) => optionsFile(resource.name)),
+    ...resources.map((resource) => optionsFile(resource.name)),
     ...pages.map((page) => page.file),
   ];
   return [...new Set(files.map((file) => file.split('/')[0] as string))];
 }
 
-export function renderPagesRedirects(routes: readonly Route[], pages: readonly PageRoute[]): string {
+export function renderPagesRedirects(
+  routes: readonly Route[],
+  pages: readonly PageRoute[],
+  resources: readonly Routed[] = RESOURCES,
+): string {
   const lists = routes.filter((route) => Object.keys(route.query).length === 0);
   const lines = [
     generatedNote(NAME, '#'),
     '# Pages matches a rule on the path only: the query string is ignored, so ?ordering= and',
     '# ?page= get the plain list (see README.md). Static rules are matched before splats.',
     '# A list path without its slash: 301 to the slash; Pages keeps the query string.',
-    ...RESOURCES.map((resource) => `${resource.path.slice(0, -1)} ${resource.path} 301`),
+    ...resources.map((resource) => `${resource.path.slice(0, -1)} ${resource.path} 301`),
     '# Each list from its file; a proxy (200), so the URL stays the list path.',
     ...lists.map((route) => `${route.path} /${route.file} 200`),
     ...(pages.length > 0
@@ -63,7 +68,7 @@ export function renderPagesRedirects(routes: readonly Route[], pages: readonly P
     ...['/404', '/404.html', '/_headers', '/_redirects'].map((path) => `${path} ${NOWHERE} 200`),
     '# The output files themselves are not URLs of the API (as on the local server): a proxy to a',
     '# path without a file makes Pages answer with 404.html, status 404.',
-    ...outputFolders(routes, pages).map((folder) => `/${folder}/* ${NOWHERE} 200`),
+    ...outputFolders(routes, pages, resources).map((folder) => `/${folder}/* ${NOWHERE} 200`),
   ];
   return `${lines.join('\n')}\n`;
 }
@@ -136,9 +141,9 @@ end-to-end suite lists each case in test/e2e/expectations.ts):
 
 export const cloudflarePagesStatic: Target = {
   name: NAME,
-  files: ({ routes, pages, headerRules }) =>
+  files: ({ routes, pages, headerRules, resources }) =>
     new Map([
-      ['_redirects', renderPagesRedirects(routes, pages)],
+      ['_redirects', renderPagesRedirects(routes, pages, resources)],
       ['_headers', renderPagesHeaders(headerRules, pages)],
       ['404.html', NOT_FOUND_BODY],
       ['README.md', readme()],

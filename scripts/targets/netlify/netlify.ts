@@ -8,7 +8,7 @@
 // list of methods for all of its paths, and GET on a list path must stay static. Where Netlify
 // still differs from DRF is in the README it writes (and in test/e2e/expectations.ts).
 
-import { type PageRoute, REJECTED_METHODS, RESOURCES } from '../../contract/routes.ts';
+import { type PageRoute, REJECTED_METHODS, RESOURCES, type Routed } from '../../contract/routes.ts';
 import { routeUrls } from '../../respond/netlify-function.ts';
 import { generatedMarkdownNote, generatedNote } from '../generated-note.ts';
 import type { Target } from '../target.ts';
@@ -32,10 +32,9 @@ const FUNCTION_METHODS = ['OPTIONS', 'POST', 'PUT', 'PATCH', 'DELETE'];
  * resolve() answers with the 301 and the 404), and `netlify dev` matches functions again on the
  * rewritten path (`/company/index.json`).
  */
-export const METHODS_CONFIG: FunctionConfig = {
-  path: RESOURCES.flatMap((resource) => [resource.path, `${resource.path}*`]),
-  method: FUNCTION_METHODS,
-};
+export function methodsConfig(resources: readonly Routed[] = RESOURCES): FunctionConfig {
+  return { path: resources.flatMap((resource) => [resource.path, `${resource.path}*`]), method: FUNCTION_METHODS };
+}
 
 /** The rewrite target of the `_redirects` rules, every method (only GET and HEAD get there). */
 export const QUERY_CONFIG: FunctionConfig = { path: [`${FUNCTION_PREFIX}/*`] };
@@ -147,14 +146,14 @@ How it is tested:
 
 export const netlify: Target = {
   name: NAME,
-  files: async ({ routes, pages, headerRules }) => {
+  files: async ({ routes, pages, headerRules, resources }) => {
     const code = await bundleFunctionCode(headerRules, routeUrls(routes), FUNCTION_PREFIX);
     const banner = generatedNote(NAME, '//');
     return new Map([
       ['netlify.toml', netlifyToml(pages)],
-      [`${FUNCTIONS_DIR}/methods.mjs`, functionFile(banner, code, METHODS_CONFIG)],
+      [`${FUNCTIONS_DIR}/methods.mjs`, functionFile(banner, code, methodsConfig(resources))],
       [`${FUNCTIONS_DIR}/query.mjs`, functionFile(banner, code, QUERY_CONFIG)],
-      ['_redirects', renderRedirects(routes, pages)],
+      ['_redirects', renderRedirects(routes, pages, resources)],
       ['README.md', readme()],
     ]);
   },

@@ -19,7 +19,7 @@
 // Netlify target's function, which answers it with the same resolve(). So a query is either
 // answered from the file DRF's answer is in or by the function; never from another file.
 
-import { NOT_FOUND_FILE, type PageRoute, RESOURCES, type Route } from '../../contract/routes.ts';
+import { NOT_FOUND_FILE, type PageRoute, RESOURCES, type Route, type Routed } from '../../contract/routes.ts';
 import { combinations, fileAnswer, listKeys, subsets } from '../query-answers.ts';
 
 /**
@@ -38,13 +38,13 @@ export interface RedirectRule {
 }
 
 /** The rules of one list path: for each set of query keys (more keys first), exact values, then the rest. */
-function listRules(path: string, routes: readonly Route[]): RedirectRule[] {
-  const { keys, values } = listKeys(path, routes);
+function listRules(path: string, routes: readonly Route[], resources: readonly Routed[]): RedirectRule[] {
+  const { keys, values } = listKeys(path, routes, resources);
   const rules: RedirectRule[] = [];
   for (const subset of subsets(keys)) {
     for (const pairs of combinations(subset, values)) {
       // Only answers that are a file of the build with status 200; anything else is the function's.
-      const file = fileAnswer(path, pairs, routes);
+      const file = fileAnswer(path, pairs, routes, resources);
       if (file !== undefined) rules.push({ path, query: pairs, to: `/${file}`, status: 200, force: false });
     }
     if (subset.length > 0) {
@@ -64,9 +64,13 @@ function listRules(path: string, routes: readonly Route[]): RedirectRule[] {
  * The rules in order: each list path's, each page's beside the API (its path to its file, before
  * the 404 that hides the file's own name), then the forced 404 for every other path.
  */
-export function redirectRules(routes: readonly Route[], pages: readonly PageRoute[]): RedirectRule[] {
+export function redirectRules(
+  routes: readonly Route[],
+  pages: readonly PageRoute[],
+  resources: readonly Routed[] = RESOURCES,
+): RedirectRule[] {
   return [
-    ...RESOURCES.flatMap((resource) => listRules(resource.path, routes)),
+    ...resources.flatMap((resource) => listRules(resource.path, routes, resources)),
     ...pages.map((page) => ({ path: page.path, query: [], to: `/${page.file}`, status: 200, force: false })),
     { path: '/*', query: [], to: `/${NOT_FOUND_FILE}`, status: 404, force: true },
   ];
@@ -77,14 +81,18 @@ export function formatRule(rule: RedirectRule): string {
   return `${rule.path} ${conditions}${rule.to} ${rule.status}${rule.force ? '!' : ''}`;
 }
 
-export function renderRedirects(routes: readonly Route[], pages: readonly PageRoute[]): string {
+export function renderRedirects(
+  routes: readonly Route[],
+  pages: readonly PageRoute[],
+  resources: readonly Routed[] = RESOURCES,
+): string {
   const lines = [
     '# Generated from the route table by `npm run build` (scripts/targets/netlify/redirects.ts). Netlify reads it,',
     '# together with the functions of targets/netlify/ (a query no file answers is rewritten to',
     `# ${FUNCTION_PREFIX}/...); Cloudflare Pages cannot match query strings (see README, "Hosts").`,
     '# First match wins: for each list, rules with more query keys come first, exact values before',
     '# `key=:key` (any value). A rule matches a path with or without its trailing slash.',
-    ...redirectRules(routes, pages).map(formatRule),
+    ...redirectRules(routes, pages, resources).map(formatRule),
   ];
   return `${lines.join('\n')}\n`;
 }

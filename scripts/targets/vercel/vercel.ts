@@ -11,7 +11,7 @@
 
 import { NOT_FOUND_BODY } from '../../contract/bodies.ts';
 import type { HeaderRule } from '../../contract/headers.ts';
-import { FORMATS, fileFor, type PageRoute, RESOURCES, type Route } from '../../contract/routes.ts';
+import { FORMATS, fileFor, type PageRoute, RESOURCES, type Route, type Routed } from '../../contract/routes.ts';
 import { generatedMarkdownNote } from '../generated-note.ts';
 import { combinations, fileAnswer, listKeys, subsets } from '../query-answers.ts';
 import type { Target } from '../target.ts';
@@ -68,8 +68,8 @@ const VALID_FORMAT = query('format', `^(${FORMATS.join('|')})$`);
  * first), the exact values that have a file, then the rest of that set: a valid format with an
  * unanswerable ordering or page, then any format (an unknown one: 404).
  */
-function listRewrites(path: string, routes: readonly Route[]): VercelRewrite[] {
-  const { keys, values } = listKeys(path, routes);
+function listRewrites(path: string, routes: readonly Route[], resources: readonly Routed[]): VercelRewrite[] {
+  const { keys, values } = listKeys(path, routes, resources);
   const pageNumbers = (values.get('page') ?? []).filter(isPageNumber);
   const exactValues = new Map(
     [...values].map(([key, list]) => [key, key === 'page' ? list.filter((value) => !isPageNumber(value)) : list]),
@@ -77,7 +77,7 @@ function listRewrites(path: string, routes: readonly Route[]): VercelRewrite[] {
   const rewrites: VercelRewrite[] = [];
   for (const subset of subsets(keys)) {
     for (const pairs of combinations(subset, exactValues)) {
-      const file = fileAnswer(path, pairs, routes);
+      const file = fileAnswer(path, pairs, routes, resources);
       if (file === undefined) continue;
       const conditions = pairs.map(([key, value]) => query(key, exactly(value)));
       rewrites.push({ source: path, destination: `/${file}`, ...(conditions.length ? { has: conditions } : {}) });
@@ -89,7 +89,7 @@ function listRewrites(path: string, routes: readonly Route[]): VercelRewrite[] {
       )) {
         const fileOf = (page: string) => fileFor(path, Object.fromEntries([...pairs, ['page', page]]));
         const unlike = pageNumbers.find(
-          (page) => fileAnswer(path, [...pairs, ['page', page]], routes) !== fileOf(page),
+          (page) => fileAnswer(path, [...pairs, ['page', page]], routes, resources) !== fileOf(page),
         );
         if (unlike !== undefined) throw new Error(`vercel: page ${unlike} of ${path} is not in ${fileOf(unlike)}`);
         const conditions = [...pairs.map(([key, value]) => query(key, exactly(value))), query('page', PAGE_NUMBER)];
@@ -108,7 +108,7 @@ function listRewrites(path: string, routes: readonly Route[]): VercelRewrite[] {
       if (otherKey === 'ordering') {
         // One term that is not a field: DRF drops it, so the list without ordering (for each format).
         for (const pairs of formats) {
-          const file = fileAnswer(path, pairs, routes);
+          const file = fileAnswer(path, pairs, routes, resources);
           if (file === undefined) throw new Error(`vercel: no file for ${path} ${JSON.stringify(pairs)}`);
           const conditions = [
             ...pairs.map(([key, value]) => query(key, exactly(value))),
@@ -150,6 +150,7 @@ export function vercelConfig(
   routes: readonly Route[],
   rules: readonly HeaderRule[],
   pages: readonly PageRoute[],
+  resources: readonly Routed[] = RESOURCES,
 ): VercelConfig {
   return {
     $schema: 'https://openapi.vercel.sh/vercel.json',
@@ -158,13 +159,13 @@ export function vercelConfig(
     // No .html guessing; trailingSlash is left unset: `true` would 308 every path without a
     // slash (unknown ones too), `false` would redirect /company/ to /company.
     cleanUrls: false,
-    redirects: RESOURCES.map((resource) => ({
+    redirects: resources.map((resource) => ({
       source: resource.path.slice(0, -1),
       destination: resource.path,
       statusCode: 301,
     })),
     rewrites: [
-      ...RESOURCES.flatMap((resource) => listRewrites(resource.path, routes)),
+      ...resources.flatMap((resource) => listRewrites(resource.path, routes, resources)),
       ...pages.map((page) => ({ source: page.path, destination: `/${page.file}` })),
     ],
     headers: [
@@ -240,9 +241,9 @@ network, and does not evaluate \`has\` either), its headers, its method handling
 
 export const vercel: Target = {
   name: NAME,
-  files: ({ routes, pages, headerRules }) =>
+  files: ({ routes, pages, headerRules, resources }) =>
     new Map([
-      ['vercel.json', `${JSON.stringify(vercelConfig(routes, headerRules, pages), null, 2)}\n`],
+      ['vercel.json', `${JSON.stringify(vercelConfig(routes, headerRules, pages, resources), null, 2)}\n`],
       ['404.html', NOT_FOUND_BODY],
       ['README.md', readme()],
     ]),
