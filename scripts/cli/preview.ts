@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { hostname } from 'node:os';
 import path from 'node:path';
 import type { BuildOptions } from '../builder/build.ts';
-import { addressForPeople, apiRequestListener, closeOnSignals, listen } from '../respond/node-server.ts';
+import { addressForPeople, closeOnSignals, createApi, listen } from '../respond/node-server.ts';
 import { DEFAULTS, type Settings } from './settings.ts';
 
 export interface Preview {
@@ -57,6 +57,8 @@ const hasProblems = unavailable('Nothing is built yet: the source data has probl
  */
 export async function openPreview(settings: Settings): Promise<Preview> {
   let answer = building;
+  // What Node's parser refuses gets the contract's answer once there is a build to answer from.
+  let refused: ReturnType<typeof createApi>['refused'] | undefined;
   let answering = 0;
   let lastActive = 0;
   const server = http.createServer((request, response) => {
@@ -67,6 +69,10 @@ export async function openPreview(settings: Settings): Promise<Preview> {
       lastActive = performance.now();
     });
     answer(request, response);
+  });
+  server.on('clientError', (error: Error, socket) => {
+    if (refused) refused(error, socket);
+    else if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n');
   });
   const url = await listen(server, settings.host, settings.port);
   closeOnSignals(server);
@@ -93,7 +99,11 @@ export async function openPreview(settings: Settings): Promise<Preview> {
       targetsDir: current.targetsDir,
     }),
     serve: () => {
-      if (answer === building || answer === hasProblems) answer = apiRequestListener(outDir);
+      if (answer === building || answer === hasProblems) {
+        const api = createApi(outDir);
+        answer = api.listener;
+        refused = api.refused;
+      }
     },
     failed: () => {
       if (answer === building) answer = hasProblems;

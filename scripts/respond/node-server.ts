@@ -252,11 +252,6 @@ export function createApiServer(root: string, resources: readonly Routed[] = RES
   return server;
 }
 
-/** Answers every request from the build output in `root`; throws ServeError when `root` is not one. */
-export function apiRequestListener(root: string, resources: readonly Routed[] = RESOURCES): http.RequestListener {
-  return createApi(root, resources).listener;
-}
-
 /**
  * A request Node's HTTP parser refuses (clientError) whose request line is still one the
  * contract covers: a method llhttp does not know (`FOO`, `get`: methods are case-sensitive tokens) or raw bytes above
@@ -277,10 +272,13 @@ function refusedRequest(error: Error & { code?: string; rawPacket?: Buffer }): A
   };
 }
 
-/** The request listener and the answer to what Node's parser refuses, over one output folder. */
-function createApi(
+/**
+ * The request listener and the answer to what Node's parser refuses (for its `clientError`
+ * event), over one output folder; throws ServeError when `root` is not a build output.
+ */
+export function createApi(
   root: string,
-  resources: readonly Routed[],
+  resources: readonly Routed[] = RESOURCES,
 ): {
   listener: http.RequestListener;
   refused: (error: Error & { code?: string; rawPacket?: Buffer }, socket: Duplex) => void;

@@ -12,7 +12,7 @@ import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, test } from '@playwright/test';
 import { build } from '../../scripts/builder/build.ts';
 import { REFERENCE_PAGE, RESOURCES } from '../../scripts/contract/routes.ts';
-import { apiRequestListener, listen } from '../../scripts/respond/node-server.ts';
+import { createApi, listen } from '../../scripts/respond/node-server.ts';
 import { findProgram, reportMissing } from '../installed.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -45,7 +45,7 @@ test.beforeAll(async () => {
     pageSize: PAGE_SIZE,
     reference: true,
   });
-  answer = apiRequestListener(publicDir);
+  answer = createApi(publicDir).listener;
 });
 
 test.afterAll(async () => {

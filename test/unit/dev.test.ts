@@ -13,6 +13,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { readCatalogue } from '../../scripts/builder/pipeline/catalogue.ts';
 import { DataErrors, formatDataError } from '../../scripts/builder/pipeline/errors.ts';
+import { sendRaw } from '../e2e/lib/raw-http.ts';
 import { GOOD_DATA, ROOT, startCommand } from './helpers/cli.ts';
 
 const COMPANIES = 'data/company/companies.json';
@@ -393,6 +394,18 @@ describe('npm start', () => {
     );
     // Given, the links are that address, and nothing is said.
     expect(await startedOnEveryAddress(['--base-url', 'http://192.0.2.1:8080'])).not.toContain('Its page links');
+  });
+
+  it("answers a method Node's parser refuses as the contract does, as npm run serve does", async () => {
+    const dir = await project();
+    const server = await start('start', dir);
+    for (const method of ['FOO', 'get']) {
+      const answer = await sendRaw(server.url, { method, target: '/company/', headers: [] });
+      if (typeof answer === 'string') throw new Error(`${method}: ${answer}`);
+      expect(answer.status, method).toBe(405);
+      expect(answer.body.toString('utf8')).toBe(`{"detail":"Method \\"${method}\\" not allowed."}`);
+      expect(answer.headers.find(([name]) => name.toLowerCase() === 'allow')?.[1]).toBe('GET, HEAD, OPTIONS');
+    }
   });
 
   it('builds for the origin it serves into .preview/<port>/ and writes nothing else', async () => {
