@@ -178,6 +178,15 @@ function replaceSection(doc: string, section: string): string {
   return `${doc.slice(0, start + START.length)}\n${section}\n${doc.slice(end)}`;
 }
 
+/**
+ * The table with the fuzzer's counts on the targets run under an emulator left out: wrangler's and
+ * netlify dev's runtimes answer a request or two of a seeded run differently from run to run
+ * (docs/targets.md), so `--check` holds those rows to their reasons, not to their counts.
+ */
+function withoutEmulatorCounts(text: string): string {
+  return text.replace(/\b(cloudflare-workers|cloudflare-pages|cloudflare-pages-static|netlify), \d+ of /g, '$1, N of ');
+}
+
 {
   const reportPath = process.argv.find((arg) => arg.endsWith('.json')) ?? 'test-results/e2e-results.json';
   const report = JSON.parse(readFileSync(reportPath, 'utf8')) as Report;
@@ -194,7 +203,7 @@ function replaceSection(doc: string, section: string): string {
       );
       // CI installs every target: one missing there is a failure, as playwright.config.ts says.
       if (process.env.CI === 'true') process.exitCode = 1;
-    } else if (updated !== doc) {
+    } else if (withoutEmulatorCounts(updated) !== withoutEmulatorCounts(doc)) {
       console.error(`${DOC}: the compatibility table differs from the e2e results; run \`npm run compat\`.`);
       process.exitCode = 1;
     }
