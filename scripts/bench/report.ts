@@ -485,6 +485,13 @@ export function peerReport(result: PeerResult): Section {
   };
 }
 
+/** What the growth case shows of each build, and how each is written. */
+const MEASURES: ReadonlyArray<readonly [string, (run: CommandRun) => number, (n: number) => string]> = [
+  ['time', (run) => run.ms, seconds],
+  ['CPU time', (run) => run.cpuMs, seconds],
+  ['peak RSS', (run) => run.maxRssBytes, mb],
+];
+
 /** The growth case: the build's time and peak RSS at the benchmark catalogue and GROWTH times it. */
 export function growthReport(result: GrowthResult): Section {
   const { single, grown } = result;
@@ -501,36 +508,10 @@ export function growthReport(result: GrowthResult): Section {
       `${GROWTH} times its size (${label}: ${int(result.records)} records, ${mb(result.bytes)}), alternating; each a command of its own under GNU time.`,
       '',
       HEAD,
-      row(
-        'build x1 time',
-        single.map((run) => run.ms),
-        seconds,
-      ),
-      row(
-        `build ${label} time`,
-        grown.map((run) => run.ms),
-        seconds,
-      ),
-      row(
-        'build x1 CPU time',
-        single.map((run) => run.cpuMs),
-        seconds,
-      ),
-      row(
-        `build ${label} CPU time`,
-        grown.map((run) => run.cpuMs),
-        seconds,
-      ),
-      row(
-        'build x1 peak RSS',
-        single.map((run) => run.maxRssBytes),
-        mb,
-      ),
-      row(
-        `build ${label} peak RSS`,
-        grown.map((run) => run.maxRssBytes),
-        mb,
-      ),
+      ...MEASURES.flatMap(([what, pick, format]) => [
+        row(`build x1 ${what}`, single.map(pick), format),
+        row(`build ${label} ${what}`, grown.map(pick), format),
+      ]),
       note(
         `${label} over x1, medians: time ${growth((run) => run.ms)}, CPU ${growth((run) => run.cpuMs)}, peak RSS ${growth((run) => run.maxRssBytes)}`,
       ),
