@@ -48,10 +48,24 @@ async function project(): Promise<string> {
   return dir;
 }
 
-/** Starts the command in `dir` on a free port; resolves once it prints its banner. */
-async function start(command: 'dev' | 'start', dir: string, args: readonly string[] = []): Promise<Running> {
-  const child = startCommand(command, ['--port', '0', ...args], { cwd: dir });
-  // Neither prints anything there: read and dropped all the same, so that the pipe never fills.
+interface Launched {
+  stderr: () => string;
+  printed: Running['printed'];
+}
+
+/**
+ * Runs the command in `dir`, stopped after the test before its folder is removed: SIGTERM, then
+ * SIGKILL after `graceMs` (0: SIGKILL at once, for a process paused by STATIC_API_PAUSE_AT, which
+ * has nothing to finish). Neither command prints on stdout: it is read and dropped all the same,
+ * so that the pipe never fills.
+ */
+function launch(
+  command: 'dev' | 'start',
+  dir: string,
+  args: readonly string[],
+  { env = {}, graceMs = 5000 }: { env?: Record<string, string>; graceMs?: number } = {},
+): Launched {
+  const child = startCommand(command, args, { cwd: dir, env });
   child.stdout?.resume();
   let stderr = '';
   const listeners = new Set<() => void>();
@@ -60,10 +74,9 @@ async function start(command: 'dev' | 'start', dir: string, args: readonly strin
     for (const listener of listeners) listener();
   });
   const exited = new Promise<void>((done) => child.once('exit', () => done()));
-  // Stopped before its folder is removed.
   stops.unshift(async () => {
-    child.kill('SIGTERM');
-    const killer = setTimeout(() => child.kill('SIGKILL'), 5000);
+    child.kill(graceMs === 0 ? 'SIGKILL' : 'SIGTERM');
+    const killer = setTimeout(() => child.kill('SIGKILL'), graceMs);
     await exited;
     clearTimeout(killer);
   });
@@ -86,9 +99,15 @@ async function start(command: 'dev' | 'start', dir: string, args: readonly strin
       });
       check();
     });
+  return { stderr: () => stderr, printed };
+}
+
+/** Starts the command in `dir` on a free port; resolves once it prints its banner. */
+async function start(command: 'dev' | 'start', dir: string, args: readonly string[] = []): Promise<Running> {
+  const { stderr, printed } = launch(command, dir, ['--port', '0', ...args]);
   await printed(/^Serving \S+ at http:\/\/\S+$/m);
-  const url = /^Serving \S+ at (http:\/\/\S+)$/m.exec(stderr)?.[1] as string;
-  return { url, stderr: () => stderr, printed };
+  const url = /^Serving \S+ at (http:\/\/\S+)$/m.exec(stderr())?.[1] as string;
+  return { url, stderr, printed };
 }
 
 /** Polls until the company list answers 200 and `test` holds for it; returns it. */
@@ -342,22 +361,11 @@ describe.each(['start', 'dev'] as const)('npm %s during its first build', (comma
     const dir = await project();
     const port = await freePort();
     // The first build waits for ever at its write: the server already listens.
-    const child = startCommand(command, ['--port', String(port)], {
-      cwd: dir,
+    const preview = launch(command, dir, ['--port', String(port)], {
       env: { STATIC_API_PAUSE_AT: 'recovered' },
+      graceMs: 0,
     });
-    const exited = new Promise<void>((done) => child.once('exit', () => done()));
-    stops.unshift(async () => {
-      child.kill('SIGKILL');
-      await exited;
-    });
-    let stderr = '';
-    child.stderr?.setEncoding('utf8').on('data', (text: string) => (stderr += text));
-    const deadline = Date.now() + WAIT_MS;
-    while (!stderr.includes('paused at recovered')) {
-      expect(Date.now(), stderr).toBeLessThan(deadline);
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
+    await preview.printed(/paused at recovered/);
     const answer = await fetch(`http://127.0.0.1:${port}/company/`);
     expect(answer.status).toBe(503);
     expect(answer.headers.get('retry-after')).toBe('1');
@@ -371,21 +379,10 @@ describe('npm start', () => {
     const dir = await project();
     /** What it printed by its banner's second line, or by the line after the banner. */
     const startedOnEveryAddress = async (args: string[]): Promise<string> => {
-      const child = startCommand('start', ['--port', '0', '--host', '0.0.0.0', ...args], { cwd: dir });
-      const exited = new Promise<void>((done) => child.once('exit', () => done()));
-      stops.unshift(async () => {
-        child.kill('SIGTERM');
-        await exited;
-      });
-      let stderr = '';
-      child.stderr?.setEncoding('utf8').on('data', (text: string) => (stderr += text));
-      const deadline = Date.now() + WAIT_MS;
-      while (!/^Serving .*\n/m.test(stderr)) {
-        expect(Date.now(), stderr).toBeLessThan(deadline);
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
+      const preview = launch('start', dir, ['--port', '0', '--host', '0.0.0.0', ...args]);
       // Written with the banner, in one write.
-      return stderr;
+      await preview.printed(/^Serving .*\n/m);
+      return preview.stderr();
     };
     const told = await startedOnEveryAddress([]);
     const port = /port (\d+)/.exec(told)?.[1];
