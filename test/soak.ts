@@ -3,7 +3,8 @@
 // answer must be a 200 whose body is the whole file of one build or the other (the builds
 // alternate between two base URLs, so the texture pages change each time): a failed answer or
 // a torn body (a mix, or a cut) is counted, and any makes the run fail. The local server's
-// memory is sampled over the run. Bounded: --seconds (60 by default), --every (3 s).
+// memory is sampled over the run and must stay flat (its second half's peak within 10 % of the
+// first half's). Bounded: --seconds (60 by default), --every (3 s).
 
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -42,6 +43,17 @@ function get(origin: string, target: string): Promise<{ status: number; body: Bu
     request.setTimeout(10_000, () => request.destroy(new Error('no answer within 10 s')));
     request.on('error', done);
   });
+}
+
+/**
+ * Whether memory stayed flat: the server warms up (caches, JIT) in the first half, so its peak
+ * there is the baseline; a leak shows as a second half whose peak passes it by more than 10 %.
+ */
+function memoryGrowth(samples: readonly number[]): { firstHalf: number; secondHalf: number; flat: boolean } {
+  const middle = Math.ceil(samples.length / 2);
+  const firstHalf = Math.max(...samples.slice(0, middle));
+  const secondHalf = Math.max(...samples.slice(middle));
+  return { firstHalf, secondHalf, flat: secondHalf <= firstHalf * 1.1 };
 }
 
 function rssMegabytes(pid: number): number {
@@ -146,7 +158,11 @@ try {
     for (const example of server.examples) console.log(`    ${example}`);
   }
   console.log(`  local server memory (RSS, MB, at each build): ${memory.join(' ')}`);
-  if (counts.some((server) => server.failures > 0 || server.torn > 0)) process.exitCode = 1;
+  const growth = memoryGrowth(memory);
+  console.log(
+    `  local server memory peak: ${growth.firstHalf} MB in the first half, ${growth.secondHalf} MB in the second: ${growth.flat ? 'flat' : 'growing'}`,
+  );
+  if (counts.some((server) => server.failures > 0 || server.torn > 0) || !growth.flat) process.exitCode = 1;
 } finally {
   for (const stop of stops) await stop();
   await rm(tmp, { recursive: true, force: true });
