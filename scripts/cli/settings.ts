@@ -4,8 +4,8 @@
 
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { DEFAULT_PAGE_SIZE } from '../contract/pagination.ts';
 import { misspellingDistance } from '../builder/pipeline/misspellings.ts';
+import { DEFAULT_PAGE_SIZE } from '../contract/pagination.ts';
 import { ProjectError } from '../shared/errors.ts';
 import { CLOUDFLARE_PLANS, type CloudflarePlan } from '../targets/limits.ts';
 import { REFUSED_TARGETS, TARGET_NAMES } from '../targets/names.ts';
