@@ -4,7 +4,8 @@
 // declared only here): the files it writes, the same bytes at a second import, and a build of
 // them that gives every file the server answered from.
 
-import { cpSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import type http from 'node:http';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -300,4 +301,35 @@ describe('an import past the limit of a file', () => {
       .map(([file]) => file);
     expect(differing).toEqual(['company/companies-201000-201999.json']);
   }, 120_000);
+
+  it('refuses paginated lists whose pages are of different sizes, which one page size cannot reproduce', async () => {
+    const dir = await temp();
+    const dataDir = path.join(dir, 'source');
+    cpSync(path.join(ROOT, 'data'), dataDir, { recursive: true });
+    writeJson(
+      path.join(dataDir, 'category/all.json'),
+      Array.from({ length: 60 }, (_, i) => ({ id: uuid(i + 1), name: `Category ${i}` })),
+    );
+    // The textures 50 a page, the categories 20 a page: the second build's category pages in the first's folder.
+    const service = await served(dataDir, path.join(dir, 'service'));
+    const other = path.join(dir, 'other');
+    await build({
+      resources: WITH_CATEGORIES,
+      dataDir,
+      outDir: path.join(other, 'public'),
+      targetsDir: path.join(other, 'targets'),
+      targets: [],
+      headersPath: path.join(ROOT, '_headers'),
+      baseUrl: service.from.replace(/\/$/, ''),
+      pageSize: 20,
+    });
+    await rm(path.join(service.outDir, 'category'), { recursive: true });
+    cpSync(path.join(other, 'public', 'category'), path.join(service.outDir, 'category'), { recursive: true });
+    const project = path.join(dir, 'project');
+    await expect(importInto(service.from, project)).rejects.toThrow(
+      `${service.from}category/: shows 20 a page, but ${service.from}virtualbooth-texture/ shows ${PAGE_SIZE} a page: ` +
+        'the build writes every paginated list with one page size',
+    );
+    expect(existsSync(project)).toBe(false);
+  }, 60_000);
 });
