@@ -5,7 +5,7 @@
 // import of the same records writes the same files.
 //
 // - At most FILE_RECORDS records: one file, `company/companies.json`, as in the sample.
-// - More, in an order the API sorts (every list but one kept in the data's order): split by id.
+// - More, of a list the API sorts: split by id.
 //   Integer ids by decimal ranges: the ids 0 to 9,999,999,999,999,999 are split in ten ranges,
 //   and each range holding more than FILE_RECORDS records in ten again, so that a file holds
 //   one range (`company/companies-40000-49999.json`). Text ids (UUIDs) the same way by their
@@ -14,6 +14,7 @@
 // - More, in the data's order (order: 'source'): that order is the files' path order, so the
 //   records are cut into files of FILE_RECORDS in the list's order (`virtualfair/fairs-0001.json`).
 
+import { idOf } from '../builder/pipeline/validate.ts';
 import { countedAs, type Resource } from '../contract/resources/resource.ts';
 
 /** The most records a file of data/ holds (unless more share one id, which the build refuses). */
@@ -29,9 +30,6 @@ export interface DataFileRecords {
 const ALL_INTEGERS = 1e16;
 /** A text id is split by at most this many first characters. */
 const MAX_PREFIX = 8;
-
-const idOf = (record: unknown): unknown =>
-  record !== null && typeof record === 'object' && 'id' in record ? record.id : undefined;
 
 const isRangeId = (id: unknown): id is number => Number.isSafeInteger(id) && (id as number) >= 0;
 
