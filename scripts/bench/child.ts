@@ -244,8 +244,21 @@ async function runImport(job: Extract<Job, { kind: 'import' }>): Promise<ChildRe
   return clocks.result();
 }
 
-/** A GET of the whole body, as the import's client asks (node:http, its default keep-alive agent). */
-function fetchBody(url: string): Promise<Buffer> {
+/**
+ * A GET of the whole body, as the import's client asks (node:http, its default keep-alive agent),
+ * asked again once when the connection was closed without an answer, as the client does: a
+ * server under load closes a kept-alive connection just as it is reused.
+ */
+async function fetchBody(url: string): Promise<Buffer> {
+  try {
+    return await fetchBodyOnce(url);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ECONNRESET') throw error;
+    return fetchBodyOnce(url);
+  }
+}
+
+function fetchBodyOnce(url: string): Promise<Buffer> {
   return new Promise((done, fail) => {
     const request = http.get(url, { headers: { Accept: 'application/json' } }, (response) => {
       const chunks: Buffer[] = [];

@@ -48,12 +48,18 @@ export interface DevRound {
 }
 
 export interface DevCatalogueResult {
-  /** `imported`: the benchmark catalogue in the layout `npm run import` writes (one companies file). */
+  /** `imported`: the benchmark catalogue in the layout `npm run import` writes (migrate/layout.ts). */
   catalogue: 'sample' | 'benchmark' | 'imported';
   records: number;
+  /** The source files the records are in: the layout. */
+  files?: number;
   rounds: Record<DevEdit, DevRound[]>;
   /** The full build of the same data as the preview builds it, each round's time; on the benchmark catalogue only. */
   fullBuildMs?: number[];
+  /** The full builds' peak RSS, the worst round. */
+  fullBuildRssBytes?: number;
+  /** Of the imported layout: the peak RSS of the `npm run import` that wrote it. */
+  importRssBytes?: number;
   /** The preview's peak RSS over its first build and every edit (Linux only). */
   peakRssBytes?: number;
   /** The company edit's file read, parsed and checked on its own, as the preview does on a save. */
@@ -164,6 +170,7 @@ async function timeEdits(projectDir: string, dataDir: string, rounds: number, la
   });
   const origin = serving.exec(dev.stderr())?.[1] as string;
   const records = Number(/from (\d+) records$/m.exec(dev.stderr())?.[1] ?? 0);
+  const files = (await jsonFiles(path.join(projectDir, 'data'))).length;
   const results = { company: [], event: [], texture: [] } as Record<DevEdit, DevRound[]>;
   let peakRssBytes: number | undefined;
   let companyFile: ChildResult | undefined;
@@ -204,13 +211,18 @@ async function timeEdits(projectDir: string, dataDir: string, rounds: number, la
     if (peakRssBytes !== undefined) console.log(`dev ${label}: the preview's peak RSS ${mb(peakRssBytes)}`);
     await dev.stop();
   }
-  return { records, rounds: results, peakRssBytes, companyFile };
+  return { records, files, rounds: results, peakRssBytes, companyFile };
 }
 
 /** Full builds of `dataDir` with the preview's settings, each in a child of its own, the disk settled before each. */
-async function fullBuilds(dataDir: string, dir: string, label: string): Promise<number[]> {
+async function fullBuilds(
+  dataDir: string,
+  dir: string,
+  label: string,
+): Promise<{ fullBuildMs: number[]; fullBuildRssBytes: number }> {
   // As the build case does: the outputs removed only at the end.
   const fullBuildMs: number[] = [];
+  let fullBuildRssBytes = 0;
   const outDirs: string[] = [];
   for (let round = 1; round <= FULL_BUILD_ROUNDS; round++) {
     const outDir = path.join(dir, `full-${label}-r${round}`);
@@ -221,9 +233,10 @@ async function fullBuilds(dataDir: string, dir: string, label: string): Promise<
       `dev full build ${label} r${round}`,
     );
     fullBuildMs.push(result.ms);
+    fullBuildRssBytes = Math.max(fullBuildRssBytes, result.maxRssBytes);
   }
   for (const outDir of outDirs) await rm(outDir, { recursive: true, force: true });
-  return fullBuildMs;
+  return { fullBuildMs, fullBuildRssBytes };
 }
 
 /**
@@ -251,15 +264,14 @@ export async function runDevCase(
   }
   if (only === undefined || only === 'benchmark') {
     const benchmark = await timeEdits(path.join(dir, 'benchmark'), benchmarkData, ROUNDS.benchmark, 'benchmark');
-    const fullBuildMs = await fullBuilds(benchmarkData, dir, 'benchmark');
-    results.push({ catalogue: 'benchmark', ...benchmark, fullBuildMs });
+    results.push({ catalogue: 'benchmark', ...benchmark, ...(await fullBuilds(benchmarkData, dir, 'benchmark')) });
   }
   if (only === 'benchmark') return results;
   console.log('dev: the benchmark catalogue as `npm run import` writes it ...');
-  const importedData = await importedCatalogue(benchmarkData, path.join(dir, 'imported-source'));
+  const { dataDir: importedData, run } = await importedCatalogue(benchmarkData, path.join(dir, 'imported-source'));
   const imported = await timeEdits(path.join(dir, 'imported'), importedData, ROUNDS.benchmark, 'imported');
-  const fullBuildMs = await fullBuilds(importedData, dir, 'imported');
+  const builds = await fullBuilds(importedData, dir, 'imported');
   await rm(path.join(dir, 'imported-source'), { recursive: true, force: true });
-  results.push({ catalogue: 'imported', ...imported, fullBuildMs });
+  results.push({ catalogue: 'imported', ...imported, ...builds, importRssBytes: run.maxRssBytes });
   return results;
 }

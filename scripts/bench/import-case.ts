@@ -85,12 +85,17 @@ export async function runImportCase(benchDir: string, dataDir: string, textures:
 }
 
 /**
- * The catalogue in `dataDir` as `npm run import` writes it (all companies in one file, one file
- * per texture): imported from a build of it into `projectDir`; its data folder is returned.
+ * The catalogue in `dataDir` as `npm run import` writes it (migrate/layout.ts): imported from a
+ * build of it into `projectDir`; its data folder, and the import's run.
  */
-export async function importedCatalogue(dataDir: string, projectDir: string): Promise<string> {
+export async function importedCatalogue(
+  dataDir: string,
+  projectDir: string,
+): Promise<{ dataDir: string; run: ChildResult }> {
   await rm(projectDir, { recursive: true, force: true });
   await mkdir(projectDir, { recursive: true });
-  await withServedCatalogue(projectDir, dataDir, (from) => runChild(importJob(from, projectDir), 'import for dev'));
-  return path.join(projectDir, 'data');
+  const run = await withServedCatalogue(projectDir, dataDir, (from) =>
+    runChild(importJob(from, projectDir), 'import for dev'),
+  );
+  return { dataDir: path.join(projectDir, 'data'), run };
 }

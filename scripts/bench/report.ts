@@ -321,11 +321,13 @@ export function devReport(results: readonly DevCatalogueResult[]): Section {
     "change, and, for each edit's second row, to the end of its body.",
   ];
   const verdicts: Array<{ line: string; ok: boolean }> = [];
-  for (const { catalogue, records, rounds, fullBuildMs, peakRssBytes, companyFile } of results) {
+  for (const result of results) {
+    const { catalogue, records, files, rounds, fullBuildMs, peakRssBytes, companyFile } = result;
     const count = rounds.company.length;
+    const inFiles = files === undefined ? '' : ` in ${int(files)} files`;
     lines.push(
       '',
-      `Dev case on the ${catalogue} catalogue (${int(records)} records), ${count} rounds of each edit:`,
+      `Dev case on the ${catalogue} catalogue (${int(records)} records${inFiles}), ${count} rounds of each edit:`,
       '',
       HEAD,
     );
@@ -366,13 +368,24 @@ export function devReport(results: readonly DevCatalogueResult[]): Section {
         ),
       );
     }
-    if (peakRssBytes !== undefined) {
-      lines.push(`${'preview peak RSS'.padEnd(22)}${mb(peakRssBytes).padStart(11)}`);
-      lines.push(note('VmHWM of `npm run dev` over its first build and every edit'));
+    const memory: Array<[what: string, bytes: number | undefined, about: string]> = [
+      ['preview', peakRssBytes, 'VmHWM of `npm run dev` over its first build and every edit'],
+      ['full build', result.fullBuildRssBytes, 'the worst round of the full builds above'],
+      [
+        'import',
+        result.importRssBytes,
+        '`npm run import` that wrote this layout, from a build of the catalogue served locally',
+      ],
+    ];
+    for (const [what, bytes, about] of memory) {
+      if (bytes === undefined) continue;
+      lines.push(`${`${what} peak RSS`.padEnd(22)}${mb(bytes).padStart(11)}`);
+      lines.push(note(about));
       if (catalogue !== 'sample') {
-        const ok = peakRssBytes < LIMITS.maxCatalogueRssBytes;
+        const ok = bytes < LIMITS.maxCatalogueRssBytes;
         const target = `target < ${mb(LIMITS.maxCatalogueRssBytes)}`;
-        verdicts.push({ ok, line: `${pass(ok)} dev memory (${catalogue}): peak RSS ${mb(peakRssBytes)} (${target})` });
+        const of = what === 'preview' ? '' : `, ${what}`;
+        verdicts.push({ ok, line: `${pass(ok)} dev memory (${catalogue}${of}): peak RSS ${mb(bytes)} (${target})` });
       }
     }
     for (const edit of DEV_EDITS) {

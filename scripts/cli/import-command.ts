@@ -20,8 +20,8 @@ function size(bytes: number): string {
 
 function progressLine(progress: ReadProgress): string {
   // How many pages there are is known from page 1's count.
-  const pages = `${progress.pages} of ${progress.pagesTotal ?? '?'} texture pages`;
-  return `import: ${progress.lists} of 3 lists, ${pages}, ${size(progress.bytes)}`;
+  const pages = `${progress.pages} of ${progress.pagesTotal ?? '?'} ${progress.pagesOf} pages`;
+  return `import: ${progress.lists} of ${progress.listsTotal} lists, ${pages}, ${size(progress.bytes)}`;
 }
 
 function progressPrinter(): { update: (progress: ReadProgress) => void; end: () => void } {

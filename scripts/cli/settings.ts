@@ -5,6 +5,7 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { misspellingDistance } from '../builder/pipeline/misspellings.ts';
+import { DEFAULT_PAGE_SIZE } from '../contract/pagination.ts';
 import { ProjectError } from '../shared/errors.ts';
 import { CLOUDFLARE_PLANS, type CloudflarePlan } from '../targets/limits.ts';
 import { REFUSED_TARGETS, TARGET_NAMES } from '../targets/names.ts';
@@ -24,8 +25,7 @@ export const DEFAULTS = {
   port: 3000,
   /** The origin `npm start` serves on by default, so the committed public/ matches it. */
   baseUrl: 'http://localhost:3000',
-  /** DRF's PAGE_SIZE for the texture list. */
-  pageSize: 10,
+  pageSize: DEFAULT_PAGE_SIZE,
 } as const;
 
 export interface Settings {

@@ -1,6 +1,12 @@
 // DRF's PageNumberPagination on top of Django's Paginator: which page a `?page=` value names,
 // and the absolute next/previous links DRF builds from the request URL.
 
+/**
+ * The page size of the paginated lists unless the settings give another (DRF's PAGE_SIZE in the
+ * contract's service): the settings' default, and what the import keeps when it cannot tell.
+ */
+export const DEFAULT_PAGE_SIZE = 10;
+
 /** Django's Paginator with allow_empty_first_page: an empty list still has page 1. */
 export function pageCount(count: number, pageSize: number): number {
   return Math.max(1, Math.ceil(count / pageSize));

@@ -1,5 +1,5 @@
 // The service's answers turned into the source data: the records the build validates and the
-// files of data/ in the sample's layout, each from the declarations. Each record is kept as the
+// files of data/ (which file each record goes in: layout.ts), each from the declarations. Each record is kept as the
 // service shows it, with two exceptions that the format needs (docs/data.md): a record that
 // embeds another's (a fair, its events) lists them by id, with only what it shows differently
 // from the embedded record; and an embedded record holds the fields its own list does not show
@@ -11,8 +11,9 @@ import type { SourceRecord } from '../builder/pipeline/load.ts';
 import { Float, type Json, pythonFloat } from '../contract/json.ts';
 import { compareStrings } from '../contract/ordering.ts';
 import { fieldKinds } from '../contract/resources/fields.ts';
-import { countedAs, type Embed, type Resource } from '../contract/resources/resource.ts';
-import { RESOURCES, type ResourceName } from '../contract/routes.ts';
+import { RESOURCES } from '../contract/resources/index.ts';
+import type { Embed, Resource } from '../contract/resources/resource.ts';
+import { layoutOf } from './layout.ts';
 
 /**
  * The records of the service's lists, parsed, by resource name, each list in the order the
@@ -34,9 +35,6 @@ type Fields = Record<string, unknown>;
 
 /** The fields a record shows of an embedded one besides its id, in the API's order (`event_logo`, the record's `logo`). */
 const shownFields = (embed: Embed) => Object.keys(embed.shows).filter((field) => field !== 'id');
-
-/** A plain list's file, as in the sample: `event/events.json`, `virtualfair/fairs.json`. */
-const listFile = (resource: Resource) => `${resource.name}/${countedAs(resource)[1]}.json`;
 
 /** A field of a record that its list does not show (an event's `short_code`), and the field it follows in the record. */
 interface Unlisted {
@@ -145,59 +143,6 @@ function embeddingRecord(owner: unknown, embed: Embed, records: ReadonlyMap<unkn
   };
 }
 
-/**
- * The file name of a record of a paginated list: its name as a slug, then the start of its id,
- * as in the sample (`cork-6a1351f2.json`); `fallback` stands for a name that gives no slug.
- */
-function recordStem(record: unknown, idLength: number, fallback: string): string {
-  const fields = isFields(record) ? record : {};
-  const name = typeof fields.name === 'string' ? fields.name : '';
-  const slug = slugOf(name).slice(0, 60).replace(/-+$/, '') || fallback;
-  const id = String(fields.id ?? '')
-    .toLowerCase()
-    .replace(/[^0-9a-z]/g, '');
-  return `${slug}-${id.slice(0, idLength) || 'no-id'}`;
-}
-
-/** Lower-case ASCII letters and digits joined by hyphens; letters with marks lose them. */
-function slugOf(name: string): string {
-  return name
-    .replace(/ß/g, 'ss')
-    .replace(/[łŁ]/g, 'l')
-    .replace(/[øØ]/g, 'o')
-    .replace(/[æÆ]/g, 'ae')
-    .replace(/[đĐ]/g, 'd')
-    .replace(/ı/g, 'i')
-    .normalize('NFKD')
-    .replace(/\p{M}/gu, '')
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '');
-}
-
-/**
- * One file name per record of a paginated list, the same at each import of the same records: two
- * records whose names and first 8 hex digits agree take their whole ids, and a name still shared
- * (ids that differ only in case or punctuation) gets a number, in the service's order.
- */
-function recordFiles(resource: Resource, records: readonly unknown[]): string[] {
-  // A texture without a name is `texture-<id>.json`.
-  const [fallback] = countedAs(resource);
-  const stem = (record: unknown, idLength: number) => recordStem(record, idLength, fallback);
-  const short = records.map((record) => stem(record, 8));
-  const taken = new Map<string, number>();
-  for (const name of short) taken.set(name, (taken.get(name) ?? 0) + 1);
-  const long = records.map((record, i) =>
-    (taken.get(short[i] as string) ?? 0) > 1 ? stem(record, Number.POSITIVE_INFINITY) : (short[i] as string),
-  );
-  const used = new Map<string, number>();
-  return long.map((name) => {
-    const seen = (used.get(name) ?? 0) + 1;
-    used.set(name, seen);
-    return `${resource.name}/${seen === 1 ? name : `${name}-${seen}`}.json`;
-  });
-}
-
 /** A data file's text as the sample writes it: two-space indents and a final newline. */
 function fileText(value: unknown): string {
   return `${escapeLineSeparators(JSON.stringify(value, null, 2))}\n`;
@@ -238,20 +183,19 @@ export function prettyWithFloats(value: Json, indent = ''): string {
 
 /** A file of data/: where it goes, what it holds, and how its text is written. */
 interface DataFile {
-  resource: ResourceName;
+  resource: string;
   /** Inside the data folder: `event/events.json`. */
   file: string;
-  /** An array of records, or the one record of a paginated list's file. */
-  content: unknown;
-  text: (content: unknown) => string;
+  records: unknown[];
+  text: (records: unknown[]) => string;
 }
 
 /**
  * A list's text with its float fields (a fair's zoom.translation_factor_7) written as Python
  * floats, `2.0`, as the API writes them and the sample keeps them.
  */
-const floatsText = (floats: readonly string[]) => (records: unknown) =>
-  `${escapeLineSeparators(prettyWithFloats((records as unknown[]).map((record) => floats.reduce(withFloat, record) as Json)))}\n`;
+const floatsText = (floats: readonly string[]) => (records: unknown[]) =>
+  `${escapeLineSeparators(prettyWithFloats(records.map((record) => floats.reduce(withFloat, record) as Json)))}\n`;
 
 /** The ids' records of a converted list, the first of each id. */
 function byIdOf(records: readonly unknown[]): Map<unknown, Fields> {
@@ -261,15 +205,15 @@ function byIdOf(records: readonly unknown[]): Map<unknown, Fields> {
 }
 
 /**
- * A plain list's records as data/ holds them: in the service's order for a list in the data's
- * order, else by id; with the fields its list does not show, as its embedding records show them.
+ * A list's records as data/ holds them: in the service's order for a list in the data's order,
+ * else by id; with the fields its list does not show, as its embedding records show them.
  */
-function plainRecords(resource: Resource, service: ServiceRecords): unknown[] {
+function dataRecords(resource: Resource, service: ServiceRecords, resources: readonly Resource[]): unknown[] {
   const shown = service.get(resource.name) ?? [];
   const records = resource.order === 'source' ? [...shown] : [...shown].sort(byId);
   const unlisted = unlistedFields(resource);
   if (unlisted.length === 0) return records;
-  const owner = RESOURCES.find((other) => other.embeds?.resource === resource.name);
+  const owner = resources.find((other) => other.embeds?.resource === resource.name);
   const embed = owner?.embeds;
   const values = new Map(
     unlisted.map(({ field }) => {
@@ -284,52 +228,48 @@ function plainRecords(resource: Resource, service: ServiceRecords): unknown[] {
 }
 
 /**
- * The service's records as data/: a plain list in one file (`company/companies.json`), by id
- * unless the API keeps the data's order (`virtualfair/fairs.json`), and one file per record of a
- * paginated list. Records are kept as shown, so that the build reports what breaks a rule.
+ * The service's records as data/: each list by id unless the API keeps the data's order, in the
+ * files layout.ts gives it. Records are kept as shown, so that the build reports what breaks a rule.
  * The files' texts are made only when asked for, after the records have been checked: a large
  * catalogue then never holds both the service's answers and the texts.
  */
-export function convert(service: ServiceRecords, dataDir: string): ConvertedData {
-  const plain = new Map<string, unknown[]>();
-  for (const resource of RESOURCES) if (!resource.paginated) plain.set(resource.name, plainRecords(resource, service));
+export function convert(
+  service: ServiceRecords,
+  dataDir: string,
+  resources: readonly Resource[] = RESOURCES,
+): ConvertedData {
+  const listed = new Map<string, unknown[]>();
+  for (const resource of resources) listed.set(resource.name, dataRecords(resource, service, resources));
   // A record that embeds another's lists what it shows differently from the embedded record.
-  for (const { name, embeds } of RESOURCES) {
+  for (const { name, embeds } of resources) {
     if (embeds === undefined) continue;
-    const embedded = byIdOf(plain.get(embeds.resource) ?? []);
-    plain.set(
+    const embedded = byIdOf(listed.get(embeds.resource) ?? []);
+    listed.set(
       name,
-      (plain.get(name) ?? []).map((owner) => embeddingRecord(owner, embeds, embedded)),
+      (listed.get(name) ?? []).map((owner) => embeddingRecord(owner, embeds, embedded)),
     );
   }
-  const dataFiles: DataFile[] = RESOURCES.flatMap((resource): DataFile[] => {
-    if (!resource.paginated) {
-      const text = resource.floats?.length ? floatsText(resource.floats) : fileText;
-      return [{ resource: resource.name, file: listFile(resource), content: plain.get(resource.name), text }];
-    }
-    const records = service.get(resource.name) ?? [];
-    const names = recordFiles(resource, records);
-    return records.map((record, i) => ({
+  const dataFiles: DataFile[] = resources.flatMap((resource) => {
+    const text = resource.floats?.length ? floatsText(resource.floats) : fileText;
+    return layoutOf(resource, listed.get(resource.name) ?? []).map(({ file, records }) => ({
       resource: resource.name,
-      file: names[i] as string,
-      content: record,
-      text: fileText,
+      file,
+      records,
+      text,
     }));
   });
   // The loader reads files in path order; the records follow it, so that a repeated id names the
   // same record as a build of the written files would.
   dataFiles.sort((a, b) => compareStrings(a.file, b.file));
   const records: SourceRecord[] = [];
-  for (const { resource, file, content } of dataFiles) {
+  for (const { resource, file, records: values } of dataFiles) {
     const where = path.join(dataDir, file);
-    if (Array.isArray(content)) {
-      for (const [index, value] of content.entries()) records.push({ resource, file: where, index, value });
-    } else records.push({ resource, file: where, index: null, value: content });
+    for (const [index, value] of values.entries()) records.push({ resource, file: where, index, value });
   }
   let pending: DataFile[] | undefined = dataFiles;
   const texts = () => {
     if (!pending) throw new Error('the texts of the data files were already made');
-    const files = new Map(pending.map((data) => [data.file, data.text(data.content)]));
+    const files = new Map(pending.map((data) => [data.file, data.text(data.records)]));
     pending = undefined;
     return files;
   };

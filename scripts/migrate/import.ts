@@ -27,6 +27,8 @@ export interface ImportOptions {
   settingsText: (settings: { baseUrl: string; pageSize: number }) => string;
   client?: ClientOptions;
   onProgress?: (progress: ReadProgress) => void;
+  /** The lists to read and write: the API's when absent. */
+  resources?: readonly Resource[];
   /** One line per finished step. */
   log?: (line: string) => void;
 }
@@ -69,7 +71,6 @@ const plural = (n: number, word: string, words = `${word}s`) =>
 
 /** A resource's records counted in a line: `1 fair`, `10 fairs`. */
 const counted = (resource: Resource, n: number) => plural(n, ...countedAs(resource));
-const PAGINATED = RESOURCES.find((resource) => resource.paginated) as (typeof RESOURCES)[number];
 
 /**
  * Reads the service, converts its records and proves the conversion: everything but the writes.
@@ -77,27 +78,36 @@ const PAGINATED = RESOURCES.find((resource) => resource.paginated) as (typeof RE
  * build's checked records are garbage before the files' texts are made.
  */
 async function readAndProve(options: ImportOptions, log: (line: string) => void) {
-  const service = await readService(options.from, { client: options.client, onProgress: options.onProgress });
+  const resources = options.resources ?? RESOURCES;
+  const service = await readService(options.from, {
+    client: options.client,
+    onProgress: options.onProgress,
+    resources,
+  });
   const records = new Map<string, unknown[]>();
-  for (const resource of RESOURCES) {
+  for (const resource of resources) {
     records.set(
       resource.name,
       resource.paginated
-        ? service.pages.flatMap((page) => page.results)
+        ? (service.paged.get(resource.name)?.pages ?? []).flatMap((page) => page.results)
         : (service.lists.get(resource.name)?.records ?? []),
     );
   }
-  const counts = RESOURCES.map((resource) => counted(resource, records.get(resource.name)?.length ?? 0));
-  log(`import: read ${counts.join(', ')} (${plural(service.pages.length, 'page')}) from ${options.from}`);
-  if (service.onePage && service.count > 0) {
+  const counts = resources.map((resource) => counted(resource, records.get(resource.name)?.length ?? 0));
+  const pages = [...service.paged.values()].reduce((sum, read) => sum + read.pages.length, 0);
+  log(`import: read ${counts.join(', ')} (${plural(pages, 'page')}) from ${options.from}`);
+  const onOnePage = resources.filter((resource) => resource.paginated && (records.get(resource.name)?.length ?? 0) > 0);
+  if (service.onePage && onOnePage.length > 0) {
+    const longest = Math.max(...onOnePage.map((resource) => records.get(resource.name)?.length ?? 0));
+    const every = onOnePage.map((resource) => `every ${countedAs(resource)[0]}`).join(' and ');
     log(
-      `import: every ${countedAs(PAGINATED)[0]} fits on page 1, so the service's page size is at least ${service.count}; ` +
-        `pageSize ${service.pageSize} is recorded, which gives the same page`,
+      `import: ${every} fits on page 1, so the service's page size is at least ${longest}; ` +
+        `pageSize ${service.pageSize} is recorded, which gives the same page${onOnePage.length > 1 ? 's' : ''}`,
     );
   }
   const baseUrl = options.from.replace(/\/+$/, '');
-  const data = convert(records, options.dataDir);
-  const check = selfCheck(data, service, baseUrl);
+  const data = convert(records, options.dataDir, resources);
+  const check = selfCheck(data, service, baseUrl, resources);
   const skipped =
     check.unchecked.length > 0 ? ` (not compared, for the problems below: ${check.unchecked.join(', ')})` : '';
   log(`import: npm run build answers ${plural(check.compared, 'request')} with the service's bytes${skipped}`);

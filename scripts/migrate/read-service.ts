@@ -1,10 +1,11 @@
 // Reads the service's lists, as the declarations name them: each plain list, and every page of
-// the paginated one. Each answer is kept as bytes (the self-check compares the build's answers
+// each paginated one. Each answer is kept as bytes (the self-check compares the build's answers
 // with them) and parsed; anything that is not a DRF list, or pages that do not add up to their
 // count, ends the import with one line naming the URL.
 
-import { countedAs } from '../contract/resources/resource.ts';
-import { RESOURCES, type Routed } from '../contract/routes.ts';
+import { DEFAULT_PAGE_SIZE } from '../contract/pagination.ts';
+import { countedAs, type Resource } from '../contract/resources/resource.ts';
+import { RESOURCES } from '../contract/routes.ts';
 import { UserFacingError } from '../shared/errors.ts';
 import { mapLimited } from '../shared/map-limited.ts';
 import { type ClientOptions, type ServiceAnswer, ServiceError, serviceClient } from './client.ts';
@@ -25,56 +26,71 @@ export interface FetchedPage {
   results: unknown[];
 }
 
-/** The pages of the paginated list. */
-interface FetchedPages {
+/** The pages of a paginated list. */
+export interface FetchedPages {
   /** In page order, from page 1. */
   pages: FetchedPage[];
-  /** The records of the paginated list, as its pages count them. */
+  /** The records of the list, as its pages count them. */
   count: number;
-  /** The page size the build needs to write the same pages. */
-  pageSize: number;
-  /** True when every record fits on page 1: the service's own page size is then only known to be at least that. */
-  onePage: boolean;
+  /** Its pages' size: page 1's length when there is a page 2; undefined when every record is on page 1. */
+  pageSize: number | undefined;
 }
 
-export interface ServiceAnswers extends FetchedPages {
+export interface ServiceAnswers {
   /** Each list that is not paginated, by resource name, in the declarations' order. */
   lists: ReadonlyMap<string, FetchedList>;
+  /** Each paginated list's pages, by resource name, in the declarations' order. */
+  paged: ReadonlyMap<string, FetchedPages>;
+  /** The page size the build needs to write the same pages (one for every paginated list). */
+  pageSize: number;
+  /** True when every paginated list fits on its page 1: the service's own page size is then only known to be at least that. */
+  onePage: boolean;
 }
 
 export interface ReadProgress {
   lists: number;
+  /** The lists that are not paginated. */
+  listsTotal: number;
   pages: number;
-  /** Known once page 1 is read. */
+  /** Known once page 1 of every paginated list is read. */
   pagesTotal: number | undefined;
+  /** Whose pages: `texture`, or `texture and category`. */
+  pagesOf: string;
   bytes: number;
 }
 
 interface ReadOptions {
   client?: ClientOptions;
   onProgress?: (progress: ReadProgress) => void;
+  /** The lists to read: the API's when absent. */
+  resources?: readonly Resource[];
 }
 
 /** A path relative to the base URL, which ends with a slash: `/event/` → `event/`. */
 const relative = (path: string) => path.slice(1);
-/** The lists read whole, and the one read a page at a time (the API's textures). */
-const PLAIN: readonly Routed[] = RESOURCES.filter((resource) => !resource.paginated);
-const PAGINATED = RESOURCES.find((resource) => resource.paginated) as (typeof RESOURCES)[number];
-const PAGINATED_LIST = relative(PAGINATED.path);
-/** A paginated record and records in the messages: `texture`, `textures`. */
-const [RECORD, RECORDS] = countedAs(PAGINATED);
-/** The build's default page size; kept when every record fits on one page of it, so that the setting stays the default. */
-const DEFAULT_PAGE_SIZE = 10;
 /** As many as the client lets through at once, so that pages never wait behind a queue of their own. */
 const PAGE_CONCURRENCY = 4;
 
-const pageTarget = (page: number) => (page === 1 ? PAGINATED_LIST : `${PAGINATED_LIST}?page=${page}`);
+/** The request of a paginated list's page, relative to the base URL. */
+const pageTarget = (resource: Pick<Resource, 'path'>, page: number) =>
+  page === 1 ? relative(resource.path) : `${relative(resource.path)}?page=${page}`;
 
-/** Every request the import makes of a service with `pages` pages of its paginated list, relative to its base URL. */
-export function importTargets(pages: number): string[] {
+/**
+ * Every request the import makes of a service whose paginated lists have `pages` pages (one
+ * number for all, or each list's by resource name), relative to its base URL.
+ */
+export function importTargets(
+  pages: number | ReadonlyMap<string, number>,
+  resources: readonly Resource[] = RESOURCES,
+): string[] {
+  const pagesOf = (resource: Resource) => (typeof pages === 'number' ? pages : (pages.get(resource.name) ?? 1));
   return [
-    ...PLAIN.map((resource) => relative(resource.path)),
-    ...Array.from({ length: Math.max(1, pages) }, (_, i) => pageTarget(i + 1)),
+    ...resources.filter((resource) => !resource.paginated).map((resource) => relative(resource.path)),
+    ...resources
+      .filter((resource) => resource.paginated)
+      .flatMap((resource) =>
+        Array.from({ length: Math.max(1, pagesOf(resource)) }, (_, i) => pageTarget(resource, i + 1)),
+      ),
   ];
 }
 
@@ -179,8 +195,24 @@ function envelopeOf(answer: ServiceAnswer, page: number): FetchedPage & { count:
 
 /** Reads every list of the service at `from` (its base URL, with a trailing slash). */
 export async function readService(from: string, options: ReadOptions = {}): Promise<ServiceAnswers> {
+  const resources = options.resources ?? RESOURCES;
+  const plain = resources.filter((resource) => !resource.paginated);
+  const paginated = resources.filter((resource) => resource.paginated);
   const base = new URL(from);
-  const progress: ReadProgress = { lists: 0, pages: 0, pagesTotal: undefined, bytes: 0 };
+  const progress: ReadProgress = {
+    lists: 0,
+    listsTotal: plain.length,
+    pages: 0,
+    pagesTotal: paginated.length === 0 ? 0 : undefined,
+    pagesOf: paginated.map((resource) => countedAs(resource)[0]).join(' and '),
+    bytes: 0,
+  };
+  /** Each paginated list's page count, once its page 1 is read. */
+  const pageCounts = new Map<string, number>();
+  const counted = (resource: Resource, pages: number) => {
+    pageCounts.set(resource.name, pages);
+    if (pageCounts.size === paginated.length) progress.pagesTotal = [...pageCounts.values()].reduce((a, b) => a + b, 0);
+  };
   const client = serviceClient(from, options.client);
   const report = () => options.onProgress?.({ ...progress });
   // Once one request fails, no other is started: the import stops with the first reason.
@@ -207,25 +239,23 @@ export async function readService(from: string, options: ReadOptions = {}): Prom
     return { url: answer.url, body: answer.body, records: value };
   };
 
-  const readPages = async (): Promise<FetchedPages> => {
-    const first = envelopeOf(await ask(PAGINATED_LIST), 1);
+  const readPages = async (resource: Resource): Promise<FetchedPages> => {
+    /** A record and records of the list in the messages: `texture`, `textures`. */
+    const [RECORD, RECORDS] = countedAs(resource);
+    const first = envelopeOf(await ask(pageTarget(resource, 1)), 1);
     const count = first.count;
-    const linkTo = (page: number) => new URL(pageTarget(page), base).href;
+    const linkTo = (page: number) => new URL(pageTarget(resource, page), base).href;
     if (first.next === null) {
       if (first.results.length !== count) {
         throw new ImportError(
           `${first.url}: count is ${count}, but the only page (next is null) holds ${first.results.length} ${RECORDS}`,
         );
       }
-      progress.pages = 1;
-      progress.pagesTotal = 1;
+      checkDistinctRecords([first], RECORD);
+      progress.pages += 1;
+      counted(resource, 1);
       report();
-      return {
-        pages: [first],
-        count,
-        pageSize: Math.max(count, DEFAULT_PAGE_SIZE),
-        onePage: true,
-      };
+      return { pages: [first], count, pageSize: undefined };
     }
     if (typeof first.next !== 'string')
       throw new ImportError(`${first.url}: next is ${shortly(first.next)}, not a link`);
@@ -237,8 +267,8 @@ export async function readService(from: string, options: ReadOptions = {}): Prom
       );
     }
     const pagesTotal = Math.ceil(count / pageSize);
-    progress.pages = 1;
-    progress.pagesTotal = pagesTotal;
+    progress.pages += 1;
+    counted(resource, pagesTotal);
     report();
 
     // The links are known from page 1's (DRF's `?page=N`), so the pages are read several at a
@@ -246,7 +276,7 @@ export async function readService(from: string, options: ReadOptions = {}): Prom
     // what following them one by one would have read.
     const pages: FetchedPage[] = [first];
     const readPage = async (page: number) => {
-      const fetched = envelopeOf(await ask(pageTarget(page)), page);
+      const fetched = envelopeOf(await ask(pageTarget(resource, page)), page);
       const last = page === pagesTotal;
       const holds = last ? count - pageSize * (pagesTotal - 1) : pageSize;
       if (fetched.count !== count) {
@@ -275,17 +305,55 @@ export async function readService(from: string, options: ReadOptions = {}): Prom
     // Every page in flight settles before the first error is thrown, so nothing is asked after the import stops.
     const laterPages = Array.from({ length: pagesTotal - 1 }, (_, index) => index + 2);
     await mapLimited(laterPages, PAGE_CONCURRENCY, (page) => remember(readPage(page)));
-    return { pages, count, pageSize, onePage: false };
+    checkDistinctRecords(pages, RECORD);
+    return { pages, count, pageSize };
   };
 
-  const lists = PLAIN.map((resource) => remember(readList(relative(resource.path))));
-  const paged = remember(readPages());
+  const lists = plain.map((resource) => remember(readList(relative(resource.path))));
+  const paged = paginated.map((resource) => remember(readPages(resource)));
   // Every read settles before the first error is thrown, so nothing is asked after the import stops.
-  await Promise.allSettled([...lists, paged]);
+  await Promise.allSettled([...lists, ...paged]);
   if (failure) throw asImportError(failure.error);
-  const [read, ...fetched] = [await paged, ...(await Promise.all(lists))];
-  checkDistinctRecords(read.pages);
-  return { lists: new Map(PLAIN.map((resource, i) => [resource.name, fetched[i] as FetchedList])), ...read };
+  const read = await Promise.all(paged);
+  const byName = new Map(paginated.map((resource, i) => [resource.name, read[i] as FetchedPages]));
+  const fetched = await Promise.all(lists);
+  return {
+    lists: new Map(plain.map((resource, i) => [resource.name, fetched[i] as FetchedList])),
+    paged: byName,
+    ...onePageSize(paginated, byName),
+  };
+}
+
+/**
+ * The one page size the build needs for every paginated list: the size of their pages where a
+ * list has a page 2 (all must agree), else the default, or the longest list when it is longer
+ * (every record fits on page 1, so the service's page size is at least that).
+ */
+function onePageSize(
+  paginated: readonly Resource[],
+  read: ReadonlyMap<string, FetchedPages>,
+): { pageSize: number; onePage: boolean } {
+  const listed = paginated.map((resource) => ({ resource, pages: read.get(resource.name) as FetchedPages }));
+  const sized = listed.filter(({ pages }) => pages.pageSize !== undefined);
+  const [known] = sized;
+  if (known === undefined) {
+    const longest = Math.max(0, ...listed.map(({ pages }) => pages.count));
+    return { pageSize: Math.max(longest, DEFAULT_PAGE_SIZE), onePage: true };
+  }
+  const size = known.pages.pageSize as number;
+  const url = (pages: FetchedPages) => (pages.pages[0] as FetchedPage).url;
+  const differing =
+    sized.find(({ pages }) => pages.pageSize !== size) ??
+    listed.find(({ pages }) => pages.pageSize === undefined && pages.count > size);
+  if (differing) {
+    const { pages } = differing;
+    const shows = pages.pageSize === undefined ? `all ${pages.count} on page 1` : `${pages.pageSize} a page`;
+    throw new ImportError(
+      `${url(pages)}: shows ${shows}, but ${url(known.pages)} shows ${size} a page: the build writes every paginated ` +
+        'list with one page size, so a service whose lists are paginated by different sizes cannot be reproduced',
+    );
+  }
+  return { pageSize: size, onePage: false };
 }
 
 function asImportError(error: unknown): unknown {
@@ -293,17 +361,17 @@ function asImportError(error: unknown): unknown {
 }
 
 /** No record on two pages: a service whose order is not total, or whose data changed, can show one twice and miss another. */
-function checkDistinctRecords(pages: readonly FetchedPage[]): void {
+function checkDistinctRecords(pages: readonly FetchedPage[], record: string): void {
   const seen = new Map<string, number>();
   for (const page of pages) {
-    for (const record of page.results) {
-      const id = record !== null && typeof record === 'object' && 'id' in record ? record.id : undefined;
+    for (const shown of page.results) {
+      const id = shown !== null && typeof shown === 'object' && 'id' in shown ? shown.id : undefined;
       if (id === undefined) continue;
       const key = JSON.stringify(id);
       const earlier = seen.get(key);
       if (earlier !== undefined) {
         throw new ImportError(
-          `${page.url}: ${RECORD} ${key} is also on page ${earlier}: the pages show a ${RECORD} twice (and so miss another). ` +
+          `${page.url}: ${record} ${key} is also on page ${earlier}: the pages show a ${record} twice (and so miss another). ` +
             "The service's order is not total, or its data changed during the import; run it again",
         );
       }

@@ -6,7 +6,8 @@ import type { DataError } from '../builder/pipeline/errors.ts';
 import { render, routesOf } from '../builder/pipeline/render.ts';
 import { emptyCatalogue, recordsOf, validate } from '../builder/pipeline/validate.ts';
 import { RESOURCES } from '../contract/resources/index.ts';
-import { fileFor, type ResourceName } from '../contract/routes.ts';
+import type { Resource } from '../contract/resources/resource.ts';
+import { fileFor } from '../contract/routes.ts';
 import type { ConvertedData } from './convert.ts';
 import { type FetchedList, type FetchedPage, ImportError, type ServiceAnswers } from './read-service.ts';
 
@@ -14,13 +15,13 @@ export interface SelfCheckResult {
   /** What validate() finds: the records that break a rule of the build. */
   problems: DataError[];
   /** Lists not compared because a record of theirs (or, for the fairs, of the events they show) breaks a rule. */
-  unchecked: ResourceName[];
+  unchecked: string[];
   /** Answers compared byte for byte, all equal. */
   compared: number;
 }
 
 interface Compared {
-  resource: ResourceName;
+  resource: string;
   answer: FetchedList | FetchedPage;
   /** The file of the build's output that answers the same request. */
   file: string;
@@ -29,10 +30,10 @@ interface Compared {
 }
 
 /** The service's answers, each with the build's file that answers the same request, in the declarations' order. */
-function answersOf(service: ServiceAnswers): Compared[] {
-  return RESOURCES.flatMap(({ name, path, paginated }): Compared[] => {
+function answersOf(service: ServiceAnswers, resources: readonly Resource[]): Compared[] {
+  return resources.flatMap(({ name, path, paginated }): Compared[] => {
     if (paginated) {
-      return service.pages.map((answer) => ({
+      return (service.paged.get(name)?.pages ?? []).map((answer) => ({
         resource: name,
         answer,
         file: fileFor(path, answer.page === 1 ? {} : { page: String(answer.page) }),
@@ -45,21 +46,26 @@ function answersOf(service: ServiceAnswers): Compared[] {
 }
 
 /** Validates the converted records and compares the build's answers with the service's; throws ImportError on a difference. */
-export function selfCheck(data: ConvertedData, service: ServiceAnswers, baseUrl: string): SelfCheckResult {
-  const { catalogue, errors } = validate(data.records);
+export function selfCheck(
+  data: ConvertedData,
+  service: ServiceAnswers,
+  baseUrl: string,
+  resources: readonly Resource[] = RESOURCES,
+): SelfCheckResult {
+  const { catalogue, errors } = validate(data.records, new Set(), resources);
   const resourceOf = new Map(data.records.map((record) => [record.file, record.resource]));
   const broken = new Set(errors.map((error) => resourceOf.get(error.file)));
   // A fair shows its events' fields, so a broken event record leaves the fair list unproven too.
-  for (const resource of RESOURCES)
+  for (const resource of resources)
     if (resource.embeds && broken.has(resource.embeds.resource)) broken.add(resource.name);
-  const unchecked = RESOURCES.map((resource) => resource.name).filter((resource) => broken.has(resource));
+  const unchecked = resources.map((resource) => resource.name).filter((resource) => broken.has(resource));
   // Only valid records reach the catalogue: a list with a broken record is neither rendered nor compared.
-  const { catalogue: checked, listOf } = emptyCatalogue();
-  for (const { name } of RESOURCES) if (!broken.has(name)) listOf[name]?.push(...recordsOf(catalogue, name));
-  const comparable = answersOf(service).filter((item) => !broken.has(item.resource));
+  const { catalogue: checked, listOf } = emptyCatalogue(resources);
+  for (const { name } of resources) if (!broken.has(name)) listOf[name]?.push(...recordsOf(catalogue, name));
+  const comparable = answersOf(service, resources).filter((item) => !broken.has(item.resource));
   const wanted = new Set(comparable.map((item) => item.file));
-  const routes = routesOf(checked, service.pageSize).filter((route) => wanted.has(route.file));
-  const files = render(checked, routes, '', { baseUrl, pageSize: service.pageSize });
+  const routes = routesOf(checked, service.pageSize, resources).filter((route) => wanted.has(route.file));
+  const files = render(checked, routes, '', { baseUrl, pageSize: service.pageSize }, {}, resources);
   for (const item of comparable) {
     const text = files.get(item.file);
     if (text === undefined) {

@@ -2,6 +2,8 @@
 // bytes, and the stage lines the build logs, which the report breaks the time down by.
 
 import { mkdir, writeFile } from 'node:fs/promises';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseStage } from '../../scripts/bench/child.ts';
@@ -46,6 +48,27 @@ describe('parseStage', () => {
 });
 
 describe('a child run', () => {
+  it("asks the import's baseline requests again once when the server closed the connection unanswered", async () => {
+    const asked: string[] = [];
+    const server = http.createServer((request, response) => {
+      asked.push(request.url as string);
+      if (asked.length === 1) request.socket.destroy();
+      else response.end(JSON.stringify({ url: request.url }));
+    });
+    await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const result = await runChild(
+        { kind: 'import-baseline', from: `http://127.0.0.1:${port}/`, targets: ['a/', 'b/'], concurrency: 1 },
+        'test',
+      );
+      expect(asked).toEqual(['/a/', '/a/', '/b/']);
+      expect(result.stages.map((stage) => stage.line)).toEqual([expect.stringMatching(/^fetch\+parse: 2 answers, /)]);
+    } finally {
+      await new Promise((done) => server.close(done));
+    }
+  });
+
   it("reports the main thread's busy time: most of a stage spent computing, and within the run's", async () => {
     const dir = await tempDir();
     const result = await runChild(

@@ -226,6 +226,34 @@ describe('the dev case', () => {
     expect(judged.passed).toBe(false);
   });
 
+  it('shows each layout by its files, and judges the full build and the import that wrote it under 1 GB', () => {
+    const [, benchmark] = catalogues([120, 95, 2000], [300, 320, 900], [500, 520, 2000]);
+    const generated = { ...(benchmark as NonNullable<typeof benchmark>), files: 1328, fullBuildRssBytes: 640e6 };
+    const imported = {
+      ...generated,
+      catalogue: 'imported' as const,
+      files: 778,
+      peakRssBytes: 880e6,
+      fullBuildRssBytes: 600e6,
+      importRssBytes: 1.05e9,
+    };
+    const judged = report({ ...fastBuilds(), dev: [generated, imported] });
+    expect(judged.text).toContain(
+      'Dev case on the benchmark catalogue (131,000 records in 1,328 files), 3 rounds of each edit:',
+    );
+    expect(judged.text).toContain(
+      'Dev case on the imported catalogue (131,000 records in 778 files), 3 rounds of each edit:',
+    );
+    expect(judged.text.split('\n').filter((line) => line.includes(' dev memory ('))).toEqual([
+      'PASS dev memory (benchmark, full build): peak RSS 640.0 MB (target < 1000.0 MB)',
+      'PASS dev memory (imported): peak RSS 880.0 MB (target < 1000.0 MB)',
+      'PASS dev memory (imported, full build): peak RSS 600.0 MB (target < 1000.0 MB)',
+      'FAIL dev memory (imported, import): peak RSS 1050.0 MB (target < 1000.0 MB)',
+    ]);
+    expect(judged.text).toMatch(/import peak RSS +1050\.0 MB/);
+    expect(judged.passed).toBe(false);
+  });
+
   it('says nothing of the dev case when it did not run', () => {
     expect(devVerdicts(report(fastBuilds()).text)).toEqual([]);
   });

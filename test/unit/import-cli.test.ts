@@ -73,6 +73,10 @@ it('round trip: the sample, built and served, imported and built again, gives ev
   const imported = await runCli('import', ['--from', `${origin}/`], project);
   expect(imported.stderr).toContain('import: 3 of 3 lists, 6 of 6 texture pages, ');
   expect(imported.stderr).toContain("import: npm run build answers 9 requests with the service's bytes");
+  // One file a list, as the sample's companies: each list holds at most 1,000 records.
+  expect(imported.stderr).toContain(
+    `import: wrote data/ (4 files) and static-api.config.json (baseUrl ${origin}, pageSize 10)`,
+  );
   expect(imported.stderr).toContain('Next: npm run build');
   expect(imported.code).toBe(0);
   const settings = JSON.parse(await readFile(path.join(project, 'static-api.config.json'), 'utf8'));

@@ -205,18 +205,19 @@ describe('an import that reproduces the service', () => {
     await expectBuildReproduces(service, 3);
   });
 
-  it("writes the sample's layout: companies and events in id order, fairs in the service's order, one file per texture", async () => {
+  it("writes the sample's layout: one file a list of at most 1,000, by id but for the fairs in the service's order", async () => {
     const service = await serve(plainCatalogue(), { pageSize: 3 });
     await runImport(service).done;
     const { dataDir } = paths();
-    expect((await readdir(path.join(dataDir, 'virtualbooth-texture'))).sort()).toEqual([
-      'beton-00000001.json',
-      'cork-00000002.json',
-      'oak-parquet-00000003.json',
-      'oak-parquet-00000004.json',
-      'slate-00000005.json',
-      'terrazzo-00000006.json',
-      'zurich-sandstone-00000007.json',
+    expect((await readdir(dataDir, { recursive: true })).sort()).toEqual([
+      'company',
+      'company/companies.json',
+      'event',
+      'event/events.json',
+      'virtualbooth-texture',
+      'virtualbooth-texture/textures.json',
+      'virtualfair',
+      'virtualfair/fairs.json',
     ]);
     const companies = JSON.parse(await readFile(path.join(dataDir, 'company/companies.json'), 'utf8'));
     expect(companies.map((record: { id: number }) => record.id)).toEqual([3, 7, 12]);
@@ -240,8 +241,10 @@ describe('an import that reproduces the service', () => {
       'logo',
       'logo_bg_color',
     ]);
-    expect(await readFile(path.join(dataDir, 'virtualbooth-texture/cork-00000002.json'), 'utf8')).toBe(
-      `${JSON.stringify(texture(2, 'Cork'), null, 2)}\n`,
+    // The textures by id, whatever their pages' order.
+    const textures = plainCatalogue().textures.map((_, i) => texture(i + 1, TEXTURE_NAMES[i] as string));
+    expect(await readFile(path.join(dataDir, 'virtualbooth-texture/textures.json'), 'utf8')).toBe(
+      `${JSON.stringify(textures, null, 2)}\n`,
     );
   });
 
