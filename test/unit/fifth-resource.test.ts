@@ -3,7 +3,9 @@
 // takes the list of declarations, and everything follows from it without a change elsewhere: the
 // files and the route table, the local server over HTTP, the JSON Schema of its source files and
 // the OpenAPI document (each checked by its validator), the reference page, the comparison of
-// two builds (`npm run diff`), and the live preview, whose publications equal a full build.
+// two builds (`npm run diff`), and the live preview, whose publications equal a full build; and
+// nginx, Caddy and Apache on the configurations the build writes for them, beside a second
+// declared ordered list, so that those hold two lists of each kind.
 
 import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import type http from 'node:http';
@@ -24,6 +26,7 @@ import { readSide } from '../../scripts/review/side.ts';
 import { cloudflareWorkers } from '../e2e/targets/cloudflare-workers.ts';
 import { freePort } from '../e2e/targets/process.ts';
 import { readTreeText, tempDirs } from './helpers/tree.ts';
+import { installedWebServers } from './helpers/web-servers.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
@@ -75,6 +78,30 @@ const options = (dataDir: string, dir: string) => ({
 });
 
 const pageLink = (page: number) => `${BASE_URL}/category/?page=${page}`;
+
+/**
+ * A sixth list, for the web servers only: ordered with `?ordering=` like the events, so that their
+ * configurations hold two ordered lists as well as two paginated ones.
+ */
+const tag = declare({
+  name: 'tag',
+  path: '/tag/',
+  title: 'Tag List',
+  one: 'a tag',
+  many: 'tags',
+  record: (field) => field.z.strictObject({ id: field.id(), name: field.nonEmpty() }),
+  order: [],
+  orderingFields: ['name'],
+  paginated: false,
+  buildOnlyRules: [UNIQUE_IDS],
+  component: 'Tag',
+  componentDescription: 'A tag.',
+});
+const TAGS = [
+  { id: 3, name: 'beta' },
+  { id: 1, name: 'gamma' },
+  { id: 2, name: 'alpha' },
+];
 
 const servers: http.Server[] = [];
 afterEach(async () => {
@@ -270,5 +297,77 @@ describe('a fifth resource, declared only in this test', () => {
     const after = await readTreeText(path.join(full, 'public'));
     expect(JSON.parse(after['category/index.json'] as string).results[0].name).toBe('A first');
     expect(await readTreeText(path.join(live, 'public'))).toEqual(after);
+  });
+
+  describe('on nginx, Caddy and Apache, from the configurations the build writes', () => {
+    const webServers = installedWebServers('the fifth resource');
+    const resources = [...RESOURCES_WITH_CATEGORIES, tag];
+    /** The requests each server must answer as the local server does: status, Location and body. */
+    const requests: Array<[method: string, url: string]> = [
+      ['GET', '/category/'],
+      ['GET', '/category/?page=2'],
+      ['GET', '/category/?format=json&page=3'],
+      ['GET', '/category/?page=last&format=api'],
+      ['GET', '/category/?page=%2B02'],
+      ['GET', '/category/?page=1&page=3'],
+      ['GET', '/category/?page=4'],
+      ['GET', '/category/?page=abc'],
+      ['GET', '/category/?format=xml'],
+      ['HEAD', '/category/?page=2'],
+      ['POST', '/category/'],
+      ['GET', '/category?page=2'],
+      ['GET', '/tag/'],
+      ['GET', '/tag/?ordering=-name'],
+      ['GET', '/tag/?ordering=%20name'],
+      ['GET', '/tag/?ordering=-id'],
+      ['GET', '/tag/?ordering=bogus'],
+      ['GET', '/event/?ordering=-start_date'],
+      ['GET', '/virtualbooth-texture/?page=2'],
+      ['GET', '/company/'],
+      ['GET', '/nope/'],
+    ];
+    // Apache's core answers OPTIONS itself, with no body (scripts/targets/web-servers/apache.ts).
+    const metadataRequests: Record<string, Array<[string, string]>> = {
+      nginx: [['OPTIONS', '/category/']],
+      caddy: [['OPTIONS', '/category/']],
+      apache: [],
+    };
+
+    async function answer(origin: string, method: string, url: string) {
+      const response = await fetch(`${origin}${url}`, { method, redirect: 'manual' });
+      return { status: response.status, location: response.headers.get('location'), body: await response.text() };
+    }
+
+    it.skipIf(webServers.length === 0)(
+      'answer its pages, and the second ordered list, as the local server does',
+      { timeout: 60_000 },
+      async () => {
+        const dir = await temp();
+        const dataDir = await dataWithCategories();
+        mkdirSync(path.join(dataDir, 'tag'));
+        writeFileSync(path.join(dataDir, 'tag', 'tags.json'), JSON.stringify(TAGS));
+        const publicDir = path.join(dir, 'public');
+        const targetsDir = path.join(dir, 'targets');
+        await build({ ...options(dataDir, dir), resources, targets: webServers.map((server) => server.name) });
+        const local = createApiServer(publicDir, routingOf(resources));
+        servers.push(local);
+        const localOrigin = await listen(local, '127.0.0.1', 0);
+        const tagsByName = JSON.parse(readFileSync(path.join(publicDir, 'tag', 'ordering=-name.json'), 'utf8'));
+        expect(tagsByName.map((record: { name: string }) => record.name)).toEqual(['gamma', 'beta', 'alpha']);
+        for (const server of webServers) {
+          const workDir = path.join(dir, `work-${server.name}`);
+          mkdirSync(workDir);
+          const running = await server.start({ publicDir, targetsDir, port: await freePort(), workDir });
+          try {
+            for (const [method, url] of [...requests, ...(metadataRequests[server.name] ?? [])]) {
+              const expected = await answer(localOrigin, method, url);
+              expect(await answer(running.origin, method, url), `${server.name}: ${method} ${url}`).toEqual(expected);
+            }
+          } finally {
+            await running.stop();
+          }
+        }
+      },
+    );
   });
 });

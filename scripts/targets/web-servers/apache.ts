@@ -1,6 +1,6 @@
 // Deploy target `apache`: targets/apache/api.conf, the API as mod_rewrite rules for a <VirtualHost>
 // of its own (the user defines API_ROOT, the build output). Generated from the route table
-// (servers/plan.ts) and the query patterns (servers/query.ts). Apache's core answers OPTIONS
+// (./plan.ts) and the query patterns (./query.ts). Apache's core answers OPTIONS
 // itself, with an empty body: without a script module it cannot send DRF's metadata there.
 
 import { generatedNote } from '../generated-note.ts';
@@ -9,8 +9,11 @@ import {
   everywhereValue,
   type HeaderPart,
   HeadersTargetError,
+  type OrderingPlan,
+  type PageFile,
   type PlannedHeader,
   QUERY_KEYS,
+  type ResourcePlan,
   type ServerPlan,
   serverPlan,
 } from './plan.ts';
@@ -102,9 +105,8 @@ function formatAndMethod(plan: ServerPlan): string[] {
   ];
 }
 
-function eventRules(plan: ServerPlan): string[] {
-  const { event } = plan;
-  const pattern = pathPattern(event.path);
+function orderingRules(plan: ServerPlan, list: ResourcePlan, orderings: readonly OrderingPlan[]): string[] {
+  const pattern = pathPattern(list.path);
   return [
     '# ordering: one field, either direction (the term may be percent-encoded and padded with',
     '# spaces, as DRF decodes and strips it); an unknown term is the default order. Several',
@@ -113,18 +115,17 @@ function eventRules(plan: ServerPlan): string[] {
     fail(pattern, 400, plan.unsupportedOrderingFile),
     `RewriteCond %{ENV:API_ORDERING} ${quoted(stripped())}`,
     `RewriteRule ${pattern} - [E=API_TERM:%1]`,
-    ...event.orderings
-      .filter((ordering) => ordering.file !== event.listFile.get(''))
+    ...orderings
+      .filter((ordering) => ordering.file !== list.listFile.get(''))
       .flatMap((ordering) =>
         serveAnswer([`RewriteCond %{ENV:API_TERM} ${quoted(orderingTerm(ordering.term))}`], pattern, ordering.file),
       ),
-    ...serveAnswer([], pattern, event.listFile.get('') as string),
+    ...serveAnswer([], pattern, list.listFile.get('') as string),
   ];
 }
 
-function textureRules(plan: ServerPlan): string[] {
-  const { texture } = plan;
-  const pattern = pathPattern(texture.path);
+function pageRules(plan: ServerPlan, list: ResourcePlan, pageFile: PageFile): string[] {
+  const pattern = pathPattern(list.path);
   const formats = ['', ...plan.formats];
   return [
     "# page: a number as Python's int() reads it (spaces, a sign and leading zeros allowed) or",
@@ -141,7 +142,7 @@ function textureRules(plan: ServerPlan): string[] {
       serveAnswer(
         [`RewriteCond %{ENV:API_FORMAT}:%{ENV:API_PAGE} ${quoted(`^${format}:.`)}`],
         pattern,
-        texture.pageFile(format, '%{ENV:API_PAGE}'),
+        pageFile(format, '%{ENV:API_PAGE}'),
         `E=API_ERROR:${plan.invalidPageFile},`,
       ),
     ),
@@ -149,7 +150,7 @@ function textureRules(plan: ServerPlan): string[] {
       serveAnswer(
         [`RewriteCond %{ENV:API_FORMAT} ${quoted(`^${format}$`)}`],
         pattern,
-        texture.listFile.get(format) as string,
+        list.listFile.get(format) as string,
       ),
     ),
   ];
@@ -249,13 +250,15 @@ export function renderApacheConf(plan: ServerPlan): string {
     '',
     ...formatAndMethod(plan),
     '',
-    ...eventRules(plan),
-    '',
-    ...textureRules(plan),
-    '',
+    ...plan.resources.flatMap((resource) =>
+      resource.query.kind === 'ordered' ? [...orderingRules(plan, resource, resource.query.orderings), ''] : [],
+    ),
+    ...plan.resources.flatMap((resource) =>
+      resource.query.kind === 'paginated' ? [...pageRules(plan, resource, resource.query.pageFile), ''] : [],
+    ),
     '# The other lists.',
     ...plan.resources
-      .filter((resource) => resource.name !== plan.event.name && resource.name !== plan.texture.name)
+      .filter((resource) => resource.query.kind === 'plain')
       .flatMap((resource) => serveAnswer([], pathPattern(resource.path), resource.listFile.get('') as string)),
     '',
     "# Everything else, the output's own files included: 404 Not found.",
