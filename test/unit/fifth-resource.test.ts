@@ -3,9 +3,11 @@
 // takes the list of declarations, and everything follows from it without a change elsewhere: the
 // files and the route table, the local server over HTTP, the JSON Schema of its source files and
 // the OpenAPI document (each checked by its validator), the reference page, the comparison of
-// two builds (`npm run diff`), and the live preview, whose publications equal a full build; and
-// nginx, Caddy and Apache on the configurations the build writes for them, beside a second
-// declared ordered list, so that those hold two lists of each kind.
+// two builds (`npm run diff`), and the live preview, whose publications equal a full build. The
+// targets that route without code take it beside a sixth list, ordered with `?ordering=`, so that
+// their rules hold two lists of each kind: nginx, Caddy and Apache on the configurations the build
+// writes for them, vercel.json through Vercel's route compiler, and Cloudflare Pages' static rules
+// under `wrangler pages dev`.
 
 import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import type http from 'node:http';
@@ -20,12 +22,15 @@ import { DEFAULTS } from '../../scripts/cli/settings.ts';
 import { RESOURCES } from '../../scripts/contract/resources/index.ts';
 import { declare, UNIQUE_IDS } from '../../scripts/contract/resources/resource.ts';
 import { planRoutes, resolve, routingOf } from '../../scripts/contract/routes.ts';
+import { canonicalUrl } from '../../scripts/respond/netlify-function.ts';
 import { createApiServer, listen } from '../../scripts/respond/node-server.ts';
 import { compareSides } from '../../scripts/review/compare.ts';
 import { readSide } from '../../scripts/review/side.ts';
+import { cloudflarePagesStatic } from '../e2e/targets/cloudflare-pages-static.ts';
 import { cloudflareWorkers } from '../e2e/targets/cloudflare-workers.ts';
 import { freePort } from '../e2e/targets/process.ts';
 import { readTreeText, tempDirs } from './helpers/tree.ts';
+import { compileVercel, drfOutcome, vercelRouter } from './helpers/vercel-routes.ts';
 import { installedWebServers } from './helpers/web-servers.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -102,6 +107,15 @@ const TAGS = [
   { id: 1, name: 'gamma' },
   { id: 2, name: 'alpha' },
 ];
+const RESOURCES_WITH_TAGS = [...RESOURCES_WITH_CATEGORIES, tag];
+
+/** The sample data with the categories and the tags beside it. */
+async function dataWithTags(): Promise<string> {
+  const dataDir = await dataWithCategories();
+  mkdirSync(path.join(dataDir, 'tag'));
+  writeFileSync(path.join(dataDir, 'tag', 'tags.json'), JSON.stringify(TAGS));
+  return dataDir;
+}
 
 const servers: http.Server[] = [];
 afterEach(async () => {
@@ -301,7 +315,7 @@ describe('a fifth resource, declared only in this test', () => {
 
   describe('on nginx, Caddy and Apache, from the configurations the build writes', () => {
     const webServers = installedWebServers('the fifth resource');
-    const resources = [...RESOURCES_WITH_CATEGORIES, tag];
+    const resources = RESOURCES_WITH_TAGS;
     /** The requests each server must answer as the local server does: status, Location and body. */
     const requests: Array<[method: string, url: string]> = [
       ['GET', '/category/'],
@@ -343,9 +357,7 @@ describe('a fifth resource, declared only in this test', () => {
       { timeout: 60_000 },
       async () => {
         const dir = await temp();
-        const dataDir = await dataWithCategories();
-        mkdirSync(path.join(dataDir, 'tag'));
-        writeFileSync(path.join(dataDir, 'tag', 'tags.json'), JSON.stringify(TAGS));
+        const dataDir = await dataWithTags();
         const publicDir = path.join(dir, 'public');
         const targetsDir = path.join(dir, 'targets');
         await build({ ...options(dataDir, dir), resources, targets: webServers.map((server) => server.name) });
@@ -369,5 +381,88 @@ describe('a fifth resource, declared only in this test', () => {
         }
       },
     );
+  });
+
+  it("is routed by vercel.json, as Vercel's route compiler compiles it", async () => {
+    const dir = await temp();
+    const result = await build({
+      ...options(await dataWithTags(), dir),
+      resources: RESOURCES_WITH_TAGS,
+      reference: false,
+      targets: ['vercel'],
+    });
+    const config = JSON.parse(readFileSync(path.join(dir, 'targets', 'vercel', 'vercel.json'), 'utf8'));
+    const compiled = compileVercel(config);
+    expect(compiled.error).toBeNull();
+    const files = new Set(result.routes.map((route) => route.file));
+    const routing = routingOf(RESOURCES_WITH_TAGS);
+    const evaluate = vercelRouter(compiled, files);
+    const routeUrls = result.routes
+      .filter((route) => route.resource === 'category' || route.resource === 'tag')
+      .flatMap((route) =>
+        [undefined, 'api', 'json'].map((format) =>
+          canonicalUrl(format ? { ...route, query: { ...route.query, format } } : route),
+        ),
+      );
+    expect(routeUrls).toContain('/category/?format=json&page=3');
+    const odd = [
+      '/category',
+      '/category/?page=1',
+      '/category/?page=4',
+      '/category/?page=abc',
+      '/category/?format=xml',
+      '/tag',
+      '/tag/?ordering=bogus',
+      '/tag/?ordering=-id',
+      '/tag/?format=api&ordering=-name',
+    ];
+    for (const emptyIsAbsent of [true, false]) {
+      for (const url of [...routeUrls, ...odd]) {
+        expect(evaluate(url, emptyIsAbsent), url).toEqual(drfOutcome(url, files, routing));
+      }
+    }
+    // What those look like: a page of the categories from its file, a page past the last the 404.
+    expect(evaluate('/category/?page=2', true)).toEqual({ status: 200, file: 'category/page=2.json' });
+    expect(evaluate('/tag/?ordering=-name', true)).toEqual({ status: 200, file: 'tag/ordering=-name.json' });
+    expect(evaluate('/category/?page=4', true)).toEqual({ status: 404 });
+  });
+
+  it("is served by cloudflare-pages-static's rules under wrangler pages dev", { timeout: 180_000 }, async () => {
+    const dir = await temp();
+    await build({
+      ...options(await dataWithTags(), dir),
+      resources: RESOURCES_WITH_TAGS,
+      reference: false,
+      targets: ['cloudflare-pages-static'],
+    });
+    const workDir = path.join(dir, 'work');
+    mkdirSync(workDir);
+    const port = await freePort();
+    const running = await cloudflarePagesStatic.start({
+      publicDir: path.join(dir, 'public'),
+      targetsDir: path.join(dir, 'targets'),
+      port,
+      workDir,
+    });
+    const file = (name: string) => JSON.parse(readFileSync(path.join(dir, 'public', name), 'utf8'));
+    try {
+      const origin = `http://127.0.0.1:${port}`;
+      for (const name of ['category', 'tag']) {
+        const list = await fetch(`${origin}/${name}/`);
+        expect([list.status, await list.json()], name).toEqual([200, file(`${name}/index.json`)]);
+        // Pages reads no query: each list is its first page, its default order (a known limit).
+        const paged = await fetch(`${origin}/${name}/?page=2`);
+        expect([paged.status, await paged.json()], name).toEqual([200, file(`${name}/index.json`)]);
+        const redirect = await fetch(`${origin}/${name}?page=2`, { redirect: 'manual' });
+        expect([redirect.status, redirect.headers.get('location')], name).toEqual([301, `/${name}/?page=2`]);
+      }
+      // Its files are not URLs of the API: the JSON 404.
+      for (const own of ['/category/page=2.json', '/tag/ordering=-name.json', '/_options/category.json']) {
+        const response = await fetch(`${origin}${own}`);
+        expect([response.status, await response.json()], own).toEqual([404, { detail: 'Not found.' }]);
+      }
+    } finally {
+      await running.stop();
+    }
   });
 });
