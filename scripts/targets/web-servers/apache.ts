@@ -233,7 +233,7 @@ export function renderApacheConf(plan: ServerPlan): string {
     '',
     '# Apache resolves `.` and `..` segments and drops the extra slashes of a path starting with',
     '# // before the rules run; to Django /x/../company/ and //company/ are not /company/. A dot',
-    '# anywhere in the path as sent (after the scheme and host of an absolute request-target), or',
+    '# anywhere in the path as sent (after the scheme and host of an absolute URL in the request line), or',
     '# a path starting with //, is such a path or an unknown one: 404 Not found.',
     `RewriteCond %{THE_REQUEST} ${quoted('^[^ ]+ (?:[A-Za-z][-+.A-Za-z0-9]*://[^/ ]*)?(?://|/[^? ]*(?:[.]|%2[eE]))')}`,
     fail('^', 404),
@@ -241,10 +241,10 @@ export function renderApacheConf(plan: ServerPlan): string {
     "# A list path without its slash: 301 to the slash, keeping the query (Django's APPEND_SLASH).",
     ...redirects(plan),
     '',
-    ...plan.pages.flatMap((page, index) => [
-      index === 0 ? '# The pages beside the API (npm run build with the reference on): GET and HEAD only.' : '',
+    ...plan.documents.flatMap((document, index) => [
+      index === 0 ? '# The documents beside the API (npm run build with the reference on): GET and HEAD only.' : '',
       'RewriteCond %{REQUEST_METHOD} ^(?:GET|HEAD)$',
-      serveFile(pathPattern(page.path), page.file, `E=API_PAGE_${index}:1,`),
+      serveFile(pathPattern(document.path), document.file, `E=API_DOCUMENT_${index}:1,`),
     ]),
     ...readQuery(),
     '',
@@ -307,9 +307,9 @@ export function renderApacheConf(plan: ServerPlan): string {
     ...(contentType ? [`Header always set Content-Type ${quoted(contentType)}`] : []),
     '# A precompressed answer varies with Accept-Encoding too (one Vary header: append merges).',
     'Header always append Vary Accept-Encoding env=API_ENCODED',
-    // After the API's: the later `set` wins for the page the rules below served.
-    ...plan.pages.map(
-      (page, index) => `Header always set Content-Type ${quoted(page.contentType)} env=API_PAGE_${index}`,
+    // After the API's: the later `set` wins for the document the rules below served.
+    ...plan.documents.map(
+      (document, index) => `Header always set Content-Type ${quoted(document.contentType)} env=API_DOCUMENT_${index}`,
     ),
     '# Django sends the slash redirect with a relative Location; mod_rewrite makes it absolute.',
     // Both tables: the Location of the ErrorDocument request is in the success table.

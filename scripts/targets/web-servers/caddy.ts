@@ -187,16 +187,16 @@ function resourceRoute(plan: ServerPlan, resource: ResourcePlan): string[] {
   ];
 }
 
-/** A page beside the API: its file for GET and HEAD, typed as the page, the API's 404 otherwise. */
-function pageRoute(page: PageRoute, index: number): string[] {
-  const name = `page_${index}`;
+/** A document beside the API: its file for GET and HEAD, typed as the document, the API's 404 otherwise. */
+function documentRoute(document: PageRoute, index: number): string[] {
+  const name = `document_${index}`;
   return [
-    `@${name} vars_regexp {http.request.uri.path} ${quoted(exactPath(page.path))}`,
+    `@${name} vars_regexp {http.request.uri.path} ${quoted(exactPath(document.path))}`,
     ...block(`route @${name}`, [
-      '@page_other_method not method GET HEAD',
-      'error @page_other_method 404',
-      `header Content-Type ${quoted(page.contentType)}`,
-      ...serve(page.file),
+      '@document_other_method not method GET HEAD',
+      'error @document_other_method 404',
+      `header Content-Type ${quoted(document.contentType)}`,
+      ...serve(document.file),
     ]),
   ];
 }
@@ -269,7 +269,7 @@ function headerLines(headers: readonly PlannedHeader[]): string[] {
         part.everywhere
           ? [append(part)]
           : [
-              `@${variable}_${partIndex} vars_regexp {http.request.orig_uri} ${quoted(part.target)}`,
+              `@${variable}_${partIndex} vars_regexp {http.request.orig_uri} ${quoted(part.url)}`,
               append(part).replace('vars ', `vars @${variable}_${partIndex} `),
             ],
       ),
@@ -296,8 +296,10 @@ export function renderCaddyfile(plan: ServerPlan): string {
       ...plan.resources.flatMap((resource) => [...resourceRoute(plan, resource), '']),
       "# A list path without its slash: 301 to the slash, keeping the query (Django's APPEND_SLASH).",
       ...plan.resources.flatMap(redirectRoute),
-      ...(plan.pages.length > 0 ? ['', '# The pages beside the API (npm run build with the reference on).'] : []),
-      ...plan.pages.flatMap(pageRoute),
+      ...(plan.documents.length > 0
+        ? ['', '# The documents beside the API (npm run build with the reference on).']
+        : []),
+      ...plan.documents.flatMap(documentRoute),
       '',
       "# Everything else, the output's own files included: 404 Not found.",
       'error 404',

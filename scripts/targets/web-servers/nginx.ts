@@ -143,14 +143,14 @@ function dotSegmentCheck(): string[] {
   return ['if ($request_uri ~ "^[^?]*(?:[.]|%2[eE])") { return 404; }'];
 }
 
-/** A page beside the API: its file for GET and HEAD, typed as the page, the API's 404 otherwise. */
-function pageLocation(page: PageRoute): string[] {
+/** A document beside the API: its file for GET and HEAD, typed as the document, the API's 404 otherwise. */
+function documentLocation(document: PageRoute): string[] {
   return [
-    `location = ${page.path} {`,
+    `location = ${document.path} {`,
     ...dotSegmentCheck().map((line) => `    ${line}`),
     '    if ($request_method !~ ^(?:GET|HEAD)$) { return 404; }',
-    `    default_type ${literal(page.contentType)};`,
-    `    rewrite ^ /${page.file} break;`,
+    `    default_type ${literal(document.contentType)};`,
+    `    rewrite ^ /${document.file} break;`,
     '}',
   ];
 }
@@ -191,7 +191,7 @@ function headerLines(header: PlannedHeader, variable: string, alwaysVariable: bo
     `set ${variable} "";`,
     ...header.parts.map((part) => {
       const append = `set ${variable} "${variable.replace('$', '${')}}, ${headerValue(header, part)}";`;
-      return part.everywhere ? append : `if ($request_uri ~ ${regex(part.target)}) { ${append} }`;
+      return part.everywhere ? append : `if ($request_uri ~ ${regex(part.url)}) { ${append} }`;
     }),
     `if (${variable} ~ ${regex('^, (.*)$')}) { set ${variable} $1; }`,
     sends,
@@ -288,8 +288,8 @@ export function renderApiConf(plan: ServerPlan): string {
     '',
     "# A list path without its slash: 301 to the slash, keeping the query (Django's APPEND_SLASH).",
     ...plan.resources.flatMap(redirectLocation),
-    ...(plan.pages.length > 0 ? ['', '# The pages beside the API (npm run build with the reference on).'] : []),
-    ...plan.pages.flatMap(pageLocation),
+    ...(plan.documents.length > 0 ? ['', '# The documents beside the API (npm run build with the reference on).'] : []),
+    ...plan.documents.flatMap(documentLocation),
   ];
   return `${lines.join('\n')}\n`;
 }

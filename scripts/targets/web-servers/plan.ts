@@ -65,8 +65,8 @@ export interface ServerPlan {
   methodNotAllowedBody: readonly [before: string, after: string];
   /** The headers of `_headers`, Content-Type included, in the order of the file. */
   headers: readonly PlannedHeader[];
-  /** The pages beside the API (the reference), each a GET or HEAD of one path, with its own Content-Type. */
-  pages: readonly PageRoute[];
+  /** The documents beside the API (the reference page), each a GET or HEAD of one path, with its own Content-Type. */
+  documents: readonly PageRoute[];
 }
 
 /** Query keys the lists read; the route table's own keys must be among them. */
@@ -92,8 +92,8 @@ export interface HeaderPart {
    * `?` (where the query starts) and a space (where the request line goes on).
    */
   path: string;
-  /** `path` as a regex over the whole request target as sent, path and query (`/company/?x=1`). */
-  target: string;
+  /** `path` as a regex over the whole URL as sent, path and query (`/company/?x=1`). */
+  url: string;
 }
 
 /** A header of `_headers` and the values each matching rule adds, in file order. */
@@ -145,7 +145,7 @@ export function plannedHeaders(
       const key = name.toLowerCase();
       const header = byName.get(key) ?? { name, parts: [] };
       const path = pathRegex(rule.pattern);
-      header.parts.push({ pattern: rule.pattern, value, everywhere, path, target: `^${path}(?:[?].*)?$` });
+      header.parts.push({ pattern: rule.pattern, value, everywhere, path, url: `^${path}(?:[?].*)?$` });
       byName.set(key, header);
     }
   }
@@ -223,6 +223,6 @@ export function serverPlan(context: TargetContext, target: string, everywhereOnl
     methodNotAllowedFile,
     methodNotAllowedBody: [before, after],
     headers: plannedHeaders(context.headerRules, target, everywhereOnly),
-    pages: context.pages,
+    documents: context.pages,
   };
 }
