@@ -544,6 +544,15 @@ export function readSettings(
   };
 }
 
+/**
+ * Refuses what the user asked of `commandName` (a usage error, or an input it cannot take): the
+ * message and where the help is, exit status 2.
+ */
+export function refuse(error: Error, commandName: CommandName): void {
+  console.error(`${error.message}\nSee \`${COMMANDS[commandName].name} -- --help\`.`);
+  process.exitCode = EXIT_STATUS.refused;
+}
+
 /** The settings of this process's command line; prints the help (exit 0) or a usage error (exit 2). */
 export function settingsOrExit(commandName: CommandName): Settings {
   try {
@@ -555,7 +564,7 @@ export function settingsOrExit(commandName: CommandName): Settings {
     return settings;
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
-    console.error(`${error.message}\nSee \`${COMMANDS[commandName].name} -- --help\`.`);
+    refuse(error, commandName);
     process.exit(EXIT_STATUS.refused);
   }
 }
