@@ -13,7 +13,13 @@ import { readCommitTimes, subfolderTimes } from '../shared/commit-times.ts';
 import { recoverOutput } from '../shared/swap.ts';
 import { writeOutput } from '../shared/write.ts';
 import { LIMITS, TARGETS } from '../targets/index.ts';
-import { type CloudflarePlan, checkLimits, formatFinding, LimitsError } from '../targets/limits.ts';
+import {
+  type CloudflarePlan,
+  checkLimits,
+  DEFAULT_CLOUDFLARE_PLAN,
+  formatFinding,
+  LimitsError,
+} from '../targets/limits.ts';
 import type { Target, TargetContext } from '../targets/target.ts';
 import { readCatalogue, withPath } from './pipeline/catalogue.ts';
 import { type Prepared, render } from './pipeline/render.ts';
@@ -84,13 +90,19 @@ function withinLimits(
 ): number[] {
   const warn = options.warn ?? (() => {});
   const sizes = new Map([...output].map(([file, text]) => [file, Buffer.byteLength(text)]));
-  const plan = options.cloudflarePlan ?? 'free';
+  const plan = options.cloudflarePlan ?? DEFAULT_CLOUDFLARE_PLAN;
   const breaches: string[] = [];
   const kept: number[] = [];
   for (const [index, target] of selected.entries()) {
     const targetDir = path.join(options.targetsDir, target.name);
     const limits = LIMITS[target.name as keyof typeof LIMITS] ?? [];
-    const built = { output, sizes, targetFiles: made[index] as Map<string, string>, plan };
+    const built = {
+      output,
+      sizes,
+      targetFiles: made[index] as Map<string, string>,
+      plan,
+      resources: options.resources ?? RESOURCES,
+    };
     const findings = checkLimits(target.name, limits, built, { outDir: options.outDir, targetDir });
     for (const finding of findings.filter((found) => !found.over)) warn(formatFinding(finding));
     const over = findings.filter((found) => found.over).map(formatFinding);

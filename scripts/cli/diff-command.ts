@@ -15,7 +15,7 @@ import { formatMarkdown } from '../review/format-markdown.ts';
 import { formatText } from '../review/format-text.ts';
 import { readSide, type Side, SideError } from '../review/side.ts';
 import { EXIT_STATUS } from './exit-status.ts';
-import { type DiffFormat, readSettings, UsageError, usage } from './settings.ts';
+import { DEFAULTS, type DiffFormat, readSettings, UsageError, usage } from './settings.ts';
 
 /** Where the command writes, so that a test can run it in-process. */
 export interface DiffIo {
@@ -47,8 +47,8 @@ function parse(argv: string[], io: DiffIo): DiffArgs {
 async function workingTree(args: DiffArgs, folder: string): Promise<Side> {
   const outDir = path.join(folder, 'public');
   await build({
-    dataDir: path.join(args.repo, 'data'),
-    headersPath: path.join(args.repo, '_headers'),
+    dataDir: path.join(args.repo, DEFAULTS.dataDir),
+    headersPath: path.join(args.repo, DEFAULTS.headersPath),
     outDir,
     targetsDir: path.join(folder, 'targets'),
     targets: [],
@@ -63,7 +63,7 @@ async function workingTree(args: DiffArgs, folder: string): Promise<Side> {
 }
 
 async function sides(args: DiffArgs, cwd: string): Promise<[Side, Side]> {
-  const named = (spec: string) => readSide(spec, args.repo, cwd);
+  const named = (spec: string) => readSide(spec, args.repo, cwd, DEFAULTS.outDir);
   if (args.sides.length === 2) return Promise.all([named(args.sides[0] as string), named(args.sides[1] as string)]);
   const before = await named(args.sides[0] ?? 'HEAD');
   const folder = await mkdtemp(path.join(os.tmpdir(), 'api-diff-'));

@@ -6,7 +6,7 @@ import { DataFolderInUse, importService } from '../migrate/import.ts';
 import type { ReadProgress } from '../migrate/read-service.ts';
 import { EXIT_STATUS } from './exit-status.ts';
 import { runCommand } from './fail.ts';
-import { COMMANDS, settingsOrExit } from './settings.ts';
+import { refuse, settingsOrExit } from './settings.ts';
 import { settingsFileText } from './settings-file.ts';
 
 /** Plain lines off a terminal (a log, a CI job) come at most this often; a terminal gets one line rewritten. */
@@ -86,8 +86,7 @@ await runCommand(async () => {
   } catch (error) {
     progress.end();
     if (error instanceof DataFolderInUse) {
-      console.error(`${error.message}\nSee \`${COMMANDS.import.name} -- --help\`.`);
-      process.exitCode = EXIT_STATUS.refused;
+      refuse(error, 'import');
       return;
     }
     throw error;

@@ -7,7 +7,7 @@ import { parseArgs } from 'node:util';
 import { misspellingDistance } from '../builder/pipeline/misspellings.ts';
 import { DEFAULT_PAGE_SIZE } from '../contract/pagination.ts';
 import { ProjectError } from '../shared/errors.ts';
-import { CLOUDFLARE_PLANS, type CloudflarePlan } from '../targets/limits.ts';
+import { CLOUDFLARE_PLANS, type CloudflarePlan, DEFAULT_CLOUDFLARE_PLAN } from '../targets/limits.ts';
 import { REFUSED_TARGETS, TARGET_NAMES } from '../targets/names.ts';
 import { EXIT_STATUS } from './exit-status.ts';
 import { readSettingsFile, SettingsFileError } from './settings-file.ts';
@@ -26,6 +26,11 @@ export const DEFAULTS = {
   /** The origin `npm start` serves on by default, so the committed public/ matches it. */
   baseUrl: 'http://localhost:3000',
   pageSize: DEFAULT_PAGE_SIZE,
+  cloudflarePlan: DEFAULT_CLOUDFLARE_PLAN,
+  /** `npm run diff`'s report. */
+  diffFormat: 'text',
+  /** `npm run diff` and `setup-git`: the project they work on. */
+  repo: '.',
 } as const;
 
 export interface Settings {
@@ -110,7 +115,7 @@ export const OPTIONS = {
     value: '<plan>',
     fileKey: 'cloudflarePlan',
     description: 'free or paid: the Cloudflare plan whose limits (files per deployment) the build checks',
-    default: 'free',
+    default: DEFAULTS.cloudflarePlan,
   },
   config: {
     flag: '--config',
@@ -175,14 +180,14 @@ export const OPTIONS = {
     value: '<format>',
     description:
       'text (coloured on a terminal unless NO_COLOR is set), markdown (for a pull-request comment) or json (for scripts)',
-    default: 'text',
+    default: DEFAULTS.diffFormat,
   },
   'exit-code': { flag: '--exit-code', description: 'exit with 1 when the sides differ', default: 'off' },
   repo: {
     flag: '--repo',
     value: '<dir>',
     description: 'the project (a git clone) to work on: its revisions, working tree and settings file',
-    default: '.',
+    default: DEFAULTS.repo,
   },
 } as const satisfies Record<string, Option>;
 
@@ -475,7 +480,7 @@ export function readSettings(
   if (positionals.length > most)
     throw new UsageError(`at most ${most} ${command.positionals?.noun}, got ${positionals.length}`);
   const text = (name: OptionName) => values[name] as string | undefined;
-  const repo = nonEmpty(text('repo') ?? '.', '--repo');
+  const repo = nonEmpty(text('repo') ?? DEFAULTS.repo, '--repo');
   // diff reads the settings of the project it compares, wherever it is run from.
   const configPath = nonEmpty(
     text('config') ?? (command.options.includes('repo') ? path.join(repo, DEFAULTS.configPath) : DEFAULTS.configPath),
@@ -484,7 +489,7 @@ export function readSettings(
   // Read only by the commands that take it: `npm run serve` has nothing in it to use.
   const file =
     command.options.includes('config') && !help ? fileSettings(path.resolve(cwd, configPath), configPath) : {};
-  const format = text('format') ?? 'text';
+  const format = text('format') ?? DEFAULTS.diffFormat;
   if (!(DIFF_FORMATS as readonly string[]).includes(format))
     throw new UsageError(`--format must be one of ${DIFF_FORMATS.join(', ')}, got ${JSON.stringify(format)}`);
   /** The flag's value, else its variable's, else the settings file's, with where it came from for messages. */
@@ -519,7 +524,7 @@ export function readSettings(
     schemasDir: nonEmpty(text('schemas-dir') ?? DEFAULTS.schemasDir, '--schemas-dir'),
     configPath,
     targets: targets ? targetList(...targets) : undefined,
-    cloudflarePlan: plan ? cloudflarePlan(...plan) : 'free',
+    cloudflarePlan: plan ? cloudflarePlan(...plan) : DEFAULTS.cloudflarePlan,
     baseUrl: baseUrl ? absoluteUrl(...baseUrl) : DEFAULTS.baseUrl,
     baseUrlGiven: text('base-url') !== undefined || env[OPTIONS['base-url'].variable] !== undefined,
     pageSize: pageSize ? wholeNumber(...pageSize, 1, Number.MAX_SAFE_INTEGER) : DEFAULTS.pageSize,
@@ -539,6 +544,15 @@ export function readSettings(
   };
 }
 
+/**
+ * Refuses what the user asked of `commandName` (a usage error, or an input it cannot take): the
+ * message and where the help is, exit status 2.
+ */
+export function refuse(error: Error, commandName: CommandName): void {
+  console.error(`${error.message}\nSee \`${COMMANDS[commandName].name} -- --help\`.`);
+  process.exitCode = EXIT_STATUS.refused;
+}
+
 /** The settings of this process's command line; prints the help (exit 0) or a usage error (exit 2). */
 export function settingsOrExit(commandName: CommandName): Settings {
   try {
@@ -550,7 +564,7 @@ export function settingsOrExit(commandName: CommandName): Settings {
     return settings;
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
-    console.error(`${error.message}\nSee \`${COMMANDS[commandName].name} -- --help\`.`);
+    refuse(error, commandName);
     process.exit(EXIT_STATUS.refused);
   }
 }

@@ -13,6 +13,7 @@ import { serviceClient } from '../migrate/client.ts';
 import { summaryLine, verifyAgainst } from '../migrate/verify.ts';
 import { verifyRequests } from '../migrate/verify-requests.ts';
 import { createApiServer, listen } from '../respond/node-server.ts';
+import { EXIT_STATUS } from './exit-status.ts';
 import { runCommand } from './fail.ts';
 import { settingsOrExit } from './settings.ts';
 
@@ -24,7 +25,7 @@ await runCommand(async () => {
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.once(signal, () => {
       rmSync(folder, { recursive: true, force: true });
-      process.exit(1);
+      process.exit(EXIT_STATUS.failed);
     });
   }
   let server: http.Server | undefined;
@@ -55,12 +56,12 @@ await runCommand(async () => {
     );
     if (report.lines.length > 0) console.log('Each difference reads: as the service answers → as this build answers.');
     for (const line of [...report.lines, ...report.notes, summaryLine(report)]) console.log(line);
-    process.exitCode = report.differ > 0 ? 1 : 0;
+    process.exitCode = report.differ > 0 ? EXIT_STATUS.differs : EXIT_STATUS.done;
   } catch (error) {
     if (!(error instanceof DataErrors)) throw error;
     for (const problem of error.errors) console.error(formatDataError(problem));
     console.error(`\n${error.message}; nothing was verified.`);
-    process.exitCode = 1;
+    process.exitCode = EXIT_STATUS.failed;
   } finally {
     server?.closeAllConnections();
     server?.close();

@@ -4,14 +4,13 @@
 // (`cloudflare/limits.ts`, `netlify/limits.ts`, `vercel/limits.ts`), listed by target name in
 // `index.ts`. Limits change: each one names the page it was read from and when.
 
-import { RESOURCES } from '../contract/routes.ts';
+import { RESOURCES, type Routed } from '../contract/routes.ts';
 import { UserFacingError } from '../shared/errors.ts';
-
-/** The folders of the paginated lists, whose files are pages. */
-const PAGINATED = RESOURCES.filter((resource) => resource.paginated).map((resource) => resource.name);
 
 export const CLOUDFLARE_PLANS = ['free', 'paid'] as const;
 export type CloudflarePlan = (typeof CLOUDFLARE_PLANS)[number];
+/** Whose limits the Cloudflare targets are checked against when no plan is named. */
+export const DEFAULT_CLOUDFLARE_PLAN: CloudflarePlan = 'free';
 
 /** From this share of a limit on, the build warns. */
 export const NEAR_SHARE = 0.8;
@@ -74,6 +73,8 @@ export interface Built {
   /** The target's own files (targets/<name>/). */
   targetFiles: ReadonlyMap<string, string>;
   plan: CloudflarePlan;
+  /** The resources built, whose paginated lists' files are pages: the API's when absent. */
+  resources?: readonly Routed[];
 }
 
 export interface Finding {
@@ -148,7 +149,9 @@ function measurements(limit: Limit, built: Built, outDir: string, targetDir: str
         .map(([file, size]) => ({
           subject: `${outDir}/${file}`,
           amount: size,
-          texturePage: PAGINATED.some((name) => file.startsWith(`${name}/`)),
+          texturePage: (built.resources ?? RESOURCES).some(
+            (resource) => resource.paginated && file.startsWith(`${resource.name}/`),
+          ),
         }));
     case 'file-count':
       return [

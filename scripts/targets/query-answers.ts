@@ -102,11 +102,11 @@ export function fileAnswer(
   const routeFile = table.routeFiles.get(queryKey(path, pairs));
   if (routeFile !== undefined) return routeFile;
   const search = new URLSearchParams(pairs.map(([key, value]): [string, string] => [key, value])).toString();
-  const target = `${path}${search ? `?${search}` : ''}`;
-  if (table.answers.has(target)) return table.answers.get(target);
-  const answer = resolve('GET', target, resources);
+  const url = `${path}${search ? `?${search}` : ''}`;
+  if (table.answers.has(url)) return table.answers.get(url);
+  const answer = resolve('GET', url, resources);
   const file =
     answer.kind === 'file' && answer.status === 200 && table.files.has(answer.file) ? answer.file : undefined;
-  table.answers.set(target, file);
+  table.answers.set(url, file);
   return file;
 }

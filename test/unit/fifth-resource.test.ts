@@ -3,7 +3,11 @@
 // takes the list of declarations, and everything follows from it without a change elsewhere: the
 // files and the route table, the local server over HTTP, the JSON Schema of its source files and
 // the OpenAPI document (each checked by its validator), the reference page, the comparison of
-// two builds (`npm run diff`), and the live preview, whose publications equal a full build.
+// two builds (`npm run diff`), and the live preview, whose publications equal a full build. The
+// targets that route without code take it beside a sixth list, ordered with `?ordering=`, so that
+// their rules hold two lists of each kind: nginx, Caddy and Apache on the configurations the build
+// writes for them, vercel.json through Vercel's route compiler, and Cloudflare Pages' static rules
+// under `wrangler pages dev`.
 
 import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import type http from 'node:http';
@@ -18,12 +22,16 @@ import { DEFAULTS } from '../../scripts/cli/settings.ts';
 import { RESOURCES } from '../../scripts/contract/resources/index.ts';
 import { declare, UNIQUE_IDS } from '../../scripts/contract/resources/resource.ts';
 import { planRoutes, resolve, routingOf } from '../../scripts/contract/routes.ts';
+import { canonicalUrl } from '../../scripts/respond/netlify-function.ts';
 import { createApiServer, listen } from '../../scripts/respond/node-server.ts';
 import { compareSides } from '../../scripts/review/compare.ts';
 import { readSide } from '../../scripts/review/side.ts';
+import { cloudflarePagesStatic } from '../e2e/targets/cloudflare-pages-static.ts';
 import { cloudflareWorkers } from '../e2e/targets/cloudflare-workers.ts';
 import { freePort } from '../e2e/targets/process.ts';
 import { readTreeText, tempDirs } from './helpers/tree.ts';
+import { compileVercel, drfOutcome, vercelRouter } from './helpers/vercel-routes.ts';
+import { installedWebServers } from './helpers/web-servers.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
@@ -75,6 +83,39 @@ const options = (dataDir: string, dir: string) => ({
 });
 
 const pageLink = (page: number) => `${BASE_URL}/category/?page=${page}`;
+
+/**
+ * A sixth list, for the web servers only: ordered with `?ordering=` like the events, so that their
+ * configurations hold two ordered lists as well as two paginated ones.
+ */
+const tag = declare({
+  name: 'tag',
+  path: '/tag/',
+  title: 'Tag List',
+  one: 'a tag',
+  many: 'tags',
+  record: (field) => field.z.strictObject({ id: field.id(), name: field.nonEmpty() }),
+  order: [],
+  orderingFields: ['name'],
+  paginated: false,
+  buildOnlyRules: [UNIQUE_IDS],
+  component: 'Tag',
+  componentDescription: 'A tag.',
+});
+const TAGS = [
+  { id: 3, name: 'beta' },
+  { id: 1, name: 'gamma' },
+  { id: 2, name: 'alpha' },
+];
+const RESOURCES_WITH_TAGS = [...RESOURCES_WITH_CATEGORIES, tag];
+
+/** The sample data with the categories and the tags beside it. */
+async function dataWithTags(): Promise<string> {
+  const dataDir = await dataWithCategories();
+  mkdirSync(path.join(dataDir, 'tag'));
+  writeFileSync(path.join(dataDir, 'tag', 'tags.json'), JSON.stringify(TAGS));
+  return dataDir;
+}
 
 const servers: http.Server[] = [];
 afterEach(async () => {
@@ -270,5 +311,158 @@ describe('a fifth resource, declared only in this test', () => {
     const after = await readTreeText(path.join(full, 'public'));
     expect(JSON.parse(after['category/index.json'] as string).results[0].name).toBe('A first');
     expect(await readTreeText(path.join(live, 'public'))).toEqual(after);
+  });
+
+  describe('on nginx, Caddy and Apache, from the configurations the build writes', () => {
+    const webServers = installedWebServers('the fifth resource');
+    const resources = RESOURCES_WITH_TAGS;
+    /** The requests each server must answer as the local server does: status, Location and body. */
+    const requests: Array<[method: string, url: string]> = [
+      ['GET', '/category/'],
+      ['GET', '/category/?page=2'],
+      ['GET', '/category/?format=json&page=3'],
+      ['GET', '/category/?page=last&format=api'],
+      ['GET', '/category/?page=%2B02'],
+      ['GET', '/category/?page=1&page=3'],
+      ['GET', '/category/?page=4'],
+      ['GET', '/category/?page=abc'],
+      ['GET', '/category/?format=xml'],
+      ['HEAD', '/category/?page=2'],
+      ['POST', '/category/'],
+      ['GET', '/category?page=2'],
+      ['GET', '/tag/'],
+      ['GET', '/tag/?ordering=-name'],
+      ['GET', '/tag/?ordering=%20name'],
+      ['GET', '/tag/?ordering=-id'],
+      ['GET', '/tag/?ordering=bogus'],
+      ['GET', '/event/?ordering=-start_date'],
+      ['GET', '/virtualbooth-texture/?page=2'],
+      ['GET', '/company/'],
+      ['GET', '/nope/'],
+    ];
+    // Apache's core answers OPTIONS itself, with no body (scripts/targets/web-servers/apache.ts).
+    const metadataRequests: Record<string, Array<[string, string]>> = {
+      nginx: [['OPTIONS', '/category/']],
+      caddy: [['OPTIONS', '/category/']],
+      apache: [],
+    };
+
+    async function answer(origin: string, method: string, url: string) {
+      const response = await fetch(`${origin}${url}`, { method, redirect: 'manual' });
+      return { status: response.status, location: response.headers.get('location'), body: await response.text() };
+    }
+
+    it.skipIf(webServers.length === 0)(
+      'answer its pages, and the second ordered list, as the local server does',
+      { timeout: 60_000 },
+      async () => {
+        const dir = await temp();
+        const dataDir = await dataWithTags();
+        const publicDir = path.join(dir, 'public');
+        const targetsDir = path.join(dir, 'targets');
+        await build({ ...options(dataDir, dir), resources, targets: webServers.map((server) => server.name) });
+        const local = createApiServer(publicDir, routingOf(resources));
+        servers.push(local);
+        const localOrigin = await listen(local, '127.0.0.1', 0);
+        const tagsByName = JSON.parse(readFileSync(path.join(publicDir, 'tag', 'ordering=-name.json'), 'utf8'));
+        expect(tagsByName.map((record: { name: string }) => record.name)).toEqual(['gamma', 'beta', 'alpha']);
+        for (const server of webServers) {
+          const workDir = path.join(dir, `work-${server.name}`);
+          mkdirSync(workDir);
+          const running = await server.start({ publicDir, targetsDir, port: await freePort(), workDir });
+          try {
+            for (const [method, url] of [...requests, ...(metadataRequests[server.name] ?? [])]) {
+              const expected = await answer(localOrigin, method, url);
+              expect(await answer(running.origin, method, url), `${server.name}: ${method} ${url}`).toEqual(expected);
+            }
+          } finally {
+            await running.stop();
+          }
+        }
+      },
+    );
+  });
+
+  it("is routed by vercel.json, as Vercel's route compiler compiles it", async () => {
+    const dir = await temp();
+    const result = await build({
+      ...options(await dataWithTags(), dir),
+      resources: RESOURCES_WITH_TAGS,
+      reference: false,
+      targets: ['vercel'],
+    });
+    const config = JSON.parse(readFileSync(path.join(dir, 'targets', 'vercel', 'vercel.json'), 'utf8'));
+    const compiled = compileVercel(config);
+    expect(compiled.error).toBeNull();
+    const files = new Set(result.routes.map((route) => route.file));
+    const routing = routingOf(RESOURCES_WITH_TAGS);
+    const evaluate = vercelRouter(compiled, files);
+    const routeUrls = result.routes
+      .filter((route) => route.resource === 'category' || route.resource === 'tag')
+      .flatMap((route) =>
+        [undefined, 'api', 'json'].map((format) =>
+          canonicalUrl(format ? { ...route, query: { ...route.query, format } } : route),
+        ),
+      );
+    expect(routeUrls).toContain('/category/?format=json&page=3');
+    const odd = [
+      '/category',
+      '/category/?page=1',
+      '/category/?page=4',
+      '/category/?page=abc',
+      '/category/?format=xml',
+      '/tag',
+      '/tag/?ordering=bogus',
+      '/tag/?ordering=-id',
+      '/tag/?format=api&ordering=-name',
+    ];
+    for (const emptyIsAbsent of [true, false]) {
+      for (const url of [...routeUrls, ...odd]) {
+        expect(evaluate(url, emptyIsAbsent), url).toEqual(drfOutcome(url, files, routing));
+      }
+    }
+    // What those look like: a page of the categories from its file, a page past the last the 404.
+    expect(evaluate('/category/?page=2', true)).toEqual({ status: 200, file: 'category/page=2.json' });
+    expect(evaluate('/tag/?ordering=-name', true)).toEqual({ status: 200, file: 'tag/ordering=-name.json' });
+    expect(evaluate('/category/?page=4', true)).toEqual({ status: 404 });
+  });
+
+  it("is served by cloudflare-pages-static's rules under wrangler pages dev", { timeout: 180_000 }, async () => {
+    const dir = await temp();
+    await build({
+      ...options(await dataWithTags(), dir),
+      resources: RESOURCES_WITH_TAGS,
+      reference: false,
+      targets: ['cloudflare-pages-static'],
+    });
+    const workDir = path.join(dir, 'work');
+    mkdirSync(workDir);
+    const port = await freePort();
+    const running = await cloudflarePagesStatic.start({
+      publicDir: path.join(dir, 'public'),
+      targetsDir: path.join(dir, 'targets'),
+      port,
+      workDir,
+    });
+    const file = (name: string) => JSON.parse(readFileSync(path.join(dir, 'public', name), 'utf8'));
+    try {
+      const origin = `http://127.0.0.1:${port}`;
+      for (const name of ['category', 'tag']) {
+        const list = await fetch(`${origin}/${name}/`);
+        expect([list.status, await list.json()], name).toEqual([200, file(`${name}/index.json`)]);
+        // Pages reads no query: each list is its first page, its default order (a known limit).
+        const paged = await fetch(`${origin}/${name}/?page=2`);
+        expect([paged.status, await paged.json()], name).toEqual([200, file(`${name}/index.json`)]);
+        const redirect = await fetch(`${origin}/${name}?page=2`, { redirect: 'manual' });
+        expect([redirect.status, redirect.headers.get('location')], name).toEqual([301, `/${name}/?page=2`]);
+      }
+      // Its files are not URLs of the API: the JSON 404.
+      for (const own of ['/category/page=2.json', '/tag/ordering=-name.json', '/_options/category.json']) {
+        const response = await fetch(`${origin}${own}`);
+        expect([response.status, await response.json()], own).toEqual([404, { detail: 'Not found.' }]);
+      }
+    } finally {
+      await running.stop();
+    }
   });
 });

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { build } from '../../scripts/builder/build.ts';
+import { RESOURCES, routingOf } from '../../scripts/contract/routes.ts';
 import { manifestFile, PART_BYTES, partFile } from '../../scripts/shared/parts.ts';
 import { LIMITS } from '../../scripts/targets/index.ts';
 import { type Built, checkLimits, countRules, formatFinding, type Limit } from '../../scripts/targets/limits.ts';
@@ -162,6 +163,24 @@ describe('file sizes and counts, on measured sizes', () => {
     expect(check(of, 'cloudflare-pages-static', LIMITS['cloudflare-pages-static'], { sizes })).toEqual([
       `cloudflare-pages-static: ${of.outDir}/virtualbooth-texture/page=2.json is 26.0 MiB, over the limit of 25 MiB per file on Cloudflare Pages; use a smaller --page-size, or another target (cloudflare-workers, cloudflare-pages, nginx, caddy or apache)`,
     ]);
+  });
+
+  it("a page of any paginated list the build declares is offered a smaller page size, the API's when none", () => {
+    const of = sample(10);
+    const sizes = new Map([...built(of, 'x').sizes, ['category/page=2.json', 26 * MIB]]);
+    const category = { name: 'category', path: '/category/', title: 'Category List', orderingFields: [] };
+    const resources = [...routingOf(RESOURCES), { ...category, paginated: true }];
+    const limits = LIMITS['cloudflare-pages-static'];
+    expect(check(of, 'cloudflare-pages-static', limits, { sizes, resources })[0]).toContain(
+      'use a smaller --page-size, or another target',
+    );
+    const unpaginated = [...routingOf(RESOURCES), { ...category, paginated: false }];
+    expect(check(of, 'cloudflare-pages-static', limits, { sizes, resources: unpaginated })[0]).toContain(
+      'Cloudflare Pages; use another target',
+    );
+    expect(check(of, 'cloudflare-pages-static', limits, { sizes })[0]).toContain(
+      'Cloudflare Pages; use another target',
+    );
   });
 
   it('a list over 25 MiB reaches the targets with the worker as its parts; the static target refuses it', () => {

@@ -1,100 +1,29 @@
 // targets/vercel/vercel.json without Vercel (`vercel dev` needs a login and the network): the file
 // is checked against Vercel's own JSON schemas and compiled by Vercel's own route compiler
 // (@vercel/routing-utils, which `vercel build` uses), then the compiled routes are evaluated
-// here, in order, for every route of the route table and the odd queries: a wrong order or an
-// unanchored regex shows as a request served from the wrong file. How Vercel reads `has` is not
-// documented for every case; the evaluator reads the decoded last value of a key, and an empty
-// value both ways (as absent, as Next.js does, and as present), and both must hold.
+// (helpers/vercel-routes.ts), in order, for every route of the route table and the odd queries: a
+// wrong order or an unanchored regex shows as a request served from the wrong file. An empty
+// value is read both ways (as absent, as Next.js does, and as present), and both must hold.
 
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { getTransformedRoutes, headersSchema, redirectsSchema, rewritesSchema } from '@vercel/routing-utils';
+import { headersSchema, redirectsSchema, rewritesSchema } from '@vercel/routing-utils';
 import Ajv from 'ajv';
 import { describe, expect, it } from 'vitest';
 import { parseHeadersFile } from '../../scripts/contract/headers.ts';
-import { planRoutes, RESOURCES, resolve } from '../../scripts/contract/routes.ts';
+import { planRoutes, RESOURCES } from '../../scripts/contract/routes.ts';
 import { canonicalUrl } from '../../scripts/respond/netlify-function.ts';
 import { exactly, headerSource, NOWHERE, vercelConfig } from '../../scripts/targets/vercel/vercel.ts';
+import { compileVercel, drfOutcome, vercelRouter } from './helpers/vercel-routes.ts';
 
 const routes = planRoutes(6);
 const headersText = readFileSync(fileURLToPath(new URL('../../_headers', import.meta.url)), 'utf8');
 const config = vercelConfig(routes, parseHeadersFile(headersText).rules, []);
 const files = new Set(routes.map((route) => route.file));
 
-interface CompiledRoute {
-  src?: string;
-  dest?: string;
-  status?: number;
-  headers?: Record<string, string>;
-  has?: Array<{ type: string; key?: string; value?: string }>;
-  missing?: Array<{ type: string; key?: string; value?: string }>;
-  handle?: string;
-  continue?: boolean;
-  check?: boolean;
-}
-
-const compiled = getTransformedRoutes({
-  rewrites: config.rewrites,
-  redirects: config.redirects,
-  headers: config.headers,
-  cleanUrls: config.cleanUrls,
-});
-
-type Outcome = { status: 301; location: string } | { status: 200; file: string } | { status: 404 };
-
-/** Vercel's order: redirects and headers, then the file system, then the rewrites (first match). */
-function evaluate(target: string, emptyIsAbsent: boolean): Outcome {
-  const [path = '', search = ''] = target.split(/\?(.*)/s);
-  const params = new URLSearchParams(search);
-  // Named groups of a `has` value's regular expression, which a destination's `$name` takes.
-  let captured: Record<string, string> = {};
-  const holds = (condition: { type: string; key?: string; value?: string }) => {
-    if (condition.type !== 'query' || condition.key === undefined)
-      throw new Error(`unexpected condition ${JSON.stringify(condition)}`);
-    const values = params.getAll(condition.key);
-    const value = values.at(-1);
-    if (value === undefined || (emptyIsAbsent && value === '')) return false;
-    if (condition.value === undefined) return true;
-    const match = new RegExp(condition.value).exec(value);
-    if (match?.groups) captured = { ...captured, ...match.groups };
-    return match !== null;
-  };
-  const routesList = (compiled.routes ?? []) as CompiledRoute[];
-  let afterFilesystem = false;
-  for (const route of routesList) {
-    if (route.handle === 'filesystem') {
-      afterFilesystem = true;
-      // A file is served at its own path before any rewrite.
-      if (files.has(decodeURIComponent(path).slice(1))) return { status: 200, file: decodeURIComponent(path).slice(1) };
-      continue;
-    }
-    if (route.src === undefined || !new RegExp(route.src).test(path)) continue;
-    captured = {};
-    if (!(route.has ?? []).every(holds) || (route.missing ?? []).some(holds)) continue;
-    if (route.continue) continue;
-    if (!afterFilesystem && route.status === 301) return { status: 301, location: route.headers?.Location as string };
-    if (route.dest !== undefined) {
-      // The compiler passes a condition without a value on as the destination's query (`?format=$format`): a file ignores it.
-      const [destinationPath = ''] = route.dest.split('?');
-      const file = destinationPath.slice(1).replace(/\$([A-Za-z]\w*)/g, (name, key: string) => {
-        const value = captured[key];
-        if (value === undefined) throw new Error(`${route.dest}: no capture named ${name}`);
-        return value;
-      });
-      return files.has(file) ? { status: 200, file } : { status: 404 };
-    }
-  }
-  return { status: 404 };
-}
-
-/** What DRF answers, as far as Vercel can: the file resolve() names, or a 404 for everything else. */
-function expected(target: string): Outcome {
-  const answer = resolve('GET', target);
-  if (answer.kind === 'redirect') return { status: 301, location: answer.location };
-  if (answer.kind === 'file' && answer.status === 200 && files.has(answer.file))
-    return { status: 200, file: answer.file };
-  return { status: 404 };
-}
+const compiled = compileVercel(config);
+const evaluate = vercelRouter(compiled, files);
+const expected = (target: string) => drfOutcome(target, files);
 
 describe("vercel.json against Vercel's schemas and route compiler", () => {
   const ajv = new Ajv();

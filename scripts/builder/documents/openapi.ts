@@ -113,7 +113,7 @@ function componentSchemas(settings: OpenApiSettings, resources: readonly Resourc
       examples: [JSON.parse(methodNotAllowedBody(rejected)).detail],
     }),
     UnsupportedOrdering: detail(
-      `Only from a host that runs no code (nginx, Caddy, Apache), with status 400, for an ordering by several fields (${UNSUPPORTED_ORDERING_FILE}).`,
+      `Only from a web server (nginx, Caddy, Apache), which runs no code, with status 400, for an ordering by several fields (${UNSUPPORTED_ORDERING_FILE}).`,
       {},
     ),
   };
@@ -173,7 +173,7 @@ function orderingParameterOf(resource: Resource): Record<string, unknown> {
   return {
     name: 'ordering',
     in: 'query',
-    description: `${noun[0]?.toUpperCase()}${noun.slice(1)} fields to sort by, each ascending or descending (-), comma-separated, as DRF's OrderingFilter: "${several.join(',')}". A term that is not a field is dropped; with none left, or none given, the order is id ascending, and id ascending breaks every tie. A host that runs no code (nginx, Caddy, Apache) answers an ordering by several fields with 400.`,
+    description: `${noun[0]?.toUpperCase()}${noun.slice(1)} fields to sort by, each ascending or descending (-), comma-separated, as DRF's OrderingFilter: "${several.join(',')}". A term that is not a field is dropped; with none left, or none given, the order is id ascending, and id ascending breaks every tie. A web server (nginx, Caddy, Apache), which runs no code, answers an ordering by several fields with 400.`,
     style: 'form',
     explode: false,
     schema: {
@@ -252,7 +252,7 @@ function pathItems(resource: Resource, resources: readonly Resource[], rules: Ru
           '400': response(
             rules,
             path,
-            'Only from a host that runs no code, for an ordering by several fields.',
+            'Only from a web server (nginx, Caddy, Apache), which runs no code, for an ordering by several fields.',
             withBody ? ref('UnsupportedOrdering') : undefined,
           ),
         }

@@ -1,4 +1,4 @@
-// What Cloudflare's hosts accept, for the three Cloudflare targets, checked by targets/limits.ts.
+// What Cloudflare's services accept, for the three Cloudflare targets, checked by targets/limits.ts.
 // Cloudflare's targets with code do not count public/_headers: the worker applies its rules itself.
 
 import { type Limit, READ, WEB_SERVERS } from '../limits.ts';
@@ -16,7 +16,7 @@ const UPLOADED = {
   static: (sizes: ReadonlyMap<string, number>) => uploadedFiles(sizes, 'static'),
 } as const;
 
-function assetLimits(host: string, source: string, upload: 'code' | 'static'): Limit[] {
+function assetLimits(service: string, source: string, upload: 'code' | 'static'): Limit[] {
   // A file over the limit reaches the targets with the worker as parts that fit: only the static
   // target can be over it, and they can take it.
   const others = upload === 'static' ? `cloudflare-workers, cloudflare-pages, ${WEB_SERVERS}` : WEB_SERVERS;
@@ -25,7 +25,7 @@ function assetLimits(host: string, source: string, upload: 'code' | 'static'): L
     {
       measure: { kind: 'file-size', uploaded },
       max: MAX_ASSET_BYTES,
-      what: `per file on ${host}`,
+      what: `per file on ${service}`,
       ways: `another target (${others})`,
       source,
       read: READ,
@@ -35,7 +35,7 @@ function assetLimits(host: string, source: string, upload: 'code' | 'static'): L
       // worker is code, not an asset).
       measure: { kind: 'file-count', extra: 0, uploaded },
       max: { free: 20_000, paid: 100_000 },
-      what: `files per deployment on ${host}`,
+      what: `files per deployment on ${service}`,
       ways: `a larger --page-size (fewer texture pages), or another target (${WEB_SERVERS})`,
       source,
       read: READ,

@@ -33,21 +33,25 @@ export const PAGES_STATIC_PRUNE = "rm -rf .assetsignore _parts && find . \\( -na
 const NOWHERE = '/_not-found';
 
 /** Top-level folders of the output, so that no file can be requested by its own path. */
-function outputFolders(routes: readonly Route[], pages: readonly PageRoute[], resources: readonly Routed[]): string[] {
+function outputFolders(
+  routes: readonly Route[],
+  documents: readonly PageRoute[],
+  resources: readonly Routed[],
+): string[] {
   const files = [
     ...routes.map((route) => route.file),
     NOT_FOUND_FILE,
     INVALID_PAGE_FILE,
     methodNotAllowedFile('POST'),
     ...resources.map((resource) => optionsFile(resource.name)),
-    ...pages.map((page) => page.file),
+    ...documents.map((document) => document.file),
   ];
   return [...new Set(files.map((file) => file.split('/')[0] as string))];
 }
 
 export function renderPagesRedirects(
   routes: readonly Route[],
-  pages: readonly PageRoute[],
+  documents: readonly PageRoute[],
   resources: readonly Routed[] = RESOURCES,
 ): string {
   const lists = routes.filter((route) => Object.keys(route.query).length === 0);
@@ -59,16 +63,16 @@ export function renderPagesRedirects(
     ...resources.map((resource) => `${resource.path.slice(0, -1)} ${resource.path} 301`),
     '# Each list from its file; a proxy (200), so the URL stays the list path.',
     ...lists.map((route) => `${route.path} /${route.file} 200`),
-    ...(pages.length > 0
-      ? ['# The pages beside the API (the reference, when on) from their files, the same way.']
+    ...(documents.length > 0
+      ? ['# The documents beside the API (the reference page, when on) from their files, the same way.']
       : []),
-    ...pages.map((page) => `${page.path} /${page.file} 200`),
+    ...documents.map((document) => `${document.path} /${document.file} 200`),
     '# Pages serves 404.html at /404 with status 200; wrangler pages dev answers /_headers and',
     '# /_redirects with a 502 (on Cloudflare they are not uploaded). All are unknown URLs here.',
     ...['/404', '/404.html', '/_headers', '/_redirects'].map((path) => `${path} ${NOWHERE} 200`),
     '# The output files themselves are not URLs of the API (as on the local server): a proxy to a',
     '# path without a file makes Pages answer with 404.html, status 404.',
-    ...outputFolders(routes, pages, resources).map((folder) => `/${folder}/* ${NOWHERE} 200`),
+    ...outputFolders(routes, documents, resources).map((folder) => `/${folder}/* ${NOWHERE} 200`),
   ];
   return `${lines.join('\n')}\n`;
 }
@@ -80,11 +84,11 @@ export function renderPagesRedirects(
  * removals before its values, so a CORS header the project sets itself is still sent.
  * (The project's `_headers` cannot hold the removal: `! Name` is Cloudflare's syntax only.)
  *
- * Each page beside the API gets a rule of its own after them: Pages applies every matching rule
+ * Each document beside the API gets a rule of its own after them: Pages applies every matching rule
  * in the file's order and joins a name set twice with a comma (`application/json, text/html`), so
- * the page's rule first removes the Content-Type the rules above set, then sets its own.
+ * the document's rule first removes the Content-Type the rules above set, then sets its own.
  */
-export function renderPagesHeaders(rules: readonly HeaderRule[], pages: readonly PageRoute[]): string {
+export function renderPagesHeaders(rules: readonly HeaderRule[], documents: readonly PageRoute[]): string {
   const unset = '  ! Access-Control-Allow-Origin';
   const all = rules.some((rule) => rule.pattern === '/*') ? rules : [{ pattern: '/*', headers: [] }, ...rules];
   let done = false;
@@ -93,8 +97,12 @@ export function renderPagesHeaders(rules: readonly HeaderRule[], pages: readonly
     if (first) done = true;
     return [rule.pattern, ...(first ? [unset] : []), ...rule.headers.map(([name, value]) => `  ${name}: ${value}`)];
   });
-  const pageLines = pages.flatMap((page) => [page.path, '  ! Content-Type', `  Content-Type: ${page.contentType}`]);
-  return `${[generatedNote(NAME, '#'), ...lines, ...pageLines].join('\n')}\n`;
+  const documentLines = documents.flatMap((document) => [
+    document.path,
+    '  ! Content-Type',
+    `  Content-Type: ${document.contentType}`,
+  ]);
+  return `${[generatedNote(NAME, '#'), ...lines, ...documentLines].join('\n')}\n`;
 }
 
 function readme(): string {

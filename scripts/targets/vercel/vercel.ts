@@ -140,16 +140,16 @@ export function headerSource(pattern: string): string {
 }
 
 /**
- * `pages` are the pages beside the API (the reference, when on): each a rewrite of its path to its
+ * `documents` are the documents beside the API (the reference page, when on): each a rewrite of its path to its
  * file, and a header rule after the `_headers` ones, as Vercel lets the last rule that sets a
- * name win, so the page is HTML where `_headers` types every path as JSON. The rule covers the
+ * name win, so the document is HTML where `_headers` types every path as JSON. The rule covers the
  * file's own path too: Vercel serves a file there before any rewrite, and HTML typed as JSON is
- * not a page.
+ * no page for people.
  */
 export function vercelConfig(
   routes: readonly Route[],
   rules: readonly HeaderRule[],
-  pages: readonly PageRoute[],
+  documents: readonly PageRoute[],
   resources: readonly Routed[] = RESOURCES,
 ): VercelConfig {
   return {
@@ -166,17 +166,17 @@ export function vercelConfig(
     })),
     rewrites: [
       ...resources.flatMap((resource) => listRewrites(resource.path, routes, resources)),
-      ...pages.map((page) => ({ source: page.path, destination: `/${page.file}` })),
+      ...documents.map((document) => ({ source: document.path, destination: `/${document.file}` })),
     ],
     headers: [
       ...rules.map((rule) => ({
         source: headerSource(rule.pattern),
         headers: rule.headers.map(([key, value]) => ({ key, value })),
       })),
-      ...pages.flatMap((page) =>
-        [page.path, `/${page.file}`].map((source) => ({
+      ...documents.flatMap((document) =>
+        [document.path, `/${document.file}`].map((source) => ({
           source: headerSource(source),
-          headers: [{ key: 'Content-Type', value: page.contentType }],
+          headers: [{ key: 'Content-Type', value: document.contentType }],
         })),
       ),
     ],

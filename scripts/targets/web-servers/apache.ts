@@ -1,6 +1,6 @@
 // Deploy target `apache`: targets/apache/api.conf, the API as mod_rewrite rules for a <VirtualHost>
 // of its own (the user defines API_ROOT, the build output). Generated from the route table
-// (servers/plan.ts) and the query patterns (servers/query.ts). Apache's core answers OPTIONS
+// (./plan.ts) and the query patterns (./query.ts). Apache's core answers OPTIONS
 // itself, with an empty body: without a script module it cannot send DRF's metadata there.
 
 import { generatedNote } from '../generated-note.ts';
@@ -9,8 +9,11 @@ import {
   everywhereValue,
   type HeaderPart,
   HeadersTargetError,
+  type OrderingPlan,
+  type PageFile,
   type PlannedHeader,
   QUERY_KEYS,
+  type ResourcePlan,
   type ServerPlan,
   serverPlan,
 } from './plan.ts';
@@ -102,9 +105,8 @@ function formatAndMethod(plan: ServerPlan): string[] {
   ];
 }
 
-function eventRules(plan: ServerPlan): string[] {
-  const { event } = plan;
-  const pattern = pathPattern(event.path);
+function orderingRules(plan: ServerPlan, list: ResourcePlan, orderings: readonly OrderingPlan[]): string[] {
+  const pattern = pathPattern(list.path);
   return [
     '# ordering: one field, either direction (the term may be percent-encoded and padded with',
     '# spaces, as DRF decodes and strips it); an unknown term is the default order. Several',
@@ -113,18 +115,17 @@ function eventRules(plan: ServerPlan): string[] {
     fail(pattern, 400, plan.unsupportedOrderingFile),
     `RewriteCond %{ENV:API_ORDERING} ${quoted(stripped())}`,
     `RewriteRule ${pattern} - [E=API_TERM:%1]`,
-    ...event.orderings
-      .filter((ordering) => ordering.file !== event.listFile.get(''))
+    ...orderings
+      .filter((ordering) => ordering.file !== list.listFile.get(''))
       .flatMap((ordering) =>
         serveAnswer([`RewriteCond %{ENV:API_TERM} ${quoted(orderingTerm(ordering.term))}`], pattern, ordering.file),
       ),
-    ...serveAnswer([], pattern, event.listFile.get('') as string),
+    ...serveAnswer([], pattern, list.listFile.get('') as string),
   ];
 }
 
-function textureRules(plan: ServerPlan): string[] {
-  const { texture } = plan;
-  const pattern = pathPattern(texture.path);
+function pageRules(plan: ServerPlan, list: ResourcePlan, pageFile: PageFile): string[] {
+  const pattern = pathPattern(list.path);
   const formats = ['', ...plan.formats];
   return [
     "# page: a number as Python's int() reads it (spaces, a sign and leading zeros allowed) or",
@@ -141,7 +142,7 @@ function textureRules(plan: ServerPlan): string[] {
       serveAnswer(
         [`RewriteCond %{ENV:API_FORMAT}:%{ENV:API_PAGE} ${quoted(`^${format}:.`)}`],
         pattern,
-        texture.pageFile(format, '%{ENV:API_PAGE}'),
+        pageFile(format, '%{ENV:API_PAGE}'),
         `E=API_ERROR:${plan.invalidPageFile},`,
       ),
     ),
@@ -149,7 +150,7 @@ function textureRules(plan: ServerPlan): string[] {
       serveAnswer(
         [`RewriteCond %{ENV:API_FORMAT} ${quoted(`^${format}$`)}`],
         pattern,
-        texture.listFile.get(format) as string,
+        list.listFile.get(format) as string,
       ),
     ),
   ];
@@ -232,7 +233,7 @@ export function renderApacheConf(plan: ServerPlan): string {
     '',
     '# Apache resolves `.` and `..` segments and drops the extra slashes of a path starting with',
     '# // before the rules run; to Django /x/../company/ and //company/ are not /company/. A dot',
-    '# anywhere in the path as sent (after the scheme and host of an absolute request-target), or',
+    '# anywhere in the path as sent (after the scheme and host of an absolute URL in the request line), or',
     '# a path starting with //, is such a path or an unknown one: 404 Not found.',
     `RewriteCond %{THE_REQUEST} ${quoted('^[^ ]+ (?:[A-Za-z][-+.A-Za-z0-9]*://[^/ ]*)?(?://|/[^? ]*(?:[.]|%2[eE]))')}`,
     fail('^', 404),
@@ -240,22 +241,24 @@ export function renderApacheConf(plan: ServerPlan): string {
     "# A list path without its slash: 301 to the slash, keeping the query (Django's APPEND_SLASH).",
     ...redirects(plan),
     '',
-    ...plan.pages.flatMap((page, index) => [
-      index === 0 ? '# The pages beside the API (npm run build with the reference on): GET and HEAD only.' : '',
+    ...plan.documents.flatMap((document, index) => [
+      index === 0 ? '# The documents beside the API (npm run build with the reference on): GET and HEAD only.' : '',
       'RewriteCond %{REQUEST_METHOD} ^(?:GET|HEAD)$',
-      serveFile(pathPattern(page.path), page.file, `E=API_PAGE_${index}:1,`),
+      serveFile(pathPattern(document.path), document.file, `E=API_DOCUMENT_${index}:1,`),
     ]),
     ...readQuery(),
     '',
     ...formatAndMethod(plan),
     '',
-    ...eventRules(plan),
-    '',
-    ...textureRules(plan),
-    '',
+    ...plan.resources.flatMap((resource) =>
+      resource.query.kind === 'ordered' ? [...orderingRules(plan, resource, resource.query.orderings), ''] : [],
+    ),
+    ...plan.resources.flatMap((resource) =>
+      resource.query.kind === 'paginated' ? [...pageRules(plan, resource, resource.query.pageFile), ''] : [],
+    ),
     '# The other lists.',
     ...plan.resources
-      .filter((resource) => resource.name !== plan.event.name && resource.name !== plan.texture.name)
+      .filter((resource) => resource.query.kind === 'plain')
       .flatMap((resource) => serveAnswer([], pathPattern(resource.path), resource.listFile.get('') as string)),
     '',
     "# Everything else, the output's own files included: 404 Not found.",
@@ -304,9 +307,9 @@ export function renderApacheConf(plan: ServerPlan): string {
     ...(contentType ? [`Header always set Content-Type ${quoted(contentType)}`] : []),
     '# A precompressed answer varies with Accept-Encoding too (one Vary header: append merges).',
     'Header always append Vary Accept-Encoding env=API_ENCODED',
-    // After the API's: the later `set` wins for the page the rules below served.
-    ...plan.pages.map(
-      (page, index) => `Header always set Content-Type ${quoted(page.contentType)} env=API_PAGE_${index}`,
+    // After the API's: the later `set` wins for the document the rules below served.
+    ...plan.documents.map(
+      (document, index) => `Header always set Content-Type ${quoted(document.contentType)} env=API_DOCUMENT_${index}`,
     ),
     '# Django sends the slash redirect with a relative Location; mod_rewrite makes it absolute.',
     // Both tables: the Location of the ErrorDocument request is in the success table.

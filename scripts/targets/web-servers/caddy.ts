@@ -1,6 +1,6 @@
 // Deploy target `caddy`: targets/caddy/Caddyfile, the API as one Caddy site whose root and address
 // come from environment variables ({$API_ROOT}, {$API_ADDRESS}). Generated from the route table
-// (servers/plan.ts) and the query patterns (servers/query.ts). Tested on Caddy 2.6 (Debian 12);
+// (./plan.ts) and the query patterns (./query.ts). Tested on Caddy 2.6 (Debian 12);
 // the OPTIONS and error answers ask the file server with GET, as Caddy 2.7+ requires.
 
 import type { PageRoute } from '../../contract/routes.ts';
@@ -10,6 +10,8 @@ import {
   everywhereValue,
   type HeaderPart,
   HeadersTargetError,
+  type OrderingPlan,
+  type PageFile,
   type PlannedHeader,
   QUERY_KEYS,
   type ResourcePlan,
@@ -126,30 +128,28 @@ function formatAndMethod(plan: ServerPlan, resource: ResourcePlan): string[] {
   ];
 }
 
-function eventQuery(plan: ServerPlan): string[] {
-  const { event } = plan;
+function orderingQuery(plan: ServerPlan, list: ResourcePlan, orderings: readonly OrderingPlan[]): string[] {
   return [
     '# ordering: one field, either direction (the term may be percent-encoded and padded with',
     '# spaces, as DRF decodes and strips it); an unknown term is the default order. Several',
     '# comma-separated fields cannot be sorted here: 400 with an explicit error, never a wrong list.',
     `@several_fields vars_regexp api_ordering ${quoted(HAS_COMMA)}`,
     ...fail('@several_fields', 400, plan.unsupportedOrderingFile),
-    `vars api_file ${event.listFile.get('')}`,
-    ...event.orderings.flatMap((ordering, i) => [
+    `vars api_file ${list.listFile.get('')}`,
+    ...orderings.flatMap((ordering, i) => [
       `@ordering_${i} vars_regexp api_ordering ${quoted(paddedTerm(ordering.term))}`,
       `vars @ordering_${i} api_file ${ordering.file}`,
     ]),
   ];
 }
 
-function textureQuery(plan: ServerPlan): string[] {
-  const { texture } = plan;
+function pageQuery(plan: ServerPlan, list: ResourcePlan, pageFile: PageFile): string[] {
   const formats = ['', ...plan.formats];
   return [
-    `vars api_file ${texture.listFile.get('')}`,
+    `vars api_file ${list.listFile.get('')}`,
     ...plan.formats.flatMap((format) => [
       `@list_${format} vars api_format ${format}`,
-      `vars @list_${format} api_file ${texture.listFile.get(format)}`,
+      `vars @list_${format} api_file ${list.listFile.get(format)}`,
     ]),
     "# page: a number as Python's int() reads it (spaces, a sign and leading zeros allowed) or",
     '# "last"; anything else is 404 Invalid page, and so is a number beyond the last page (no file).',
@@ -165,17 +165,17 @@ function textureQuery(plan: ServerPlan): string[] {
     `vars @page_other api_error ${plan.invalidPageFile}`,
     ...formats.flatMap((format, i) => [
       ...block(`@page_file_${i}`, [`vars api_format ${format === '' ? '""' : format}`, 'not vars api_page ""']),
-      `vars @page_file_${i} api_file ${texture.pageFile(format, '{vars.api_page}')}`,
+      `vars @page_file_${i} api_file ${pageFile(format, '{vars.api_page}')}`,
     ]),
   ];
 }
 
 function resourceRoute(plan: ServerPlan, resource: ResourcePlan): string[] {
   const query =
-    resource.name === plan.event.name
-      ? eventQuery(plan)
-      : resource.name === plan.texture.name
-        ? textureQuery(plan)
+    resource.query.kind === 'ordered'
+      ? orderingQuery(plan, resource, resource.query.orderings)
+      : resource.query.kind === 'paginated'
+        ? pageQuery(plan, resource, resource.query.pageFile)
         : [`vars api_file ${resource.listFile.get('')}`];
   return [
     `@${resource.name} vars_regexp {http.request.uri.path} ${quoted(exactPath(resource.path))}`,
@@ -187,16 +187,16 @@ function resourceRoute(plan: ServerPlan, resource: ResourcePlan): string[] {
   ];
 }
 
-/** A page beside the API: its file for GET and HEAD, typed as the page, the API's 404 otherwise. */
-function pageRoute(page: PageRoute, index: number): string[] {
-  const name = `page_${index}`;
+/** A document beside the API: its file for GET and HEAD, typed as the document, the API's 404 otherwise. */
+function documentRoute(document: PageRoute, index: number): string[] {
+  const name = `document_${index}`;
   return [
-    `@${name} vars_regexp {http.request.uri.path} ${quoted(exactPath(page.path))}`,
+    `@${name} vars_regexp {http.request.uri.path} ${quoted(exactPath(document.path))}`,
     ...block(`route @${name}`, [
-      '@page_other_method not method GET HEAD',
-      'error @page_other_method 404',
-      `header Content-Type ${quoted(page.contentType)}`,
-      ...serve(page.file),
+      '@document_other_method not method GET HEAD',
+      'error @document_other_method 404',
+      `header Content-Type ${quoted(document.contentType)}`,
+      ...serve(document.file),
     ]),
   ];
 }
@@ -269,7 +269,7 @@ function headerLines(headers: readonly PlannedHeader[]): string[] {
         part.everywhere
           ? [append(part)]
           : [
-              `@${variable}_${partIndex} vars_regexp {http.request.orig_uri} ${quoted(part.target)}`,
+              `@${variable}_${partIndex} vars_regexp {http.request.orig_uri} ${quoted(part.url)}`,
               append(part).replace('vars ', `vars @${variable}_${partIndex} `),
             ],
       ),
@@ -296,8 +296,10 @@ export function renderCaddyfile(plan: ServerPlan): string {
       ...plan.resources.flatMap((resource) => [...resourceRoute(plan, resource), '']),
       "# A list path without its slash: 301 to the slash, keeping the query (Django's APPEND_SLASH).",
       ...plan.resources.flatMap(redirectRoute),
-      ...(plan.pages.length > 0 ? ['', '# The pages beside the API (npm run build with the reference on).'] : []),
-      ...plan.pages.flatMap(pageRoute),
+      ...(plan.documents.length > 0
+        ? ['', '# The documents beside the API (npm run build with the reference on).']
+        : []),
+      ...plan.documents.flatMap(documentRoute),
       '',
       "# Everything else, the output's own files included: 404 Not found.",
       'error 404',

@@ -1,6 +1,6 @@
 // Deploy target `nginx`: targets/nginx/api.conf, the API as directives for a server block of its own
 // (the user sets `root` to the build output), and an example nginx.conf around it. Everything
-// is generated from the route table (servers/plan.ts) and the query patterns (servers/query.ts).
+// is generated from the route table (./plan.ts) and the query patterns (./query.ts).
 // How nginx is made to answer like DRF, and what it cannot do, is in the README it writes.
 
 import type { PageRoute } from '../../contract/routes.ts';
@@ -10,6 +10,8 @@ import {
   everywhereValue,
   type HeaderPart,
   HeadersTargetError,
+  type OrderingPlan,
+  type PageFile,
   type PlannedHeader,
   QUERY_KEYS,
   type ResourcePlan,
@@ -67,28 +69,26 @@ function formatAndMethod(plan: ServerPlan, resource: ResourcePlan): string[] {
   ];
 }
 
-function eventQuery(plan: ServerPlan): string[] {
-  const { event } = plan;
+function orderingQuery(plan: ServerPlan, list: ResourcePlan, orderings: readonly OrderingPlan[]): string[] {
   return [
     '# ordering: one field, either direction (the term may be percent-encoded and padded with',
     '# spaces, as DRF decodes and strips it); an unknown term is the default order. Several',
     '# comma-separated fields cannot be sorted here: 400 with an explicit error, never a wrong list.',
     ...readKey(QUERY_KEYS.ordering),
-    `set $api_file ${event.listFile.get('')};`,
+    `set $api_file ${list.listFile.get('')};`,
     `if ($api_value ~ ${regex(HAS_COMMA)}) { set $api_error ${plan.unsupportedOrderingFile}; return ${UNSUPPORTED_STATUS}; }`,
     `if ($api_value ~ ${regex(stripped('api_term'))}) { }`,
-    ...event.orderings.map(
+    ...orderings.map(
       (ordering) => `if ($api_term ~ ${regex(orderingTerm(ordering.term))}) { set $api_file ${ordering.file}; }`,
     ),
   ];
 }
 
-function textureQuery(plan: ServerPlan): string[] {
-  const { texture } = plan;
+function pageQuery(plan: ServerPlan, list: ResourcePlan, pageFile: PageFile): string[] {
   const formats = ['', ...plan.formats];
   return [
-    `set $api_file ${texture.listFile.get('')};`,
-    ...plan.formats.map((format) => `if ($api_format = ${format}) { set $api_file ${texture.listFile.get(format)}; }`),
+    `set $api_file ${list.listFile.get('')};`,
+    ...plan.formats.map((format) => `if ($api_format = ${format}) { set $api_file ${list.listFile.get(format)}; }`),
     "# page: a number as Python's int() reads it (spaces, a sign and leading zeros allowed) or",
     '# "last"; anything else is 404 Invalid page, and so is a number beyond the last page (no file).',
     'set $api_value "";',
@@ -100,18 +100,16 @@ function textureQuery(plan: ServerPlan): string[] {
     'if ($api_page = 1) { set $api_page ""; }',
     `if ($api_page != "") { set $api_error ${plan.invalidPageFile}; }`,
     'set $api_key "$api_format:$api_page";',
-    ...formats.map(
-      (format) => `if ($api_key ~ "^${format}:(.+)$") { set $api_file ${texture.pageFile(format, '$1')}; }`,
-    ),
+    ...formats.map((format) => `if ($api_key ~ "^${format}:(.+)$") { set $api_file ${pageFile(format, '$1')}; }`),
   ];
 }
 
 function resourceLocation(plan: ServerPlan, resource: ResourcePlan): string[] {
   const query =
-    resource.name === plan.event.name
-      ? eventQuery(plan)
-      : resource.name === plan.texture.name
-        ? textureQuery(plan)
+    resource.query.kind === 'ordered'
+      ? orderingQuery(plan, resource, resource.query.orderings)
+      : resource.query.kind === 'paginated'
+        ? pageQuery(plan, resource, resource.query.pageFile)
         : [`set $api_file ${resource.listFile.get('')};`];
   const body = [
     ...dotSegmentCheck(),
@@ -145,14 +143,14 @@ function dotSegmentCheck(): string[] {
   return ['if ($request_uri ~ "^[^?]*(?:[.]|%2[eE])") { return 404; }'];
 }
 
-/** A page beside the API: its file for GET and HEAD, typed as the page, the API's 404 otherwise. */
-function pageLocation(page: PageRoute): string[] {
+/** A document beside the API: its file for GET and HEAD, typed as the document, the API's 404 otherwise. */
+function documentLocation(document: PageRoute): string[] {
   return [
-    `location = ${page.path} {`,
+    `location = ${document.path} {`,
     ...dotSegmentCheck().map((line) => `    ${line}`),
     '    if ($request_method !~ ^(?:GET|HEAD)$) { return 404; }',
-    `    default_type ${literal(page.contentType)};`,
-    `    rewrite ^ /${page.file} break;`,
+    `    default_type ${literal(document.contentType)};`,
+    `    rewrite ^ /${document.file} break;`,
     '}',
   ];
 }
@@ -193,7 +191,7 @@ function headerLines(header: PlannedHeader, variable: string, alwaysVariable: bo
     `set ${variable} "";`,
     ...header.parts.map((part) => {
       const append = `set ${variable} "${variable.replace('$', '${')}}, ${headerValue(header, part)}";`;
-      return part.everywhere ? append : `if ($request_uri ~ ${regex(part.target)}) { ${append} }`;
+      return part.everywhere ? append : `if ($request_uri ~ ${regex(part.url)}) { ${append} }`;
     }),
     `if (${variable} ~ ${regex('^, (.*)$')}) { set ${variable} $1; }`,
     sends,
@@ -290,8 +288,8 @@ export function renderApiConf(plan: ServerPlan): string {
     '',
     "# A list path without its slash: 301 to the slash, keeping the query (Django's APPEND_SLASH).",
     ...plan.resources.flatMap(redirectLocation),
-    ...(plan.pages.length > 0 ? ['', '# The pages beside the API (npm run build with the reference on).'] : []),
-    ...plan.pages.flatMap(pageLocation),
+    ...(plan.documents.length > 0 ? ['', '# The documents beside the API (npm run build with the reference on).'] : []),
+    ...plan.documents.flatMap(documentLocation),
   ];
   return `${lines.join('\n')}\n`;
 }

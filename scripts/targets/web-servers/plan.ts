@@ -1,6 +1,6 @@
 // What the nginx, Caddy and Apache configs answer, taken from the route table: the files of each
-// list (per `format`), the event orderings, the texture page file names, the error files, and
-// the one set of headers every answer carries. The three emitters only translate this into
+// list (per `format`), the orderings of each ordered list, the page file names of each paginated
+// list, the error files, and the one set of headers every answer carries. The three emitters only translate this into
 // their own syntax, so the answers cannot drift from what the build writes.
 
 import { methodNotAllowedBody } from '../../contract/bodies.ts';
@@ -15,7 +15,6 @@ import {
   type PageRoute,
   REJECTED_METHODS,
   RESOURCES,
-  type ResourceName,
   type Route,
   type Routed,
   UNSUPPORTED_ORDERING_FILE,
@@ -24,7 +23,7 @@ import { UserFacingError } from '../../shared/errors.ts';
 import type { TargetContext } from '../target.ts';
 
 export interface ResourcePlan {
-  name: ResourceName;
+  name: string;
   /** `/company/` */
   path: string;
   /** `/company`: answered with a 301 to the path. */
@@ -32,7 +31,18 @@ export interface ResourcePlan {
   optionsFile: string;
   /** The list without ordering or page, per `format` value ('' = none): `virtualbooth-texture/format=api.json`. */
   listFile: ReadonlyMap<string, string>;
+  /** What its query chooses besides `format`: an ordering, a page, or nothing. */
+  query: ListQuery;
 }
+
+/** A list with ordering fields, a paginated list, or a list that reads no query key but `format`. */
+export type ListQuery =
+  | { kind: 'ordered'; orderings: readonly OrderingPlan[] }
+  | { kind: 'paginated'; pageFile: PageFile }
+  | { kind: 'plain' };
+
+/** The file of a page (not 1) with a format ('' = none); `page` is spliced in as it is. */
+export type PageFile = (format: string, page: string) => string;
 
 export interface OrderingPlan {
   /** The ordering term as DRF reads it after decoding and stripping: `-start_date`. */
@@ -45,11 +55,6 @@ export interface ServerPlan {
   resources: readonly ResourcePlan[];
   /** Non-empty `format` values that DRF answers like no format. */
   formats: readonly string[];
-  event: ResourcePlan & { orderings: readonly OrderingPlan[] };
-  texture: ResourcePlan & {
-    /** The file of a page (not 1) with a format ('' = none); `page` is spliced in as it is. */
-    pageFile(format: string, page: string): string;
-  };
   notFoundFile: string;
   invalidPageFile: string;
   unsupportedOrderingFile: string;
@@ -60,16 +65,12 @@ export interface ServerPlan {
   methodNotAllowedBody: readonly [before: string, after: string];
   /** The headers of `_headers`, Content-Type included, in the order of the file. */
   headers: readonly PlannedHeader[];
-  /** The pages beside the API (the reference), each a GET or HEAD of one path, with its own Content-Type. */
-  pages: readonly PageRoute[];
+  /** The documents beside the API (the reference page), each a GET or HEAD of one path, with its own Content-Type. */
+  documents: readonly PageRoute[];
 }
 
 /** Query keys the lists read; the route table's own keys must be among them. */
 export const QUERY_KEYS = { format: 'format', ordering: 'ordering', page: 'page' } as const;
-
-/** The one list with orderings, and the one paginated list, that these configurations route. */
-const ORDERED = RESOURCES.find((resource) => resource.orderingFields.length > 0) as Routed;
-const PAGINATED = RESOURCES.find((resource) => resource.paginated) as Routed;
 
 /** A `_headers` rule a target cannot write into its configuration: one line, naming both. */
 export class HeadersTargetError extends UserFacingError {
@@ -91,8 +92,8 @@ export interface HeaderPart {
    * `?` (where the query starts) and a space (where the request line goes on).
    */
   path: string;
-  /** `path` as a regex over the whole request target as sent, path and query (`/company/?x=1`). */
-  target: string;
+  /** `path` as a regex over the whole URL as sent, path and query (`/company/?x=1`). */
+  url: string;
 }
 
 /** A header of `_headers` and the values each matching rule adds, in file order. */
@@ -144,7 +145,7 @@ export function plannedHeaders(
       const key = name.toLowerCase();
       const header = byName.get(key) ?? { name, parts: [] };
       const path = pathRegex(rule.pattern);
-      header.parts.push({ pattern: rule.pattern, value, everywhere, path, target: `^${path}(?:[?].*)?$` });
+      header.parts.push({ pattern: rule.pattern, value, everywhere, path, url: `^${path}(?:[?].*)?$` });
       byName.set(key, header);
     }
   }
@@ -157,8 +158,8 @@ export function everywhereValue(header: PlannedHeader | undefined): string | und
   return header.parts.map((part) => part.value).join(', ');
 }
 
-function resourcePlan(name: ResourceName, routes: readonly Route[]): ResourcePlan {
-  const path = `/${name}/`;
+function resourcePlan(resource: Routed, routes: readonly Route[]): ResourcePlan {
+  const { name, path } = resource;
   const resourceRoutes = routes.filter((route) => route.resource === name);
   const plain = resourceRoutes.find((route) => Object.keys(route.query).length === 0);
   if (!plain) throw new Error(`route table: no plain route for ${path}`);
@@ -172,23 +173,27 @@ function resourcePlan(name: ResourceName, routes: readonly Route[]): ResourcePla
       return [format, route?.file ?? plain.file] as const;
     }),
   );
-  return { name, path, noSlash: path.slice(0, -1), optionsFile: optionsFile(name), listFile };
+  const query: ListQuery =
+    resource.orderingFields.length > 0
+      ? { kind: 'ordered', orderings: orderingPlans(resource, resourceRoutes, plain.file) }
+      : resource.paginated
+        ? { kind: 'paginated', pageFile: (format, page) => fileFor(path, format === '' ? { page } : { format, page }) }
+        : { kind: 'plain' };
+  return { name, path, noSlash: path.slice(0, -1), optionsFile: optionsFile(name), listFile, query };
 }
 
 /** Every single-field ordering the route table has a file for, plus `id` (the default order). */
-function orderingPlans(routes: readonly Route[], defaultFile: string): OrderingPlan[] {
-  const planned = routes.filter(
-    (route) => route.resource === ORDERED.name && route.query[QUERY_KEYS.ordering] !== undefined,
-  );
+function orderingPlans(resource: Routed, routes: readonly Route[], defaultFile: string): OrderingPlan[] {
+  const planned = routes.filter((route) => route.query[QUERY_KEYS.ordering] !== undefined);
   const plans = planned.map((route) => ({ term: route.query[QUERY_KEYS.ordering] as string, file: route.file }));
   for (const plan of plans) {
     if (plan.term.includes(',')) throw new Error(`route table: ordering ${plan.term} has several fields`);
   }
   // `id` ascending is the default order; a field with no file of either direction is a bug.
   plans.push({ term: 'id', file: defaultFile });
-  for (const field of ORDERED.orderingFields) {
+  for (const field of resource.orderingFields) {
     if (!plans.some((plan) => plan.term === field) || !plans.some((plan) => plan.term === `-${field}`)) {
-      throw new Error(`route table: no file for ordering by ${field} in both directions`);
+      throw new Error(`route table: no file for ordering ${resource.path} by ${field} in both directions`);
     }
   }
   return plans;
@@ -205,20 +210,12 @@ export function serverPlan(context: TargetContext, target: string, everywhereOnl
     if (!SAFE_FILE.test(route.file))
       throw new Error(`route table: ${target} cannot name the file ${route.file} unquoted`);
   }
-  const resources = RESOURCES.map((resource) => resourcePlan(resource.name, routes));
-  const byName = (name: ResourceName) => resources.find((resource) => resource.name === name) as ResourcePlan;
-  const event = byName(ORDERED.name as ResourceName);
-  const texture = byName(PAGINATED.name as ResourceName);
+  const resources = (context.resources ?? RESOURCES).map((resource) => resourcePlan(resource, routes));
   const marker = 'XMETHODX';
   const [before, after] = methodNotAllowedBody(marker).split(marker) as [string, string];
   return {
     resources,
     formats: FORMATS,
-    event: { ...event, orderings: orderingPlans(routes, event.listFile.get('') as string) },
-    texture: {
-      ...texture,
-      pageFile: (format, page) => fileFor(texture.path, format === '' ? { page } : { format, page }),
-    },
     notFoundFile: NOT_FOUND_FILE,
     invalidPageFile: INVALID_PAGE_FILE,
     unsupportedOrderingFile: UNSUPPORTED_ORDERING_FILE,
@@ -226,6 +223,6 @@ export function serverPlan(context: TargetContext, target: string, everywhereOnl
     methodNotAllowedFile,
     methodNotAllowedBody: [before, after],
     headers: plannedHeaders(context.headerRules, target, everywhereOnly),
-    pages: context.pages,
+    documents: context.pages,
   };
 }
