@@ -11,7 +11,7 @@ import type { Resource } from '../contract/resources/resource.ts';
 import { planPages, type Route, routingOf } from '../contract/routes.ts';
 import { readCommitTimes, subfolderTimes } from '../shared/commit-times.ts';
 import { recoverOutput } from '../shared/swap.ts';
-import { writeOutput } from '../shared/write.ts';
+import { AnswersAhead, writeOutput } from '../shared/write.ts';
 import { LIMITS, TARGETS } from '../targets/index.ts';
 import { type CloudflarePlan, checkLimits, formatFinding, LimitsError } from '../targets/limits.ts';
 import type { Target, TargetContext } from '../targets/target.ts';
@@ -154,10 +154,11 @@ export async function renderSite(
   headersText: string,
   options: Pick<BuildOptions, 'reference' | 'baseUrl' | 'pageSize' | 'resources'>,
   prepared: Prepared = {},
+  rendered?: (file: string, text: string) => void,
 ): Promise<{ answers: Map<string, string>; files: Map<string, string> }> {
   const resources = options.resources ?? RESOURCES;
   const answers = await addPages(
-    render(catalogue, context.routes, headersText, options, prepared, resources),
+    render(catalogue, context.routes, headersText, options, prepared, resources, rendered),
     options,
     headersText,
   );
@@ -166,21 +167,25 @@ export async function renderSite(
   return { answers, files };
 }
 
-/** Writes the whole output into `outDir`, swapped in at once. */
-export function writeSite(options: Pick<BuildOptions, 'outDir' | 'precompress'>, files: ReadonlyMap<string, string>) {
-  return writeOutput(options.outDir, files, undefined, { precompress: options.precompress ?? true });
+/** Writes the whole output into `outDir`, swapped in at once; `ahead` holds answers encoded and compressed already. */
+export function writeSite(
+  options: Pick<BuildOptions, 'outDir' | 'precompress'>,
+  files: ReadonlyMap<string, string>,
+  ahead?: AnswersAhead,
+) {
+  return writeOutput(options.outDir, files, undefined, { precompress: options.precompress ?? true, ahead });
 }
 
-/** Builds and writes the output and the selected targets' files; throws DataErrors on bad input. */
-export async function build(options: BuildOptions): Promise<BuildResult> {
-  const step = stageLogger(options.log ?? (() => {}));
-  const selected = TARGETS.filter((target) => !options.targets || options.targets.includes(target.name));
-  // First repair what a killed build left where this one writes, even if it stops on bad data.
-  if (!options.check) {
-    const outputs = [options.outDir, ...selected.map((target) => path.join(options.targetsDir, target.name))];
-    if (options.schemasDir !== undefined) outputs.push(options.schemasDir);
-    await Promise.all(outputs.map((dir) => recoverOutput(path.resolve(dir))));
-  }
+/** The targets named by the options, all of them when none is. */
+const selectedTargets = (options: BuildOptions) =>
+  TARGETS.filter((target) => !options.targets || options.targets.includes(target.name));
+
+/**
+ * Load → validate → render, with the targets asked for their files meanwhile. Apart from build()
+ * so that the catalogue is garbage once the files are rendered: the write runs without it.
+ */
+async function readAndRender(options: BuildOptions, step: (line: string) => void, ahead: AnswersAhead | undefined) {
+  const selected = selectedTargets(options);
   const { catalogue, routes, headerRules, headersText, ...source } = await readCatalogue(
     options,
     step,
@@ -189,10 +194,27 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
   const context = targetContext(routes, headerRules, options);
   // Asked first: esbuild bundles in a process of its own while this one renders.
   const targetFiles = Promise.all(selected.map((target) => target.files(context)));
-  // Awaited below; when rendering fails, that is the error to report.
+  // Awaited by build(); when rendering fails, that is the error to report.
   targetFiles.catch(() => {});
-  const { files } = await renderSite(catalogue, context, headersText, options);
+  const { files } = await renderSite(catalogue, context, headersText, options, {}, ahead?.add.bind(ahead));
   step(`render: ${routes.length} routes, ${files.size} files`);
+  return { selected, routes, headersText, source, targetFiles, files };
+}
+
+/** Builds and writes the output and the selected targets' files; throws DataErrors on bad input. */
+export async function build(options: BuildOptions): Promise<BuildResult> {
+  const step = stageLogger(options.log ?? (() => {}));
+  // First repair what a killed build left where this one writes, even if it stops on bad data.
+  if (!options.check) {
+    const outputs = [
+      options.outDir,
+      ...selectedTargets(options).map((target) => path.join(options.targetsDir, target.name)),
+    ];
+    if (options.schemasDir !== undefined) outputs.push(options.schemasDir);
+    await Promise.all(outputs.map((dir) => recoverOutput(path.resolve(dir))));
+  }
+  const ahead = !options.check && (options.precompress ?? true) ? new AnswersAhead(options.outDir) : undefined;
+  const { selected, routes, headersText, source, targetFiles, files } = await readAndRender(options, step, ahead);
   const allMade = await targetFiles;
   const kept = withinLimits(selected, allMade, files, options);
   const written = kept.map((index) => selected[index] as Target);
@@ -203,7 +225,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
   }
   const result = { routes, ...source, outputFiles: files.size };
   if (options.check) return result;
-  await writeSite(options, files);
+  await writeSite(options, files, ahead);
   // One read of the history for every target's folder, each under targetsDir.
   const targetTimes = written.length > 0 ? readCommitTimes(path.resolve(options.targetsDir)) : undefined;
   for (const [index, target] of written.entries()) {
