@@ -11,7 +11,7 @@ import type { Resource } from '../contract/resources/resource.ts';
 import { planPages, type Route, routingOf } from '../contract/routes.ts';
 import { readCommitTimes, subfolderTimes } from '../shared/commit-times.ts';
 import { recoverOutput } from '../shared/swap.ts';
-import { AnswersAhead, writeOutput } from '../shared/write.ts';
+import { writeOutput } from '../shared/write.ts';
 import { LIMITS, TARGETS } from '../targets/index.ts';
 import { type CloudflarePlan, checkLimits, formatFinding, LimitsError } from '../targets/limits.ts';
 import type { Target, TargetContext } from '../targets/target.ts';
@@ -154,11 +154,10 @@ export async function renderSite(
   headersText: string,
   options: Pick<BuildOptions, 'reference' | 'baseUrl' | 'pageSize' | 'resources'>,
   prepared: Prepared = {},
-  rendered?: (file: string, text: string) => void,
 ): Promise<{ answers: Map<string, string>; files: Map<string, string> }> {
   const resources = options.resources ?? RESOURCES;
   const answers = await addPages(
-    render(catalogue, context.routes, headersText, options, prepared, resources, rendered),
+    render(catalogue, context.routes, headersText, options, prepared, resources),
     options,
     headersText,
   );
@@ -167,13 +166,9 @@ export async function renderSite(
   return { answers, files };
 }
 
-/** Writes the whole output into `outDir`, swapped in at once; `ahead` holds answers encoded and compressed already. */
-export function writeSite(
-  options: Pick<BuildOptions, 'outDir' | 'precompress'>,
-  files: ReadonlyMap<string, string>,
-  ahead?: AnswersAhead,
-) {
-  return writeOutput(options.outDir, files, undefined, { precompress: options.precompress ?? true, ahead });
+/** Writes the whole output into `outDir`, swapped in at once. */
+export function writeSite(options: Pick<BuildOptions, 'outDir' | 'precompress'>, files: ReadonlyMap<string, string>) {
+  return writeOutput(options.outDir, files, undefined, { precompress: options.precompress ?? true });
 }
 
 /** The targets named by the options, all of them when none is. */
@@ -184,7 +179,7 @@ const selectedTargets = (options: BuildOptions) =>
  * Load → validate → render, with the targets asked for their files meanwhile. Apart from build()
  * so that the catalogue is garbage once the files are rendered: the write runs without it.
  */
-async function readAndRender(options: BuildOptions, step: (line: string) => void, ahead: AnswersAhead | undefined) {
+async function readAndRender(options: BuildOptions, step: (line: string) => void) {
   const selected = selectedTargets(options);
   const { catalogue, routes, headerRules, headersText, ...source } = await readCatalogue(
     options,
@@ -196,7 +191,7 @@ async function readAndRender(options: BuildOptions, step: (line: string) => void
   const targetFiles = Promise.all(selected.map((target) => target.files(context)));
   // Awaited by build(); when rendering fails, that is the error to report.
   targetFiles.catch(() => {});
-  const { files } = await renderSite(catalogue, context, headersText, options, {}, ahead?.add.bind(ahead));
+  const { files } = await renderSite(catalogue, context, headersText, options);
   step(`render: ${routes.length} routes, ${files.size} files`);
   return { selected, routes, headersText, source, targetFiles, files };
 }
@@ -213,8 +208,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     if (options.schemasDir !== undefined) outputs.push(options.schemasDir);
     await Promise.all(outputs.map((dir) => recoverOutput(path.resolve(dir))));
   }
-  const ahead = !options.check && (options.precompress ?? true) ? new AnswersAhead(options.outDir) : undefined;
-  const { selected, routes, headersText, source, targetFiles, files } = await readAndRender(options, step, ahead);
+  const { selected, routes, headersText, source, targetFiles, files } = await readAndRender(options, step);
   const allMade = await targetFiles;
   const kept = withinLimits(selected, allMade, files, options);
   const written = kept.map((index) => selected[index] as Target);
@@ -225,7 +219,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
   }
   const result = { routes, ...source, outputFiles: files.size };
   if (options.check) return result;
-  await writeSite(options, files, ahead);
+  await writeSite(options, files);
   // One read of the history for every target's folder, each under targetsDir.
   const targetTimes = written.length > 0 ? readCommitTimes(path.resolve(options.targetsDir)) : undefined;
   for (const [index, target] of written.entries()) {

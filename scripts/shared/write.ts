@@ -16,7 +16,6 @@ import {
   link as linkWithCallback,
   lstat as lstatWithCallback,
   readFile as readFileWithCallback,
-  type Stats,
   writeFile as writeFileWithCallback,
 } from 'node:fs';
 import { mkdir, rename, rm, stat, unlink, utimes } from 'node:fs/promises';
@@ -80,56 +79,6 @@ async function createFile(destination: string, bytes: Buffer): Promise<void> {
   }
 }
 
-/** The file at `previous` (none when undefined or missing), and whether it holds `bytes`; read only when the sizes match. */
-async function compareWithFile(
-  previous: string | undefined,
-  bytes: Buffer,
-): Promise<{ same: true; stats: Stats; previous: string } | { same: false; stats: Stats | undefined }> {
-  const stats = previous === undefined ? undefined : await lstat(previous).catch(() => undefined);
-  const same =
-    previous !== undefined &&
-    stats?.isFile() === true &&
-    stats.size === bytes.length &&
-    ((await readFile(previous).catch(() => undefined))?.equals(bytes) ?? false);
-  return same ? { same, stats, previous } : { same, stats };
-}
-
-/**
- * The answers' bytes and siblings, made before the write: the build hands each answer over as
- * soon as it is rendered, and its siblings are compressed in libuv's threads while this thread
- * renders the next answers and the targets' files, where the write would otherwise wait for the
- * largest ones at its end. Only an answer that gets siblings is taken, and compressed only when
- * the current output does not hold its bytes (then the write carries the previous siblings over,
- * as it would have). The write takes each answer's bytes from here, so each is encoded once.
- */
-export class AnswersAhead {
-  private readonly answers = new Map<string, { bytes: Buffer; siblings: Promise<Map<string, Buffer> | undefined> }>();
-  private readonly output: string;
-
-  constructor(outDir: string) {
-    this.output = path.resolve(outDir);
-  }
-
-  add(file: string, text: string): void {
-    // A text has at most as many UTF-16 units as its UTF-8 bytes: one this long is worth it.
-    if (!worthCompressing(file, text.length)) return;
-    const bytes = Buffer.from(text);
-    const siblings = compareWithFile(path.join(this.output, file), bytes).then(({ same }) =>
-      same ? undefined : siblingsOf(bytes),
-    );
-    // Awaited by the write; a build that stops before it must not end on an unhandled rejection.
-    siblings.catch(() => {});
-    this.answers.set(file, { bytes, siblings });
-  }
-
-  /** The answer's bytes and siblings, if it was added; given once, so that the write frees them as it goes. */
-  take(file: string): { bytes: Buffer; siblings: Promise<Map<string, Buffer> | undefined> } | undefined {
-    const answer = this.answers.get(file);
-    this.answers.delete(file);
-    return answer;
-  }
-}
-
 /**
  * Puts `bytes` at `destination` in the staging folder: as a hard link to `previous`, the same
  * path in the current output, when it holds the same bytes; otherwise, or where the file system
@@ -144,20 +93,25 @@ async function placeFile(
   bytes: Buffer,
   time: number | undefined,
 ): Promise<Placed> {
-  const found = await compareWithFile(previous, bytes);
-  const { stats } = found;
-  if (found.same && (time === undefined || found.stats.mtimeMs === time * 1000)) {
-    const linked = await link(found.previous, destination).then(
+  const stats = previous === undefined ? undefined : await lstat(previous).catch(() => undefined);
+  // Read only when the sizes match.
+  const same =
+    previous !== undefined &&
+    stats?.isFile() === true &&
+    stats.size === bytes.length &&
+    ((await readFile(previous).catch(() => undefined))?.equals(bytes) ?? false);
+  if (same && (time === undefined || stats.mtimeMs === time * 1000)) {
+    const linked = await link(previous, destination).then(
       () => true,
       () => false,
     );
-    if (linked) return { linked, previousTime: found.stats.mtimeMs };
+    if (linked) return { linked, previousTime: stats.mtimeMs };
   }
   await createFile(destination, bytes);
-  if (time !== undefined && (found.same || !stats?.isFile() || time * 1000 > (stats?.mtimeMs ?? 0))) {
+  if (time !== undefined && (same || !stats?.isFile() || time * 1000 > stats.mtimeMs)) {
     await utimes(destination, time, time);
   }
-  return { linked: false, previousTime: found.same ? found.stats.mtimeMs : undefined };
+  return { linked: false, previousTime: same ? stats.mtimeMs : undefined };
 }
 
 /** How placeFile put a file: linked to the previous one, and that file's time when its bytes were the same. */
@@ -178,7 +132,6 @@ async function placeSiblings(
   previous: string | undefined,
   bytes: Buffer,
   placed: Placed,
-  ahead: Promise<Map<string, Buffer> | undefined> | undefined,
 ): Promise<void> {
   // One time for the file and its siblings, set by the same call: a time read back is in
   // nanoseconds, and one set from it may land a fraction of a microsecond away. A linked file
@@ -193,7 +146,7 @@ async function placeSiblings(
   };
   let compressed: Promise<Map<string, Buffer>> | undefined;
   const compressOnce = () => {
-    compressed ??= (ahead ?? Promise.resolve(undefined)).then((made) => made ?? siblingsOf(bytes));
+    compressed ??= siblingsOf(bytes);
     return compressed;
   };
   await Promise.all(
@@ -232,8 +185,6 @@ async function pausePoint(step: string, output: string): Promise<void> {
 interface WriteOptions {
   /** Writes each answer's precompressed siblings beside it (compress.ts); none when absent. */
   precompress?: boolean;
-  /** Answers whose bytes and siblings were made before the write (AnswersAhead). */
-  ahead?: AnswersAhead;
 }
 
 /**
@@ -272,12 +223,11 @@ export async function writeOutput(
       const dir = path.dirname(destination);
       if (!dirs.has(dir)) dirs.set(dir, mkdir(dir, { recursive: true }));
       await dirs.get(dir);
-      const ahead = options.ahead?.take(file);
-      const bytes = ahead?.bytes ?? Buffer.from(text);
+      const bytes = Buffer.from(text);
       const previousFile = existing && path.join(output, file);
       const placed = await placeFile(destination, previousFile, bytes, commitTime?.(file, bytes));
       if (options.precompress && worthCompressing(file, bytes.length)) {
-        await placeSiblings(destination, previousFile, bytes, placed, ahead?.siblings);
+        await placeSiblings(destination, previousFile, bytes, placed);
       }
       written += 1;
       if (written === half) await pausePoint('partial', output);

@@ -95,26 +95,6 @@ function tracked(folder: string): Map<string, Buffer> {
   return new Map(files.map((file) => [path.relative(folder, file), readFileSync(path.join(ROOT, file))]));
 }
 
-describe('render, handing each list over as it is rendered (for the siblings compressed meanwhile)', () => {
-  it('hands over every list, in the order of the routes, with the text the output holds, and nothing else', async () => {
-    const settings = {
-      dataDir: DEFAULTS.dataDir,
-      headersPath: DEFAULTS.headersPath,
-      baseUrl: DEFAULTS.baseUrl,
-      pageSize: 2,
-    };
-    const { catalogue, routes, headersText } = await readCatalogue(settings, () => {});
-    const handed: Array<[string, string]> = [];
-    const files = render(catalogue, routes, headersText, settings, {}, undefined, (file, text) => {
-      handed.push([file, text]);
-    });
-    expect(handed.map(([file]) => file)).toEqual(routes.map((route) => route.file));
-    for (const [file, text] of handed) expect(files.get(file), file).toBe(text);
-    expect(files.has('_headers')).toBe(true);
-    expect(handed.some(([file]) => file === '_headers')).toBe(false);
-  });
-});
-
 describe('(b) the committed public/ and targets/', () => {
   it('are what data/ builds to with the default settings', async () => {
     const stale = 'is stale: run `npm run build` and commit public/ and targets/';

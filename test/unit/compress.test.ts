@@ -3,9 +3,7 @@
 // modification time; a rewrite of the output carries an unchanged answer's siblings over with it
 // (the same inodes: not compressed again) and compresses only the changed answers. Also the
 // local server's choice of a sibling from Accept-Encoding (respond/encodings.ts), and the
-// review's reading of a built folder, which leaves the siblings out (review/side.ts). The
-// answers a build encodes and compresses before its write (AnswersAhead) give the very files a
-// write without them gives, and only the answers the current output does not hold are compressed.
+// review's reading of a built folder, which leaves the siblings out (review/side.ts).
 
 import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -20,8 +18,8 @@ import {
   worthCompressing,
   writeSiblings,
 } from '../../scripts/shared/compress.ts';
-import { AnswersAhead, writeOutput } from '../../scripts/shared/write.ts';
-import { readTree, tempDirs } from './helpers/tree.ts';
+import { writeOutput } from '../../scripts/shared/write.ts';
+import { tempDirs } from './helpers/tree.ts';
 
 const tempDir = tempDirs('compress-test-');
 
@@ -134,81 +132,6 @@ describe('writeOutput with precompress', () => {
       expect((await stat(file)).mtimeMs, file).toBe(time * 1000);
     }
     expect(gunzipSync(await readFile(`${answer}.gz`)).toString()).toBe(files.get('company/index.json'));
-  });
-});
-
-describe('AnswersAhead: answers encoded and compressed before the write', () => {
-  const files = new Map([
-    ['company/index.json', list(300, 'Société 東京')],
-    ['event/index.json', list(200, 'Event')],
-    ['event/ordering=-id.json', list(200, 'Event').replace('Event 1', 'Event one')],
-    ['_errors/not-found.json', '{"detail":"Not found."}'],
-    ['_headers', 'x'.repeat(5000)],
-  ]);
-  /** What a build renders: each file handed over as it is rendered. */
-  const aheadOf = (out: string, texts: ReadonlyMap<string, string>) => {
-    const ahead = new AnswersAhead(out);
-    for (const [file, text] of texts) ahead.add(file, text);
-    return ahead;
-  };
-  /** The tree's bytes, file by file, without the times and inodes that differ from one write to the next. */
-  const bytesOf = async (dir: string) =>
-    Object.fromEntries([...(await readTree(dir))].map(([f, b]) => [f, b.toString('hex')]));
-
-  it('gives the same files, siblings included, as a write that encodes and compresses each answer itself', async () => {
-    const parent = await tempDir();
-    const [plain, early] = [path.join(parent, 'plain'), path.join(parent, 'early')];
-    await writeOutput(plain, files, undefined, { precompress: true });
-    await writeOutput(early, files, undefined, { precompress: true, ahead: aheadOf(early, files) });
-    const written = await bytesOf(early);
-    expect(Object.keys(written).sort()).toEqual([
-      '_errors/not-found.json',
-      '_headers',
-      'company/index.json',
-      'company/index.json.br',
-      'company/index.json.gz',
-      'event/index.json',
-      'event/index.json.br',
-      'event/index.json.gz',
-      'event/ordering=-id.json',
-      'event/ordering=-id.json.br',
-      'event/ordering=-id.json.gz',
-    ]);
-    expect(written).toEqual(await bytesOf(plain));
-    const answer = path.join(early, 'company/index.json');
-    expect(brotliDecompressSync(await readFile(`${answer}.br`)).toString()).toBe(files.get('company/index.json'));
-    for (const extension of ['.br', '.gz']) expect(await timeNs(`${answer}${extension}`)).toBe(await timeNs(answer));
-  });
-
-  it('takes only the answers that get siblings, and compresses only those the current output does not hold', async () => {
-    const out = path.join(await tempDir(), 'public');
-    await writeOutput(out, files, undefined, { precompress: true });
-    const changed = new Map([...files, ['event/index.json', list(200, 'Renamed event')]]);
-    const ahead = aheadOf(out, changed);
-    expect(ahead.take('_errors/not-found.json')).toBeUndefined();
-    expect(ahead.take('_headers')).toBeUndefined();
-    const unchanged = ahead.take('company/index.json');
-    expect(unchanged?.bytes.toString()).toBe(files.get('company/index.json'));
-    expect(await unchanged?.siblings).toBeUndefined();
-    const event = ahead.take('event/index.json');
-    const siblings = await event?.siblings;
-    expect(brotliDecompressSync(siblings?.get('.br') as Buffer).toString()).toBe(changed.get('event/index.json'));
-    expect(gunzipSync(siblings?.get('.gz') as Buffer).toString()).toBe(changed.get('event/index.json'));
-    // Given once: the write frees each answer's bytes as it writes it.
-    expect(ahead.take('event/index.json')).toBeUndefined();
-  });
-
-  it('leaves an unchanged answer’s siblings as they were (same inodes) and writes the changed one’s', async () => {
-    const out = path.join(await tempDir(), 'public');
-    await writeOutput(out, files, undefined, { precompress: true });
-    const inode = async (file: string) => (await stat(path.join(out, file))).ino;
-    const before = await inode('company/index.json.br');
-    const changed = new Map([...files, ['event/index.json', list(200, 'Renamed event')]]);
-    await writeOutput(out, changed, undefined, { precompress: true, ahead: aheadOf(out, changed) });
-    expect(await inode('company/index.json.br')).toBe(before);
-    const event = path.join(out, 'event/index.json');
-    expect(gunzipSync(await readFile(`${event}.gz`)).toString()).toBe(changed.get('event/index.json'));
-    expect(await timeNs(`${event}.br`)).toBe(await timeNs(event));
   });
 });
 

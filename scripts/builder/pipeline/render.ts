@@ -386,10 +386,7 @@ export function routesOf(catalogue: Catalogue, pageSize: number, resources: read
   return planRoutes(pages, resources);
 }
 
-/**
- * Stage 3: every file of the output for `routes`, path → text; `prepared` as renderLists takes
- * it. `rendered` is handed each list as soon as it is rendered, before the next one is.
- */
+/** Stage 3: every file of the output for `routes`, path → text; `prepared` as renderLists takes it. */
 export function render(
   catalogue: Catalogue,
   routes: readonly Route[],
@@ -397,13 +394,9 @@ export function render(
   settings: RenderSettings,
   prepared: Prepared = {},
   resources: readonly Resource[] = RESOURCES,
-  rendered?: (file: string, text: string) => void,
 ): Map<string, string> {
-  const files = new Map<string, string>();
-  for (const [file, text] of renderLists(catalogue, settings, routes, prepared, resources)) {
-    files.set(file, text);
-    rendered?.(file, text);
-  }
-  for (const [file, text] of renderShared(headersFile, resources)) files.set(file, text);
-  return files;
+  return new Map([
+    ...renderLists(catalogue, settings, routes, prepared, resources),
+    ...renderShared(headersFile, resources),
+  ]);
 }
