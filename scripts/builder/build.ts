@@ -183,16 +183,16 @@ export function writeSite(options: Pick<BuildOptions, 'outDir' | 'precompress'>,
   return writeOutput(options.outDir, files, undefined, { precompress: options.precompress ?? true });
 }
 
-/** Builds and writes the output and the selected targets' files; throws DataErrors on bad input. */
-export async function build(options: BuildOptions): Promise<BuildResult> {
-  const step = stageLogger(options.log ?? (() => {}));
-  const selected = TARGETS.filter((target) => !options.targets || options.targets.includes(target.name));
-  // First repair what a killed build left where this one writes, even if it stops on bad data.
-  if (!options.check) {
-    const outputs = [options.outDir, ...selected.map((target) => path.join(options.targetsDir, target.name))];
-    if (options.schemasDir !== undefined) outputs.push(options.schemasDir);
-    await Promise.all(outputs.map((dir) => recoverOutput(path.resolve(dir))));
-  }
+/** The targets named by the options, all of them when none is. */
+const selectedTargets = (options: BuildOptions) =>
+  TARGETS.filter((target) => !options.targets || options.targets.includes(target.name));
+
+/**
+ * Load → validate → render, with the targets asked for their files meanwhile. Apart from build()
+ * so that the catalogue is garbage once the files are rendered: the write runs without it.
+ */
+async function readAndRender(options: BuildOptions, step: (line: string) => void) {
+  const selected = selectedTargets(options);
   const { catalogue, routes, headerRules, headersText, ...source } = await readCatalogue(
     options,
     step,
@@ -201,10 +201,26 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
   const context = targetContext(routes, headerRules, options);
   // Asked first: esbuild bundles in a process of its own while this one renders.
   const targetFiles = Promise.all(selected.map((target) => target.files(context)));
-  // Awaited below; when rendering fails, that is the error to report.
+  // Awaited by build(); when rendering fails, that is the error to report.
   targetFiles.catch(() => {});
   const { files } = await renderSite(catalogue, context, headersText, options);
   step(`render: ${routes.length} routes, ${files.size} files`);
+  return { selected, routes, headersText, source, targetFiles, files };
+}
+
+/** Builds and writes the output and the selected targets' files; throws DataErrors on bad input. */
+export async function build(options: BuildOptions): Promise<BuildResult> {
+  const step = stageLogger(options.log ?? (() => {}));
+  // First repair what a killed build left where this one writes, even if it stops on bad data.
+  if (!options.check) {
+    const outputs = [
+      options.outDir,
+      ...selectedTargets(options).map((target) => path.join(options.targetsDir, target.name)),
+    ];
+    if (options.schemasDir !== undefined) outputs.push(options.schemasDir);
+    await Promise.all(outputs.map((dir) => recoverOutput(path.resolve(dir))));
+  }
+  const { selected, routes, headersText, source, targetFiles, files } = await readAndRender(options, step);
   const allMade = await targetFiles;
   const kept = withinLimits(selected, allMade, files, options);
   const written = kept.map((index) => selected[index] as Target);
