@@ -7,12 +7,15 @@
 // its own. This is the project's one cache, kept for that reason.
 
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import module from 'node:module';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const ROOT = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const CACHE = path.join(ROOT, 'node_modules', '.cache', 'static-drf-api');
 const CURRENT = path.join(CACHE, 'current.json');
+/** V8's compiled code of the compilation's files (Node's module compile cache), per Node version. */
+const CODE_CACHE = path.join(CACHE, 'v8');
 /** Every command, compiled together so that their shared modules are one chunk. */
 const COMMANDS = readdirSync(path.join(ROOT, 'scripts', 'cli'))
   .filter((file) => file.endsWith('-command.ts'))
@@ -59,6 +62,27 @@ const sourceUrls = {
   },
 };
 
+/**
+ * zod's messages in the languages other than English (its `locales`, a third of the compiled
+ * code every command loads at its start): nothing here sets a locale, so zod's English default is
+ * the only one used. Its index module is replaced by one that exports English alone.
+ */
+const englishOnlyZod = {
+  name: 'english-only-zod',
+  setup(build) {
+    build.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
+      /[\\/]node_modules[\\/]zod[\\/]/.test(args.importer)
+        ? { path: path.join(path.dirname(args.importer), '..', 'locales', 'en.js'), namespace: 'zod-locales' }
+        : undefined,
+    );
+    build.onLoad({ filter: /./, namespace: 'zod-locales' }, (args) => ({
+      contents: `export { default as en } from ${JSON.stringify(args.path)};`,
+      resolveDir: path.dirname(args.path),
+      loader: 'js',
+    }));
+  },
+};
+
 /** Compiles every command into a new folder, then points current.json at it in one rename. */
 async function compile() {
   const { build } = await import('esbuild');
@@ -73,7 +97,8 @@ async function compile() {
     splitting: true,
     format: 'esm',
     platform: 'node',
-    target: 'node20',
+    // The oldest line `engines` allows.
+    target: 'node22',
     // Every package but esbuild, which finds its binary beside itself, is compiled in: loading a
     // few files instead of a few hundred modules is most of what a command's start costs.
     external: ['esbuild'],
@@ -82,12 +107,16 @@ async function compile() {
     mainFields: ['module', 'main'],
     // The CommonJS packages compiled in (fast-glob) require Node's own modules.
     banner: { js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);" },
+    // Less for Node to read and parse at every start; a stack printed for a bug report names the
+    // sources' lines all the same (the source map, below).
+    minifyWhitespace: true,
+    minifySyntax: true,
     sourcemap: 'linked',
     // Errors are named after their class (shared/errors.ts): keep the names bundling would change.
     keepNames: true,
     metafile: true,
     logLevel: 'error',
-    plugins: [sourceUrls],
+    plugins: [sourceUrls, englishOnlyZod],
   });
   // The launcher itself too: a change of how it compiles makes every compilation stale.
   const files = [...Object.keys(result.metafile.inputs), path.relative(ROOT, fileURLToPath(import.meta.url))];
@@ -95,6 +124,8 @@ async function compile() {
   const pointer = `${CURRENT}.${process.pid}`;
   writeFileSync(pointer, JSON.stringify({ root: ROOT, commands: COMMANDS, folder, inputs }));
   renameSync(pointer, CURRENT);
+  // The code cached for the compilations before this one would never be read again.
+  rmSync(CODE_CACHE, { recursive: true, force: true });
   for (const entry of readdirSync(CACHE)) {
     const old = path.join(CACHE, entry);
     if (entry.startsWith('build-') && entry !== folder && Date.now() - statSync(old).mtimeMs > KEEP_OLD_MS)
@@ -116,6 +147,9 @@ if (
   !['', '0', 'false', undefined].includes(process.env.DEBUG?.trim().toLowerCase())
 )
   process.setSourceMapsEnabled(true);
+// V8 compiles each of the compilation's files once, not at every start (its code is kept per
+// Node version, beside the compilation, and checked against the file's contents).
+module.enableCompileCache?.(CODE_CACHE);
 // The command sees the command line it would have run from source: `node scripts/cli/<name>-command.ts …`.
 process.argv[1] = path.join(ROOT, 'scripts', 'cli', `${name}-command.ts`);
 await import(pathToFileURL(path.join(folder, `${name}-command.mjs`)).href);
