@@ -7,15 +7,12 @@
 // its own. This is the project's one cache, kept for that reason.
 
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import module from 'node:module';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const ROOT = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const CACHE = path.join(ROOT, 'node_modules', '.cache', 'static-drf-api');
 const CURRENT = path.join(CACHE, 'current.json');
-/** V8's compiled code of the compilation's files (Node's module compile cache), per Node version. */
-const CODE_CACHE = path.join(CACHE, 'v8');
 /** Every command, compiled together so that their shared modules are one chunk. */
 const COMMANDS = readdirSync(path.join(ROOT, 'scripts', 'cli'))
   .filter((file) => file.endsWith('-command.ts'))
@@ -124,8 +121,6 @@ async function compile() {
   const pointer = `${CURRENT}.${process.pid}`;
   writeFileSync(pointer, JSON.stringify({ root: ROOT, commands: COMMANDS, folder, inputs }));
   renameSync(pointer, CURRENT);
-  // The code cached for the compilations before this one would never be read again.
-  rmSync(CODE_CACHE, { recursive: true, force: true });
   for (const entry of readdirSync(CACHE)) {
     const old = path.join(CACHE, entry);
     if (entry.startsWith('build-') && entry !== folder && Date.now() - statSync(old).mtimeMs > KEEP_OLD_MS)
@@ -147,9 +142,6 @@ if (
   !['', '0', 'false', undefined].includes(process.env.DEBUG?.trim().toLowerCase())
 )
   process.setSourceMapsEnabled(true);
-// V8 compiles each of the compilation's files once, not at every start (its code is kept per
-// Node version, beside the compilation, and checked against the file's contents).
-module.enableCompileCache?.(CODE_CACHE);
 // The command sees the command line it would have run from source: `node scripts/cli/<name>-command.ts …`.
 process.argv[1] = path.join(ROOT, 'scripts', 'cli', `${name}-command.ts`);
 await import(pathToFileURL(path.join(folder, `${name}-command.mjs`)).href);
