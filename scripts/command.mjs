@@ -59,6 +59,27 @@ const sourceUrls = {
   },
 };
 
+/**
+ * zod's messages in the languages other than English (its `locales`, a third of the compiled
+ * code every command loads at its start): nothing here sets a locale, so zod's English default is
+ * the only one used. Its index module is replaced by one that exports English alone.
+ */
+const englishOnlyZod = {
+  name: 'english-only-zod',
+  setup(build) {
+    build.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
+      /[\\/]node_modules[\\/]zod[\\/]/.test(args.importer)
+        ? { path: path.join(path.dirname(args.importer), '..', 'locales', 'en.js'), namespace: 'zod-locales' }
+        : undefined,
+    );
+    build.onLoad({ filter: /./, namespace: 'zod-locales' }, (args) => ({
+      contents: `export { default as en } from ${JSON.stringify(args.path)};`,
+      resolveDir: path.dirname(args.path),
+      loader: 'js',
+    }));
+  },
+};
+
 /** Compiles every command into a new folder, then points current.json at it in one rename. */
 async function compile() {
   const { build } = await import('esbuild');
@@ -73,7 +94,8 @@ async function compile() {
     splitting: true,
     format: 'esm',
     platform: 'node',
-    target: 'node20',
+    // The oldest line `engines` allows.
+    target: 'node22',
     // Every package but esbuild, which finds its binary beside itself, is compiled in: loading a
     // few files instead of a few hundred modules is most of what a command's start costs.
     external: ['esbuild'],
@@ -82,12 +104,16 @@ async function compile() {
     mainFields: ['module', 'main'],
     // The CommonJS packages compiled in (fast-glob) require Node's own modules.
     banner: { js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);" },
+    // Less for Node to read and parse at every start; a stack printed for a bug report names the
+    // sources' lines all the same (the source map, below).
+    minifyWhitespace: true,
+    minifySyntax: true,
     sourcemap: 'linked',
     // Errors are named after their class (shared/errors.ts): keep the names bundling would change.
     keepNames: true,
     metafile: true,
     logLevel: 'error',
-    plugins: [sourceUrls],
+    plugins: [sourceUrls, englishOnlyZod],
   });
   // The launcher itself too: a change of how it compiles makes every compilation stale.
   const files = [...Object.keys(result.metafile.inputs), path.relative(ROOT, fileURLToPath(import.meta.url))];

@@ -59,6 +59,20 @@ describe('scripts/command.mjs', () => {
     expect(await current()).not.toBe(first);
   }, 60_000);
 
+  it("compiles in, of zod's messages, only the English ones", async () => {
+    expect(check().status).toBe(0);
+    const cache = path.join(project, 'node_modules/.cache/static-drf-api');
+    // Every module compiled in is named by a source map; the commands use zod's English messages.
+    const sources = new Set<string>();
+    for (const file of await readdir(path.join(cache, await current()))) {
+      if (!file.endsWith('.map')) continue;
+      const map = JSON.parse(await readFile(path.join(cache, await current(), file), 'utf8')) as { sources: string[] };
+      for (const source of map.sources) sources.add(source.replace(/^.*node_modules\//, ''));
+    }
+    expect([...sources].filter((source) => source.startsWith('zod/')).length).toBeGreaterThan(10);
+    expect([...sources].filter((source) => source.startsWith('zod/v4/locales/'))).toEqual(['zod/v4/locales/en.js']);
+  }, 60_000);
+
   it('refuses a command that does not exist, with the list of those that do', () => {
     const result = spawnSync(process.execPath, [path.join(project, 'scripts/command.mjs'), 'nope'], {
       encoding: 'utf8',
