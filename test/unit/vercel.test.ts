@@ -12,9 +12,12 @@ import { getTransformedRoutes, headersSchema, redirectsSchema, rewritesSchema } 
 import Ajv from 'ajv';
 import { describe, expect, it } from 'vitest';
 import { parseHeadersFile } from '../../scripts/contract/headers.ts';
-import { planRoutes, RESOURCES, resolve } from '../../scripts/contract/routes.ts';
-import { canonicalUrl } from '../../scripts/respond/netlify-function.ts';
+import { buildUrl } from '../../scripts/contract/pagination.ts';
+import { planRoutes, RESOURCES, type Route, resolve } from '../../scripts/contract/routes.ts';
 import { exactly, headerSource, NOWHERE, vercelConfig } from '../../scripts/targets/vercel/vercel.ts';
+
+/** A route's canonical request: its path and query, keys sorted, values form-encoded. */
+const canonicalUrl = (route: Route) => buildUrl('', route.path, route.query);
 
 const routes = planRoutes(6);
 const headersText = readFileSync(fileURLToPath(new URL('../../_headers', import.meta.url)), 'utf8');
