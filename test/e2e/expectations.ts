@@ -289,12 +289,6 @@ export const KNOWN_DIFFERENCES: Readonly<Record<string, Differences>> = {
  */
 export const KNOWN_BUGS: Readonly<Record<string, Readonly<Record<string, string>>>> = {
   local: {},
-  netlify: {
-    [FUZZ_TITLE]:
-      '_redirects matches query keys as written, so a percent-encoded key (/virtualbooth-texture/?%70age=2) ' +
-      'falls through to the plain list rule and gets page 1 under 200. The fuzzer sends netlify dev no path it ' +
-      'exits on (docs/targets.md), and its other differences on Netlify are not sorted into reasons yet',
-  },
 };
 
 const TITLE = /^\[([a-z.-]+)\] /;

@@ -109,11 +109,17 @@ function match(target: string): Match | null {
   });
 }
 
-/** Netlify's function path matching (netlify-cli matchURLPath): no trailing slash, lower case, every method. */
+/**
+ * Netlify's function path matching (netlify-cli matchURLPath): the request's path without its
+ * trailing slash and lower-cased is compared with each declared literal path; every method.
+ */
 function functionMatches(of: FunctionConfig, target: string): boolean {
   const pathname = new URL(target, ORIGIN).pathname;
-  const normal = (p: string) => (p !== '/' && p.endsWith('/') ? p.slice(0, -1) : p).toLowerCase();
-  return of.path.some((pattern) => normal(pattern) === normal(pathname));
+  const normal = (pathname !== '/' && pathname.endsWith('/') ? pathname.slice(0, -1) : pathname).toLowerCase();
+  return of.path.some((pattern) => {
+    expect(pattern, 'a literal path: no wildcard, parameter or group').not.toMatch(/[*:{[(]/);
+    return pattern === normal;
+  });
 }
 
 /** The static answer of a rule, as Netlify serves a file: the file's bytes, the rule's status (404 when none). */
@@ -203,7 +209,7 @@ describe('the function', () => {
     const resources = routingOf([...RESOURCES, category as unknown as Routed]);
     const files = await netlifyTarget.files({ routes: planRoutes(1, resources), pages: [], headerRules: rules, resources });
     const text = files.get(`${FUNCTIONS_DIR}/${FUNCTION_FILE}`) as string;
-    expect(configOf(text).path).toContain('/category/');
+    expect(configOf(text).path).toContain('/category');
     const module = path.join(parent, 'with-category.mjs');
     await writeFile(module, text);
     const own = (await import(pathToFileURL(module).href)) as { default: (request: Request) => Promise<Response> };
@@ -235,6 +241,18 @@ describe('the function', () => {
     const mine = await own(new Request(`${ORIGIN}/company/`));
     expect(mine.headers.get('cdn-cache-control')).toBe('max-age=60');
     expect(mine.headers.has('netlify-cdn-cache-control')).toBe(false);
+  });
+});
+
+describe('the deploy', () => {
+  it("the workflow lays out the deployed folder as the target's README says", async () => {
+    const readme = (await netlifyTarget.files({ routes: built.routes, pages: [], headerRules: rules })).get('README.md');
+    const recipe = /```sh\n([\s\S]*?)```/.exec(readme as string)?.[1] ?? '';
+    const layout = recipe.split('\n').filter((line) => /^(rm|mkdir|cp|find) /.test(line.replace(/^rm -rf \S+ && /, '')));
+    expect(layout.length).toBeGreaterThanOrEqual(4);
+    const workflow = await readFile(path.join(import.meta.dirname, '../../.github/workflows/deploy-netlify.yml'), 'utf8');
+    const steps = workflow.split('\n').map((line) => line.trim());
+    for (const line of layout) expect(steps, line).toContain(line);
   });
 });
 

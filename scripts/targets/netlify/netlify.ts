@@ -21,17 +21,20 @@ export const FUNCTIONS_DIR = 'netlify/functions';
 export const FUNCTION_FILE = 'api.mjs';
 
 /**
- * Each list path and each page's path, every method. Netlify matches a function's path without
- * its trailing slash and lower-cased, so `/company/` also takes `/company` and `/Company/`, which
- * the handler answers with the 301 and the 404. What lies under a list path (`/company/x/`) is
- * not the function's: the rule that serves the function its files rewrites to such paths, and
+ * Each list path and each page's path, every method. Netlify compares a request's path, its
+ * trailing slash dropped and lower-cased, with a declared literal path (zip-it-and-ship-it's
+ * routes, netlify-cli's matchURLPath): so the path is declared without its slash, and
+ * `/company` takes `/company/`, `/company` and `/Company/` alike, which the handler answers with
+ * the list, the 301 and the 404. What lies under a list path (`/company/x/`) is not the
+ * function's: the rule that serves the function its files rewrites to such paths, and
  * `netlify dev` matches functions again on the rewritten path.
  */
 export function functionConfig(
   resources: readonly Routed[] = RESOURCES,
   pages: readonly PageRoute[] = [],
 ): FunctionConfig {
-  return { path: [...resources.map((resource) => resource.path), ...pages.map((page) => page.path)] };
+  const paths = [...resources.map((resource) => resource.path), ...pages.map((page) => page.path)];
+  return { path: paths.map((path) => path.replace(/\/$/, '').toLowerCase()) };
 }
 
 /**
