@@ -27,7 +27,12 @@ import {
 import { CDN_CACHE_CONTROL, createNetlifyFunction } from '../../scripts/respond/netlify-function.ts';
 import { createApiServer, listen } from '../../scripts/respond/node-server.ts';
 import type { FunctionConfig } from '../../scripts/targets/netlify/bundle.ts';
-import { FUNCTION_FILE, FUNCTIONS_DIR, functionConfig, netlify as netlifyTarget } from '../../scripts/targets/netlify/netlify.ts';
+import {
+  FUNCTION_FILE,
+  FUNCTIONS_DIR,
+  functionConfig,
+  netlify as netlifyTarget,
+} from '../../scripts/targets/netlify/netlify.ts';
 import { FILES_PREFIX } from '../../scripts/targets/netlify/redirects.ts';
 
 const ORIGIN = 'https://api.example.com';
@@ -164,13 +169,7 @@ describe("targets/netlify/_redirects in Netlify's redirect engine", () => {
     }
   });
 
-  it.each([
-    '/nope/',
-    '/',
-    '/company/extra/',
-    '/_headers',
-    '/_api/company/',
-  ])('%s → the forced 404', (target) => {
+  it.each(['/nope/', '/', '/company/extra/', '/_headers', '/_api/company/'])('%s → the forced 404', (target) => {
     expect(match(target)).toMatchObject({ to: `/${NOT_FOUND_FILE}`, status: 404, force: true });
   });
 
@@ -204,17 +203,32 @@ describe('the function', () => {
     expect(functionText).not.toMatch(/^import |\brequire\(/m);
   });
 
-  it('is made of the declarations the build is given, not the API\'s four', async () => {
-    const category = { name: 'category', path: '/category/', title: 'Category List', orderingFields: [], paginated: true };
+  it("is made of the declarations the build is given, not the API's four", async () => {
+    const category = {
+      name: 'category',
+      path: '/category/',
+      title: 'Category List',
+      orderingFields: [],
+      paginated: true,
+    };
     const resources = routingOf([...RESOURCES, category as unknown as Routed]);
-    const files = await netlifyTarget.files({ routes: planRoutes(1, resources), pages: [], headerRules: rules, resources });
+    const files = await netlifyTarget.files({
+      routes: planRoutes(1, resources),
+      pages: [],
+      headerRules: rules,
+      resources,
+    });
     const text = files.get(`${FUNCTIONS_DIR}/${FUNCTION_FILE}`) as string;
     expect(configOf(text).path).toContain('/category');
     const module = path.join(parent, 'with-category.mjs');
     await writeFile(module, text);
     const own = (await import(pathToFileURL(module).href)) as { default: (request: Request) => Promise<Response> };
     const answer = await own.default(new Request(`${ORIGIN}/category/`, { method: 'POST' }));
-    expect(await pick(answer)).toEqual({ status: 405, location: null, body: '{"detail":"Method \\"POST\\" not allowed."}' });
+    expect(await pick(answer)).toEqual({
+      status: 405,
+      location: null,
+      body: '{"detail":"Method \\"POST\\" not allowed."}',
+    });
     // The API's own function does not know the path.
     expect((await handler()(new Request(`${ORIGIN}/category/`, { method: 'POST' }))).status).toBe(404);
   });
@@ -246,11 +260,18 @@ describe('the function', () => {
 
 describe('the deploy', () => {
   it("the workflow lays out the deployed folder as the target's README says", async () => {
-    const readme = (await netlifyTarget.files({ routes: built.routes, pages: [], headerRules: rules })).get('README.md');
+    const readme = (await netlifyTarget.files({ routes: built.routes, pages: [], headerRules: rules })).get(
+      'README.md',
+    );
     const recipe = /```sh\n([\s\S]*?)```/.exec(readme as string)?.[1] ?? '';
-    const layout = recipe.split('\n').filter((line) => /^(rm|mkdir|cp|find) /.test(line.replace(/^rm -rf \S+ && /, '')));
+    const layout = recipe
+      .split('\n')
+      .filter((line) => /^(rm|mkdir|cp|find) /.test(line.replace(/^rm -rf \S+ && /, '')));
     expect(layout.length).toBeGreaterThanOrEqual(4);
-    const workflow = await readFile(path.join(import.meta.dirname, '../../.github/workflows/deploy-netlify.yml'), 'utf8');
+    const workflow = await readFile(
+      path.join(import.meta.dirname, '../../.github/workflows/deploy-netlify.yml'),
+      'utf8',
+    );
     const steps = workflow.split('\n').map((line) => line.trim());
     for (const line of layout) expect(steps, line).toContain(line);
   });
