@@ -124,12 +124,8 @@ const REASONS = {
     "Pages' asset server answers a matching If-None-Match with a 304 that carries no ETag (only the _headers " +
     'headers), and a static file cannot add a validator',
   // Netlify as `netlify dev --offline` runs it (test/e2e/targets/netlify.ts): the redirect engine
-  // and the functions are Netlify's, the file server is the CLI's own. The first and the last
-  // are limits of Netlify itself; the others are the CLI's and say nothing of production.
-  'netlify-optional-slash':
-    'Netlify matches _redirects rules and function paths with or without the trailing slash (netlify-redirector; ' +
-    'netlify-cli matchURLPath strips it), so no rule or function can redirect /company to /company/ without also ' +
-    'redirecting /company/ to itself: /company is answered like /company/ (targets/netlify/README.md)',
+  // and the function are Netlify's, the file server is the CLI's own. The last is a limit of
+  // Netlify itself; the others are the CLI's and say nothing of production.
   'netlify-dev-charset':
     "netlify dev's static server (express) sends the files with Content-Type: application/json; charset=utf-8 and " +
     "ignores the Content-Type of _headers (seen with netlify-cli 26.2.0); the functions' answers are exact. Netlify's " +
@@ -218,44 +214,31 @@ const PAGES_STATIC_LIMITS: Differences = {
   '[query] /virtualbooth-texture/?x=1&page=2: no x in the links': shows('pages-no-query', 'every page is page 1'),
 };
 
+/**
+ * Netlify under netlify dev: the function answers every request on a list path exactly; what
+ * differs is netlify dev's own file server on the static answers (the 404 of other paths) and
+ * its HEAD framing.
+ */
 const NETLIFY_LIMITS: Differences = {
-  'paths.slash-redirect': 'netlify-optional-slash',
-  'headers.redirect': 'netlify-optional-slash',
   'methods.head': 'netlify-dev-head',
   '[body] the 404 and invalid-page bodies': 'netlify-dev-charset',
   '[headers] 404 answers: unknown path and invalid page': 'netlify-dev-charset',
   '[paths.not-found] Range and If-None-Match do not turn a 404 into 206 or 304': 'netlify-dev-charset',
-  '[paths.absolute-form] GET http://127.0.0.1:<port>/company/ is answered as /company/': 'netlify-dev-charset',
   '[paths.not-found] POST /nope/ → 404 Not found, not 405': 'netlify-dev-method-on-rewrite',
   '[paths.traversal] GET /_errors/not-found.json → 404 Not found': 'netlify-self-rewrite',
+  // The paths outside the lists are the 404 rule's; `/Company/` is the function's (its path is
+  // matched lower-cased), which answers it exactly.
   ...Object.fromEntries(
-    ['/company/', '/virtualfair/', '/event/', '/virtualbooth-texture/'].map((path) => [
-      `[headers] GET every route of ${path}: 200 answers`,
+    UNKNOWN_PATHS.filter((url) => url !== '/Company/').map((url) => [
+      `[paths.not-found] GET ${url} → 404 Not found`,
       'netlify-dev-charset',
     ]),
-  ),
-  ...Object.fromEntries(
-    UNKNOWN_PATHS.map((url) => [`[paths.not-found] GET ${url} → 404 Not found`, 'netlify-dev-charset']),
   ),
   ...Object.fromEntries(
     TRAVERSALS.filter((url) => url !== '/_errors/not-found.json').map((url) => [
       `[paths.traversal] GET ${url} → 404 Not found`,
       'netlify-dev-charset',
     ]),
-  ),
-  // The query cases a rule answers from a file (the others go through the function, which passes).
-  ...Object.fromEntries(
-    [
-      '/event/?ordering=%2Did answers as /event/?ordering=-id (percent-decoded)',
-      '/event/?ORDERING=-id answers as /event/ (keys are case-sensitive: default order)',
-      '/event/?ordering=name&ordering=-id answers as /event/?ordering=-id (the last value wins)',
-      '/event/?x=1&ordering=-id answers as /event/?ordering=-id (unknown keys are ignored)',
-      '/company/?x=1&y=%FF answers as /company/ (unknown keys are ignored)',
-      '/company/?format=xml&format=api answers as /company/ (the last format wins)',
-      '/virtualbooth-texture/?page=2&page=3 answers as /virtualbooth-texture/?page=3 (the last value wins)',
-      '/virtualbooth-texture/?x=1&page=2 answers as /virtualbooth-texture/?page=2 (unknown keys are not copied into the links)',
-      '/virtualbooth-texture/?page=2&zzz=1&format=api answers as /virtualbooth-texture/?format=api&page=2 (unknown keys are not copied into the links)',
-    ].map((title) => [`[query] ${title}`, 'netlify-dev-charset']),
   ),
 };
 

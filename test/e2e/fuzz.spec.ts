@@ -82,8 +82,10 @@ function emulatorFailed(answer: Answer | string): boolean {
 
 test(FUZZ_TITLE, async ({ site }, testInfo) => {
   const COUNT = countFor(site.target);
-  // wrangler's runtimes take up to a second a request on a loaded machine, the web servers milliseconds.
-  test.setTimeout(60_000 + COUNT * 1_000);
+  // wrangler's runtimes take up to a second a request on a loaded machine, the web servers
+  // milliseconds; netlify dev runs the function for every request on a list path, seconds each
+  // on a loaded machine.
+  test.setTimeout(60_000 + COUNT * (site.target === 'netlify' ? 4_000 : 1_000));
   const requests = fuzzRequests(SEED, COUNT).filter(
     (request) => site.target !== 'netlify' || !crashesNetlifyDev(request),
   );
