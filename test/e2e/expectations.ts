@@ -4,6 +4,7 @@
 // run stays green while the target fails, and turns red if the target starts to pass (then
 // delete the entry). Never skip a test or loosen an assertion for a target.
 
+import { METHODS } from 'node:http';
 import { TRAVERSALS, UNKNOWN_PATHS } from './lib/contract.ts';
 import type { Answer } from './lib/http.ts';
 import type { RawRequest } from './lib/raw-http.ts';
@@ -137,6 +138,25 @@ const REASONS = {
   'netlify-dev-method-on-rewrite':
     "netlify dev answers a method other than GET or HEAD on a rewritten path with its static server's text/plain " +
     '"Method Not Allowed" under the rule\'s status (404 here), not with the rule\'s file (seen with netlify-cli 26.2.0)',
+  'netlify-dev-dot-segments':
+    'netlify dev resolves dot segments before it routes (/event/. is /event/, /x/../company/ is /company/), so the ' +
+    "function, handed the resolved URL, answers the list instead of 404 Not found; whether Netlify's CDN normalizes " +
+    'the same way no offline run shows',
+  'netlify-encoded-path':
+    "Netlify matches a function's path on the path as sent, not percent-decoded (netlify-cli matchURLPath: " +
+    '/%63ompany/ is not /company/), so a list path with an escape falls to the 404 rule, where Django decodes it ' +
+    'first (the list, or the 301)',
+  'netlify-dev-node-methods':
+    "netlify dev runs on Node's HTTP server, whose parser refuses a method it does not know (FOO, get, Get) with " +
+    "its own 400 before any code runs; Netlify's CDN parses requests itself",
+  'netlify-dev-trace':
+    "netlify dev's functions runtime builds a fetch Request of each request, which Node's fetch refuses for TRACE " +
+    '(a forbidden method), so TRACE on a list path gets 500 before the function runs (seen with netlify-cli 26.2.0)',
+  'netlify-dev-404-retry':
+    'netlify dev asks a function again under other names (<path>.html, <path>/index.htm and so on, its static ' +
+    "server's pretty URLs) when it answers 404 or 403, and sends the last answer: the function's Invalid page 404 " +
+    'becomes Not found, and each 404 costs five invocations (seen with netlify-cli 26.2.0, utils/proxy.js ' +
+    "alternativePathsFor); whether Netlify's CDN does so for a function no offline run shows",
   'netlify-self-rewrite':
     "Netlify's redirect engine skips a rule that would rewrite a path to itself (netlify-redirector matches nothing " +
     'for /_errors/not-found.json), so that file is served at its own path: the not-found body, with status 200',
@@ -221,6 +241,8 @@ const PAGES_STATIC_LIMITS: Differences = {
  */
 const NETLIFY_LIMITS: Differences = {
   'methods.head': 'netlify-dev-head',
+  'pages.invalid': 'netlify-dev-404-retry',
+  "[query] /virtualbooth-texture/?page=%EF%BB%BF2 → 404 Invalid page (int('\\ufeff2') fails)": 'netlify-dev-404-retry',
   '[body] the 404 and invalid-page bodies': 'netlify-dev-charset',
   '[headers] 404 answers: unknown path and invalid page': 'netlify-dev-charset',
   '[paths.not-found] Range and If-None-Match do not turn a 404 into 206 or 304': 'netlify-dev-charset',
@@ -416,6 +438,35 @@ export const FUZZ_DIFFERENCES: Readonly<Record<string, readonly FuzzDifference[]
     },
   ],
   'cloudflare-workers': WORKERD,
+  netlify: [
+    {
+      reason: 'netlify-dev-node-methods',
+      when: (found) => statusOf(found) === 400 && !METHODS.includes(found.request.method),
+    },
+    { reason: 'netlify-dev-dot-segments', when: (found) => DOT_SEGMENT.test(found.request.target) },
+    {
+      reason: 'netlify-encoded-path',
+      when: (found) => statusOf(found) === 404 && /%[0-9a-f]{2}/i.test(pathOf(found)),
+    },
+    {
+      reason: 'netlify-dev-404-retry',
+      when: (found) =>
+        bodyOf(found) === '{"detail":"Not found."}' && found.problems.some((text) => text.includes('Invalid page.')),
+    },
+    { reason: 'netlify-dev-trace', when: (found) => statusOf(found) === 500 && found.request.method === 'TRACE' },
+    {
+      reason: 'netlify-dev-method-on-rewrite',
+      when: (found) =>
+        !['GET', 'HEAD'].includes(found.request.method) &&
+        statusOf(found) === 404 &&
+        bodyOf(found) === 'Method Not Allowed',
+    },
+    {
+      reason: 'netlify-dev-charset',
+      when: (found) =>
+        found.problems.every((text) => /^header content-type: \["application\/json; charset=utf-8"\]/.test(text)),
+    },
+  ],
   'cloudflare-pages': WORKERD,
   apache: [
     ...QUERY_RULES,
