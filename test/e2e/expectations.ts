@@ -162,6 +162,10 @@ const REASONS = {
     'text/html; charset=utf-8 (its static server redirecting the output folder) where the function answers ' +
     'the 301 typed application/json, as curl, fetch and a lone Playwright client got from the same server ' +
     '(seen with netlify-cli 26.2.0 on a loaded machine; the cause is not found)',
+  'netlify-dev-absolute-form':
+    'netlify dev matches functions on the request-target as sent, prefixed with http://localhost (netlify-cli ' +
+    'getFunctionForURLPath), so an absolute-form target (GET http://host/company/) reaches no function and gets ' +
+    "the 404 rule; Netlify's CDN parses the request line itself",
   'netlify-self-rewrite':
     "Netlify's redirect engine skips a rule that would rewrite a path to itself (netlify-redirector matches nothing " +
     'for /_errors/not-found.json), so that file is served at its own path: the not-found body, with status 200',
@@ -247,6 +251,7 @@ const PAGES_STATIC_LIMITS: Differences = {
 const NETLIFY_LIMITS: Differences = {
   'methods.head': 'netlify-dev-head',
   'headers.redirect': 'netlify-dev-folder-redirect',
+  'paths.absolute-form': 'netlify-dev-absolute-form',
   'pages.invalid': 'netlify-dev-404-retry',
   "[query] /virtualbooth-texture/?page=%EF%BB%BF2 → 404 Invalid page (int('\\ufeff2') fails)": 'netlify-dev-404-retry',
   '[body] the 404 and invalid-page bodies': 'netlify-dev-charset',
