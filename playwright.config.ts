@@ -25,5 +25,11 @@ export default defineConfig<object, Pick<WorkerFixtures, 'targetName'>>({
   forbidOnly: Boolean(process.env.CI),
   globalSetup: './test/e2e/targets/installed-targets.ts',
   reporter: [['list'], ['json', { outputFile: 'test-results/e2e-results.json' }]],
-  projects: selected.map((target) => ({ name: target.name, use: { targetName: target.name } })),
+  // netlify dev runs the function for every request on a list path (and five times for a 404,
+  // expectations.ts netlify-dev-404-retry): up to seconds a request on a loaded machine.
+  projects: selected.map((target) => ({
+    name: target.name,
+    use: { targetName: target.name },
+    ...(target.name === 'netlify' ? { timeout: 120_000 } : {}),
+  })),
 });

@@ -1,64 +1,59 @@
-// The Netlify target's functions (Functions v2: a fetch-style handler): the Cloudflare worker on
-// Netlify, for the answers the static rules cannot give: OPTIONS, 405, the 301 for a path
-// without its slash, and the queries Netlify's _redirects rewrites to the function's prefix.
+// The Netlify target's function (Functions v2: a fetch-style handler): the Cloudflare worker on
+// Netlify. It answers every request on a list path and on the pages beside the API, whatever
+// the method and the query: Netlify's `_redirects` match a query key only as written
+// (`%70age=2` is not `page`), so no rule can tell which file answers a query as Django reads it,
+// and a rule that guessed would send another list's bytes under 200.
 //
 // A Netlify function cannot read the deployed files, and the forced 404 catch-all hides them
-// from their own URLs. So the worker's ASSETS binding is a stand-in: a list's file is fetched
-// from the site by its canonical URL (`/event/?ordering=-id`), which a static rule answers with
-// exactly that file (test/unit/netlify.test.ts checks that for every route). The error and
-// OPTIONS bodies, which no URL serves with status 200, the handler has built in.
+// from their own URLs. So the worker's ASSETS binding is a stand-in: a file of the build is
+// fetched from the site under a prefix that one `_redirects` rule rewrites to the file itself
+// (`/_files/event/ordering=-id.json` → `/event/ordering=-id.json`), a path no function claims.
+// The error and OPTIONS bodies the handler has built in.
+//
+// Netlify's CDN keeps a function's answer only when it says so: every GET answer but a 5xx says
+// so until the next deploy, which invalidates it (the static files are kept the same way), so a
+// list is asked of the function about once per URL and deploy, not once per request.
 
 import type { HeaderRule } from '../contract/headers.ts';
-import { buildUrl } from '../contract/pagination.ts';
-import type { Route } from '../contract/routes.ts';
+import type { Routed } from '../contract/routes.ts';
 import { type Assets, createWorker, type Env } from './cloudflare-worker.ts';
 
-/** What the function needs of a route: its file and the canonical URL a static rule serves it at. */
-export type RouteUrls = ReadonlyArray<readonly [file: string, url: string]>;
+/**
+ * The instruction to Netlify's CDN alone (it strips the header before the client): keep the
+ * answer in the durable cache, shared by every edge node, for a year; a deploy invalidates it.
+ * The answer's own `Vary: Accept` and its query are part of the cache key.
+ */
+export const CDN_CACHE_CONTROL = 'public, durable, max-age=31536000';
+const CDN_CACHE_HEADERS = ['Netlify-CDN-Cache-Control', 'CDN-Cache-Control'];
 
-/** `/event/?ordering=-id`: the route's canonical request, keys sorted, values form-encoded. */
-export function canonicalUrl(route: Route): string {
-  return buildUrl('', route.path, route.query);
-}
-
-export function routeUrls(routes: readonly Route[]): RouteUrls {
-  return routes.map((route) => [route.file, canonicalUrl(route)] as const);
-}
-
-/** The ASSETS stand-in: a file of the build, read through the site's own static rules. */
-export function siteAssets(urls: RouteUrls, fetchSite: typeof fetch = fetch): Assets {
-  const canonical = new Map(urls);
+/** The ASSETS stand-in: a file of the build, read through the site's rule for `filesPrefix`. */
+export function siteAssets(filesPrefix: string, fetchSite: typeof fetch = fetch): Assets {
   return {
-    async fetch(input) {
+    fetch(input) {
       const url = new URL(input instanceof Request ? input.url : input);
-      const canonicalPath = canonical.get(decodeURIComponent(url.pathname.slice(1)));
-      // Not a file of the build (a page beyond the last): the handler then answers Invalid page.
-      if (canonicalPath === undefined) return new Response(null, { status: 404 });
-      return fetchSite(new URL(canonicalPath, url), { redirect: 'manual' });
+      return fetchSite(new URL(`${filesPrefix}${url.pathname}`, url), { redirect: 'manual' });
     },
   };
 }
 
 /**
- * The function. `prefix` is the path the static rules rewrite to (`/_api` + the list path): the
- * list path is what the handler is asked about, whichever URL Netlify hands the function after
- * the rewrite (the original or the rewritten one).
+ * The function of an API with these `_headers` rules and these resources (the API's when
+ * absent). `filesPrefix` is the path under which the site's `_redirects` serve the build's files.
  */
 export function createNetlifyFunction(
   rules: readonly HeaderRule[],
-  urls: RouteUrls,
-  prefix: string,
+  filesPrefix: string,
+  resources?: readonly Routed[],
   fetchSite: typeof fetch = fetch,
 ) {
-  const worker = createWorker(rules);
-  const env: Env = { ASSETS: siteAssets(urls, fetchSite) };
+  const worker = createWorker(rules, resources);
+  const env: Env = { ASSETS: siteAssets(filesPrefix, fetchSite) };
   return async (request: Request): Promise<Response> => {
-    const url = new URL(request.url);
-    if (url.pathname.startsWith(`${prefix}/`)) {
-      url.pathname = url.pathname.slice(prefix.length);
-      // No body: the handler never reads one, and a streamed body would need `duplex` in Node.
-      return worker.fetch(new Request(url, { method: request.method, headers: request.headers }), env);
+    const response = await worker.fetch(request, env);
+    // A rule of the user's `_headers` that speaks to the CDN itself wins.
+    if (response.status < 500 && !CDN_CACHE_HEADERS.some((name) => response.headers.has(name))) {
+      response.headers.set('Netlify-CDN-Cache-Control', CDN_CACHE_CONTROL);
     }
-    return worker.fetch(request, env);
+    return response;
   };
 }

@@ -1,11 +1,13 @@
 // How a target's code becomes one self-contained ES module (the Cloudflare worker, the Netlify
-// functions): esbuild bundles an entry that imports a module of scripts/respond/ and passes it the
-// build's data (the `_headers` rules, the route URLs), written into the entry as literals. The
+// function): esbuild bundles an entry that imports a module of scripts/respond/ and passes it the
+// build's data (the `_headers` rules, the resources), written into the entry as literals. The
 // bundles are made at each build and not kept: they are compiled copies of scripts/respond/ with
 // one build's data in them, so a kept copy could only ever be stale.
 
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { RESOURCES, routingOf } from '../contract/routes.ts';
+import type { TargetContext } from './target.ts';
 
 /** The project root: the bundle's path comments are relative to it, whatever the cwd. */
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -45,6 +47,16 @@ export async function bundleEntry(entry: Entry): Promise<string> {
     throw new Error(`esbuild made ${result.outputFiles.length} files of ${entry.module}, expected 1`);
   }
   return output.text;
+}
+
+/**
+ * The resources as the last argument of an entry's call (`, [...]`), or nothing for the API's
+ * own, which the respond/ modules take by default.
+ */
+export function resourcesArgument(resources: TargetContext['resources']): string {
+  if (resources === undefined) return '';
+  const literal = JSON.stringify(resources);
+  return literal === JSON.stringify(routingOf(RESOURCES)) ? '' : `, ${literal}`;
 }
 
 /** The code of `make(context)`, made once per context: one per build, whichever targets ask for it. */

@@ -22,7 +22,6 @@ import { DEFAULTS } from '../../scripts/cli/settings.ts';
 import { RESOURCES } from '../../scripts/contract/resources/index.ts';
 import { declare, UNIQUE_IDS } from '../../scripts/contract/resources/resource.ts';
 import { planRoutes, resolve, routingOf } from '../../scripts/contract/routes.ts';
-import { canonicalUrl } from '../../scripts/respond/netlify-function.ts';
 import { createApiServer, listen } from '../../scripts/respond/node-server.ts';
 import { compareSides } from '../../scripts/review/compare.ts';
 import { readSide } from '../../scripts/review/side.ts';
@@ -30,7 +29,7 @@ import { cloudflarePagesStatic } from '../e2e/targets/cloudflare-pages-static.ts
 import { cloudflareWorkers } from '../e2e/targets/cloudflare-workers.ts';
 import { freePort } from '../e2e/targets/process.ts';
 import { readTreeText, tempDirs } from './helpers/tree.ts';
-import { compileVercel, drfOutcome, vercelRouter } from './helpers/vercel-routes.ts';
+import { canonicalUrl, compileVercel, drfOutcome, vercelRouter } from './helpers/vercel-routes.ts';
 import { installedWebServers } from './helpers/web-servers.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');

@@ -12,9 +12,8 @@ import Ajv from 'ajv';
 import { describe, expect, it } from 'vitest';
 import { parseHeadersFile } from '../../scripts/contract/headers.ts';
 import { planRoutes, RESOURCES } from '../../scripts/contract/routes.ts';
-import { canonicalUrl } from '../../scripts/respond/netlify-function.ts';
 import { exactly, headerSource, NOWHERE, vercelConfig } from '../../scripts/targets/vercel/vercel.ts';
-import { compileVercel, drfOutcome, vercelRouter } from './helpers/vercel-routes.ts';
+import { canonicalUrl, compileVercel, drfOutcome, vercelRouter } from './helpers/vercel-routes.ts';
 
 const routes = planRoutes(6);
 const headersText = readFileSync(fileURLToPath(new URL('../../_headers', import.meta.url)), 'utf8');

@@ -3,18 +3,10 @@
 // the project's scripts/ folder is. Both Cloudflare targets with code ship this same bundle.
 
 import { fileURLToPath } from 'node:url';
-import { RESOURCES, routingOf } from '../../contract/routes.ts';
-import { bundleEntry, oncePerBuild } from '../bundle.ts';
+import { bundleEntry, oncePerBuild, resourcesArgument } from '../bundle.ts';
 import type { TargetContext } from '../target.ts';
 
 const WORKER = fileURLToPath(new URL('../../respond/cloudflare-worker.ts', import.meta.url));
-
-/** The resources as an argument of createWorker, or nothing for the API's own (its default). */
-function ownResources(resources: TargetContext['resources']): string {
-  if (resources === undefined) return '';
-  const literal = JSON.stringify(resources);
-  return literal === JSON.stringify(routingOf(RESOURCES)) ? '' : `, ${literal}`;
-}
 
 /** The bundle without a banner; each target puts its own generated note first. */
 export const bundleWorker = oncePerBuild(({ headerRules, resources }: TargetContext) =>
@@ -23,7 +15,7 @@ export const bundleWorker = oncePerBuild(({ headerRules, resources }: TargetCont
     // The rules are data of the build (the project's `_headers`), so they are inlined here
     // rather than read at run time: Pages does not serve `_headers` to the worker. So are the
     // resources, when they are not the API's own.
-    contents: `import { createWorker } from './cloudflare-worker.ts';\nexport default createWorker(${JSON.stringify(headerRules)}${ownResources(resources)});\n`,
+    contents: `import { createWorker } from './cloudflare-worker.ts';\nexport default createWorker(${JSON.stringify(headerRules)}${resourcesArgument(resources)});\n`,
     platform: 'neutral',
     languageTarget: 'es2022',
   }),

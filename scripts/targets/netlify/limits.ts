@@ -5,16 +5,16 @@ import { type Limit, READ, WEB_SERVERS } from '../limits.ts';
 export const NETLIFY_LIMITS: readonly Limit[] = [
   {
     // Netlify names no hard count: it advises wildcards from 10,000 rules, as a deploy with
-    // rules too large to serialize fails.
+    // rules too large to serialize fails. The target writes two, whatever the catalogue.
     measure: { kind: 'rules', place: { in: 'target', file: '_redirects' }, count: 'redirects-all' },
     max: 10_000,
     what: '_redirects rules Netlify advises against',
-    ways: `a larger --page-size (three rules per texture page), or another target (cloudflare-workers, ${WEB_SERVERS})`,
+    ways: `another target (cloudflare-workers, ${WEB_SERVERS})`,
     source: 'https://docs.netlify.com/routing/redirects/',
     read: READ,
   },
   {
-    // query.mjs passes a list file through as a stream for a query no rule answers (`format=`).
+    // The function passes every list file through as a stream.
     measure: { kind: 'file-size', files: /^[^_/][^/]*\/[^/]+\.json$/ },
     max: 20_000_000,
     what: 'streamed per Netlify function answer',

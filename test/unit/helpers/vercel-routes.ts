@@ -4,8 +4,12 @@
 // of a key, and an empty value either way (`emptyIsAbsent`), and the tests hold both.
 
 import { getTransformedRoutes } from '@vercel/routing-utils';
-import { RESOURCES, type Routed, resolve } from '../../../scripts/contract/routes.ts';
+import { buildUrl } from '../../../scripts/contract/pagination.ts';
+import { RESOURCES, type Route, type Routed, resolve } from '../../../scripts/contract/routes.ts';
 import type { VercelConfig } from '../../../scripts/targets/vercel/vercel.ts';
+
+/** A route's canonical request: its path and query, keys sorted, values form-encoded. */
+export const canonicalUrl = (route: Route) => buildUrl('', route.path, route.query);
 
 interface CompiledRoute {
   src?: string;
