@@ -1,8 +1,8 @@
-// A resource declared only here, beside the API's four (docs/architecture.md, "Adding a
-// resource"): the texture categories, a UUID id and a name, by name, a page at a time. The build
-// takes the list of declarations, and everything follows from it without a change elsewhere: the
-// files and the route table, the local server over HTTP, the JSON Schema of its source files and
-// the OpenAPI document (each checked by its validator), the reference page, the comparison of
+// A resource declared only for the tests (helpers/category.ts), beside the API's four
+// (docs/architecture.md, "Adding a resource"): the texture categories, a UUID id and a name, by
+// name, a page at a time. The build takes the list of declarations, and everything follows from
+// it without a change elsewhere: the files and the route table, the local server over HTTP, the
+// JSON Schema of its source files and the OpenAPI document (each checked by its validator), the reference page, the comparison of
 // two builds (`npm run diff`), and the live preview, whose publications equal a full build. The
 // targets that route without code take it beside a sixth list, ordered with `?ordering=`, so that
 // their rules hold two lists of each kind: nginx, Caddy and Apache on the configurations the build
@@ -28,27 +28,13 @@ import { readSide } from '../../scripts/review/side.ts';
 import { cloudflarePagesStatic } from '../e2e/targets/cloudflare-pages-static.ts';
 import { cloudflareWorkers } from '../e2e/targets/cloudflare-workers.ts';
 import { freePort } from '../e2e/targets/process.ts';
+import { category } from './helpers/category.ts';
 import { readTreeText, tempDirs } from './helpers/tree.ts';
 import { canonicalUrl, compileVercel, drfOutcome, vercelRouter } from './helpers/vercel-routes.ts';
 import { installedWebServers } from './helpers/web-servers.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
-/** The declaration: all that is written for the new resource. */
-const category = declare({
-  name: 'category',
-  path: '/category/',
-  title: 'Category List',
-  one: 'a category',
-  many: 'categories',
-  record: (field) => field.z.strictObject({ id: field.uuid(), name: field.nonEmpty() }),
-  order: [{ field: 'name', descending: false }],
-  orderingFields: [],
-  paginated: true,
-  buildOnlyRules: [UNIQUE_IDS],
-  component: 'Category',
-  componentDescription: 'A texture category.',
-});
 const RESOURCES_WITH_CATEGORIES = [...RESOURCES, category];
 
 const PAGE_SIZE = 4;

@@ -1,8 +1,8 @@
 // The layout `npm run import` writes (migrate/layout.ts): which file each record goes in, that
 // an edit, an added or a removed record changes one file, and, end to end, an import of a
 // catalogue past the files' limit from a running server (two paginated lists, one of them
-// declared only here): the files it writes, the same bytes at a second import, and a build of
-// them that gives every file the server answered from.
+// declared only for the tests): the files it writes, the same bytes at a second import, and a
+// build of them that gives every file the server answered from.
 
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
@@ -12,12 +12,12 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { build } from '../../scripts/builder/build.ts';
 import { settingsFileText } from '../../scripts/cli/settings-file.ts';
 import { RESOURCES } from '../../scripts/contract/resources/index.ts';
-import { declare, UNIQUE_IDS } from '../../scripts/contract/resources/resource.ts';
 import { routingOf } from '../../scripts/contract/routes.ts';
 import { importService } from '../../scripts/migrate/import.ts';
 import { FILE_RECORDS, layoutOf } from '../../scripts/migrate/layout.ts';
 import { createApiServer, listen } from '../../scripts/respond/node-server.ts';
 import { freePort } from '../e2e/targets/process.ts';
+import { category } from './helpers/category.ts';
 import { ROOT } from './helpers/cli.ts';
 import { readTree, tempDirs } from './helpers/tree.ts';
 
@@ -28,21 +28,6 @@ const [company, virtualfair, , texture] = RESOURCES as unknown as [
   (typeof RESOURCES)[number],
 ];
 
-/** A second paginated list, declared only here: the import reads any number of them. */
-const category = declare({
-  name: 'category',
-  path: '/category/',
-  title: 'Category List',
-  one: 'a category',
-  many: 'categories',
-  record: (field) => field.z.strictObject({ id: field.uuid(), name: field.nonEmpty() }),
-  order: [{ field: 'name', descending: false }],
-  orderingFields: [],
-  paginated: true,
-  buildOnlyRules: [UNIQUE_IDS],
-  component: 'Category',
-  componentDescription: 'A texture category.',
-});
 const WITH_CATEGORIES = [...RESOURCES, category];
 
 /** A lower-case UUID from a number, spread over the first hex digits as random ones are. */
