@@ -3,7 +3,7 @@
 // whose program is missing is skipped with one line that says so, so that `npm test` passes on
 // a contributor's machine without root; under CI=true it fails instead, so CI proves every one.
 
-import { accessSync, constants, readdirSync } from 'node:fs';
+import { accessSync, constants, readdirSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 
 export const SETUP_COMMAND = 'npm run setup:targets';
@@ -28,7 +28,7 @@ export function findProgram(names: readonly string[]): string | undefined {
 }
 
 /**
- * The folder of PostgreSQL's server programs (initdb, pg_ctl, postgres), or undefined: on the
+ * The folder of PostgreSQL's programs the tests run (initdb, postgres, pg_isready, createdb), or undefined: on the
  * PATH, else where Debian (/usr/lib/postgresql/<major>/bin, newest first) or Homebrew keeps them.
  */
 export function findPostgres(): string | undefined {
@@ -48,8 +48,10 @@ export function findPostgres(): string | undefined {
   ];
   const initdb = findProgram(['initdb', ...folders.map((dir) => path.join(dir, 'initdb'))]);
   if (initdb === undefined) return undefined;
-  const bin = path.dirname(initdb);
-  return findProgram([path.join(bin, 'pg_ctl')]) && findProgram([path.join(bin, 'postgres')]) ? bin : undefined;
+  // A link on the PATH (/usr/local/bin/initdb) leads to the folder that holds the others.
+  const bin = path.dirname(realpathSync(initdb));
+  const needed = ['postgres', 'pg_isready', 'createdb'];
+  return needed.every((program) => findProgram([path.join(bin, program)])) ? bin : undefined;
 }
 
 /** The one line said of a missing program: what it is for, and the command that installs it. */

@@ -8,7 +8,6 @@ import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { chown, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { findProgram } from '../installed.ts';
 
 /** The user the cluster belongs to; the service connects as it, trusted on the socket. */
 const SUPERUSER = 'postgres';
@@ -42,7 +41,9 @@ function run(bin: string, program: string, args: string[], account: ReturnType<t
     cwd: os.tmpdir(),
   });
   if (result.status !== 0)
-    throw new Error(`${program} ${args.join(' ')} failed (${result.error?.message ?? `exit ${result.status}`}):\n${result.stderr}`);
+    throw new Error(
+      `${program} ${args.join(' ')} failed (${result.error?.message ?? `exit ${result.status}`}):\n${result.stderr}`,
+    );
 }
 
 /** Starts a cluster with the server programs in `bin`; resolves once it accepts connections. */
@@ -81,13 +82,10 @@ export async function startPostgres(bin: string): Promise<Postgres> {
     });
     let log = '';
     server.stderr?.setEncoding('utf8').on('data', (text: string) => (log += text));
-    const isReady = findProgram([path.join(bin, 'pg_isready')]);
     const deadline = Date.now() + 30_000;
     for (;;) {
       if (server.exitCode !== null) throw new Error(`postgres exited at its start:\n${log}`);
-      const ready = isReady
-        ? spawnSync(isReady, ['-q', '-h', dir, '-U', SUPERUSER]).status === 0
-        : spawnSync(path.join(bin, 'psql'), ['-h', dir, '-U', SUPERUSER, '-c', 'select 1']).status === 0;
+      const ready = spawnSync(path.join(bin, 'pg_isready'), ['-q', '-h', dir, '-U', SUPERUSER]).status === 0;
       if (ready) break;
       if (Date.now() > deadline) throw new Error(`postgres did not accept connections within 30 s:\n${log}`);
       await new Promise((resolve) => setTimeout(resolve, 100));

@@ -149,6 +149,16 @@ export async function startService(
     },
   );
   await waitForPort(options.port, service);
+  // Another process may hold the port (tests of other worktrees start servers too): the service
+  // is there only once gunicorn says it listens, which it does after loading the catalogue.
+  const listening = `Listening at: http://127.0.0.1:${options.port} `;
+  for (const deadline = Date.now() + 60_000; !service.output().includes(listening); ) {
+    if (service.child.exitCode !== null || Date.now() > deadline) {
+      await service.stop();
+      throw new Error(`gunicorn did not listen on port ${options.port}:\n${service.output()}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
   return {
     url: `http://127.0.0.1:${options.port}/`,
     process: service,

@@ -88,6 +88,8 @@ REST_FRAMEWORK = {"PAGE_SIZE": int(os.environ.get("PAGE_SIZE", "10"))}
 # An error of the service goes to gunicorn's stderr, which the tests show when a start fails.
 LOGGING = {
     "version": 1,
+    # gunicorn's own log stays: its "Listening at" line tells the tests the port is the service's.
+    "disable_existing_loggers": False,
     "handlers": {"stderr": {"class": "logging.StreamHandler"}},
     "loggers": {"django.request": {"handlers": ["stderr"], "level": "ERROR"}},
 }
