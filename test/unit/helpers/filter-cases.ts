@@ -182,6 +182,8 @@ export interface Request {
   pairs: Array<[string, string]>;
   /** How the query is written: encodeURIComponent, or `+` for a space and `,` left as it is. */
   spelling: 'percent' | 'form';
+  /** Written after the pairs as it is: a broken escape, an empty pair, a key without `=`. */
+  tail: string;
 }
 
 /** The texts of one field over the records (nulls left out). */
@@ -300,6 +302,13 @@ function requestOn(catalogue: GeneratedCatalogue, resource: ResourceName): fc.Ar
     resource: fc.constant(resource),
     pairs: fc.array(pair, { minLength: 1, maxLength: 4 }),
     spelling: fc.constantFrom('percent', 'form'),
+    tail: fc.oneof(
+      { weight: 6, arbitrary: fc.constant('') },
+      {
+        weight: 1,
+        arbitrary: fc.constantFrom('&search=%C3%28', '&name=100%', '&city=%E6%9D', '&&ordering', '&=x', ';x=1'),
+      },
+    ),
   });
 }
 
@@ -313,11 +322,11 @@ export function requestsArbitrary(catalogue: GeneratedCatalogue, count: number):
 }
 
 /** The request's path and query, as sent to both servers. */
-export function requestPath({ resource, pairs, spelling }: Request): string {
+export function requestPath({ resource, pairs, spelling, tail }: Request): string {
   const encode = (text: string) => {
     const percent = encodeURIComponent(text);
     return spelling === 'percent' ? percent : percent.replaceAll('%20', '+').replaceAll('%2C', ',');
   };
   const query = pairs.map(([key, value]) => `${encode(key)}=${encode(value)}`).join('&');
-  return `/${resource}/?${query}`;
+  return `/${resource}/?${query}${tail}`;
 }
