@@ -172,15 +172,42 @@ interface Found {
   text: string;
 }
 
+/**
+ * A pattern that finds a term of printable ASCII in any text whose PostgreSQL upper case holds
+ * the term's: each letter in either case, and `ı` and `ſ` too, the two characters beyond ASCII
+ * whose upper case is an ASCII letter (I and S). It may find more (the Kelvin sign for a k).
+ */
+function asciiTermPattern(term: string): RegExp {
+  const escaped = term.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+  return new RegExp(escaped.replace(/[iI]/g, '[iIı]').replace(/[sS]/g, '[sSſ]'), 'i');
+}
+
 /** Keeps the records of parts that match a query, part by part: only the matches are held. */
 export class Selection {
   private readonly found: Found[] = [];
   private readonly matches: (record: Record<string, unknown>) => boolean;
 
+  /**
+   * A test of a record's text that every match passes, cheaper than parsing it: each filter's
+   * `"field":value` is in it, and each search term made of printable ASCII (which JSON writes as
+   * it is) is in it, ignoring case (asciiTermPattern).
+   */
+  private readonly mayMatch: (text: string) => boolean;
+
   constructor(
     private readonly query: ListQuery,
     settings: QuerySettings,
   ) {
+    const needles = query.conditions.map(({ field, kind, equals }) =>
+      kind === 'integer' ? `"${field}":${equals}` : `"${field}":${encodePlain(equals)}`,
+    );
+    const plainTerms = query.terms.filter((term) => /^[\x20-\x7e]+$/.test(term) && !/["\\]/.test(term));
+    const patterns = plainTerms.map(asciiTermPattern);
+    this.mayMatch = (text) => {
+      for (const needle of needles) if (!text.includes(needle)) return false;
+      for (const pattern of patterns) if (!pattern.test(text)) return false;
+      return true;
+    };
     const filters = filterMatcher(query.conditions);
     const search = query.terms.length > 0 ? searchMatcher(query.terms, settings.search) : () => true;
     this.matches = (record) => filters(record) && search(record);
@@ -189,6 +216,7 @@ export class Selection {
   /** Reads one part's text (partText()). */
   add(partTextRead: string): void {
     for (const text of partRecords(partTextRead)) {
+      if (!this.mayMatch(text)) continue;
       const record = JSON.parse(text) as Record<string, unknown>;
       if (this.matches(record)) this.found.push({ id: record.id as Comparable, record, text });
     }
