@@ -121,8 +121,8 @@ export interface Queried {
 /**
  * The query of a request to a list with settings, or undefined when the default answers (the
  * files) are DRF's: a list without settings, or a request that filters, searches and orders
- * nothing. A paginated list answers at request time whenever a parameter of its settings is
- * given at all, since DRF's page links keep it.
+ * nothing. A paginated list answers at request time whenever the request has a parameter besides
+ * `page` and `format`, even one it ignores, since DRF's page links keep it.
  */
 export function readListQuery(
   resource: Queried,
@@ -136,10 +136,8 @@ export function readListQuery(
   const declared = resource.orderingFields.length > 0;
   const orderingFields = declared ? resource.orderingFields : settings.ordering;
   const ordering = orderingOf(params.get(ORDERING_PARAM) ?? '', orderingFields);
-  const named =
-    settings.filters.some(({ field }) => params.has(field)) ||
-    (settings.search.length > 0 && params.has(SEARCH_PARAM)) ||
-    (orderingFields.length > 0 && params.has(ORDERING_PARAM));
+  // DRF's page links keep every parameter but the page, which only `format` is written into the files with.
+  const named = [...params.keys()].some((key) => key !== PAGE_PARAM && key !== 'format');
   const effective = errors !== null || conditions.length > 0 || terms.length > 0 || (!declared && ordering.length > 0);
   if (resource.paginated ? !named : !effective) return undefined;
   return { resource: resource.name, conditions, errors, terms, ordering, page: params.get(PAGE_PARAM), search };

@@ -34,9 +34,10 @@ describe('a list request', () => {
   it('is answered from the files when it filters, searches and orders nothing', () => {
     expect(read(LIST, 'x=1&city=&search=,&ordering=nope')).toBeUndefined();
     expect(read({ ...LIST, query: undefined } as never, 'city=Rome')).toBeUndefined();
-    // A paginated list's links keep a parameter of its settings, even one that changes nothing.
+    // A paginated list's links keep every parameter, even one that changes nothing.
     expect(read(PAGED, 'search=')).toBeDefined();
-    expect(read(PAGED, 'x=1')).toBeUndefined();
+    expect(read(PAGED, 'x=1')).toBeDefined();
+    expect(read(PAGED, 'format=json&page=2')).toBeUndefined();
   });
 
   it('without settings, resolve() answers as it always did', () => {
