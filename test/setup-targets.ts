@@ -7,8 +7,9 @@
 //   project's own dependencies: its peer dependencies (@opentelemetry/api) conflict with the
 //   project's, and it is 420 MB that only one target needs. Needs no root.
 // - The web servers of the self-hosted targets (with nginx's brotli_static module), and gunicorn
-//   with Django and Django REST framework for the DRF service test, and Chromium for the reference
-//   page's browser test, from Debian's packages through apt-get, as root or with sudo. Elsewhere
+//   with Django, Django REST framework and django-filter for the DRF service tests, PostgreSQL and
+//   psycopg2 for the service's database in the filters' differential test, and Chromium for the
+//   reference page's browser test, from Debian's packages through apt-get, as root or with sudo. Elsewhere
 //   it says what to install and fails, as it does when apt-get cannot be used.
 //
 // Each is installed only when missing, so a second run changes nothing.
@@ -17,7 +18,7 @@ import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { findProgram } from './installed.ts';
+import { findPostgres, findProgram } from './installed.ts';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const NETLIFY_SOURCE = path.join(ROOT, '.ci/netlify-cli');
@@ -102,6 +103,26 @@ const SYSTEM: readonly SystemNeed[] = [
     installed: pythonImports('rest_framework'),
     debian: ['python3-djangorestframework'],
     elsewhere: { pip: 'djangorestframework' },
+  },
+  {
+    what: 'django-filter',
+    installed: pythonImports('django_filters'),
+    debian: ['python3-django-filters'],
+    elsewhere: { pip: 'django-filter' },
+  },
+  // The service's database in the filters' differential test: the server's programs (initdb,
+  // pg_ctl), which Debian keeps out of the PATH, and Django's driver for it.
+  {
+    what: 'PostgreSQL',
+    installed: () => findPostgres() !== undefined,
+    debian: ['postgresql'],
+    elsewhere: { brew: 'postgresql@15' },
+  },
+  {
+    what: 'psycopg2',
+    installed: pythonImports('psycopg2'),
+    debian: ['python3-psycopg2'],
+    elsewhere: { pip: 'psycopg2' },
   },
 ];
 

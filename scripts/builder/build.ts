@@ -6,6 +6,7 @@
 
 import path from 'node:path';
 import type { HeaderRule } from '../contract/headers.ts';
+import type { ResourceSettings } from '../contract/query.ts';
 import { RESOURCES } from '../contract/resources/index.ts';
 import type { Resource } from '../contract/resources/resource.ts';
 import { planPages, type Route, routingOf } from '../contract/routes.ts';
@@ -22,12 +23,18 @@ import {
 } from '../targets/limits.ts';
 import type { Target, TargetContext } from '../targets/target.ts';
 import { readCatalogue, withPath } from './pipeline/catalogue.ts';
+import { withQuerySettings } from './pipeline/query-fields.ts';
+import { recordsParts } from './pipeline/records-parts.ts';
 import { type Prepared, render } from './pipeline/render.ts';
 import type { Catalogue } from './pipeline/validate.ts';
 
 export interface BuildOptions {
   /** The resources declared (contract/resources/): the API's when absent. */
   resources?: readonly Resource[];
+  /** The settings file's `resources` section (filters, search, ordering), checked in its form; none when absent. */
+  resourceSettings?: Readonly<Record<string, ResourceSettings>>;
+  /** The settings file, as its messages name it. */
+  configPath?: string;
   dataDir: string;
   outDir: string;
   /** The project's `_headers`, copied into the output. */
@@ -65,6 +72,22 @@ export interface BuildResult {
   sourceBytes: number;
   /** How many files the output folder holds (or, with `check`, would hold). */
   outputFiles: number;
+}
+
+/**
+ * The options with the declarations carrying the settings file's filters, search and ordering
+ * (builder/pipeline/query-fields.ts checks each field against the record schema).
+ */
+export function withDeclaredQueries<T extends Pick<BuildOptions, 'resources' | 'resourceSettings' | 'configPath'>>(
+  options: T,
+): T {
+  if (options.resourceSettings === undefined) return options;
+  const resources = withQuerySettings(
+    options.resources ?? RESOURCES,
+    options.resourceSettings,
+    options.configPath ?? 'static-api.config.json',
+  );
+  return { ...options, resources, resourceSettings: undefined };
 }
 
 /** Times the stages: each call logs the line with the time since the previous call. */
@@ -173,6 +196,7 @@ export async function renderSite(
     options,
     headersText,
   );
+  for (const [file, text] of recordsParts(catalogue, options, resources, prepared)) answers.set(file, text);
   const files = new Map(answers);
   addSiteFiles(files, context);
   return { answers, files };
@@ -209,7 +233,8 @@ async function readAndRender(options: BuildOptions, step: (line: string) => void
 }
 
 /** Builds and writes the output and the selected targets' files; throws DataErrors on bad input. */
-export async function build(options: BuildOptions): Promise<BuildResult> {
+export async function build(given: BuildOptions): Promise<BuildResult> {
+  const options = withDeclaredQueries(given);
   const step = stageLogger(options.log ?? (() => {}));
   // First repair what a killed build left where this one writes, even if it stops on bad data.
   if (!options.check) {

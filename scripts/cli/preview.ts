@@ -92,6 +92,8 @@ export async function openPreview(settings: Settings): Promise<Preview> {
       headersPath: current.headersPath,
       pageSize: current.pageSize,
       reference: current.reference,
+      resourceSettings: current.resourceSettings,
+      configPath: current.configPath,
       // Absolute links must name the origin clients reach, which only the host and port tell here.
       baseUrl: current.baseUrlGiven ? current.baseUrl : `http://${linkHost(current.host)}:${port}`,
       outDir,

@@ -2,6 +2,10 @@
 // kept with the data so that `npm run build` needs no flags. `npm run import` writes it.
 
 import { readFileSync } from 'node:fs';
+import { RESERVED_PARAMS, RESOURCE_SETTING_KEYS, type ResourceSettings, settingPointer } from '../contract/query.ts';
+import { RESOURCES } from '../contract/resources/index.ts';
+import type { Resource } from '../contract/resources/resource.ts';
+import { searchPrefix } from '../contract/search.ts';
 import { ProjectError } from '../shared/errors.ts';
 
 /** What the file may hold; each value is checked like its flag (settings.ts). */
@@ -13,9 +17,11 @@ export interface FileSettings {
   cloudflarePlan?: string;
   /** Whether `npm run build` writes the API reference page at /_reference/. */
   reference?: boolean;
+  /** Filters, search and ordering per resource, in DRF's terms (checkResourceSettings). */
+  resources?: Record<string, ResourceSettings>;
 }
 
-const KEYS = ['baseUrl', 'pageSize', 'targets', 'cloudflarePlan', 'reference'] as const;
+const KEYS = ['baseUrl', 'pageSize', 'targets', 'cloudflarePlan', 'reference', 'resources'] as const;
 
 /** A settings file that cannot be used, said in one line naming the file. */
 export class SettingsFileError extends ProjectError {}
@@ -51,7 +57,72 @@ export function readSettingsFile(path: string, shown = path): Record<string, unk
       );
     }
   }
-  return parsed as Record<string, unknown>;
+  const settings = parsed as Record<string, unknown>;
+  if ('resources' in settings) settings.resources = checkResourceSettings(settings.resources, file);
+  return settings;
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  value !== null && typeof value === 'object' && !Array.isArray(value);
+
+const orList = (words: readonly string[]) =>
+  words.length < 2 ? words.join('') : `${words.slice(0, -1).join(', ')} or ${words.at(-1)}`;
+
+/**
+ * The `resources` section as written: each key a resource of the API, each value DRF's lists of
+ * field names, each name once, search fields with the prefixes this project answers. Whether
+ * each field is one the list shows, of a kind a filter can read, is for the build to check
+ * (builder/pipeline/query-fields.ts), which knows the record schemas.
+ */
+export function checkResourceSettings(
+  section: unknown,
+  file: string,
+  resources: readonly Resource[] = RESOURCES,
+): Record<string, ResourceSettings> {
+  const fail = (pointer: string, message: string): never => {
+    throw new SettingsFileError(`${file}: ${pointer}: ${message}`);
+  };
+  if (!isObject(section))
+    fail(settingPointer(), 'expected an object of resources, such as {"company": {"search_fields": ["name"]}}');
+  const names = resources.map((resource) => resource.name);
+  const checked: Record<string, ResourceSettings> = {};
+  for (const [name, settings] of Object.entries(section as Record<string, unknown>)) {
+    if (!names.includes(name)) fail(settingPointer(name), `unknown resource "${name}" (expected ${orList(names)})`);
+    if (!isObject(settings))
+      fail(settingPointer(name), 'expected an object such as {"filterset_fields": ["id"], "search_fields": ["name"]}');
+    const lists: Record<string, readonly string[]> = {};
+    for (const [key, list] of Object.entries(settings as Record<string, unknown>)) {
+      if (!(RESOURCE_SETTING_KEYS as readonly string[]).includes(key))
+        fail(settingPointer(name, key), `unexpected setting (expected ${orList(RESOURCE_SETTING_KEYS)})`);
+      if (!Array.isArray(list)) fail(settingPointer(name, key), 'expected an array of field names, such as ["name"]');
+      const seen = new Set<string>();
+      for (const [index, entry] of (list as unknown[]).entries()) {
+        if (typeof entry !== 'string' || entry === '')
+          fail(settingPointer(name, key, index), `expected a field name, got ${JSON.stringify(entry)}`);
+        const text = entry as string;
+        if (seen.has(text)) fail(settingPointer(name, key, index), `"${text}" is listed twice`);
+        seen.add(text);
+        const prefix = searchPrefix(text);
+        if (key === 'search_fields' && (prefix === '@' || prefix === '$'))
+          fail(
+            settingPointer(name, key, index),
+            `"${text}": the ${prefix} prefix (${prefix === '@' ? 'full-text search' : 'regular expression'}) is not supported; use ^ (istartswith), = (iexact) or none (icontains)`,
+          );
+        if (key === 'filterset_fields' && (RESERVED_PARAMS as readonly string[]).includes(text))
+          fail(
+            settingPointer(name, key, index),
+            `"${text}" is a parameter DRF reads itself; a filter cannot take its name`,
+          );
+      }
+      lists[key] = list as string[];
+    }
+    for (const [index, field] of (lists.prerendered_filters ?? []).entries()) {
+      if (!(lists.filterset_fields ?? []).includes(field))
+        fail(settingPointer(name, 'prerendered_filters', index), `"${field}" is not one of filterset_fields`);
+    }
+    checked[name] = lists as ResourceSettings;
+  }
+  return checked;
 }
 
 /** The file's text for `settings`: keys in a fixed order, so that a re-import diffs cleanly. */

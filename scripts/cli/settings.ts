@@ -6,6 +6,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { misspellingDistance } from '../builder/pipeline/misspellings.ts';
 import { DEFAULT_PAGE_SIZE } from '../contract/pagination.ts';
+import type { ResourceSettings } from '../contract/query.ts';
 import { ProjectError } from '../shared/errors.ts';
 import { CLOUDFLARE_PLANS, type CloudflarePlan, DEFAULT_CLOUDFLARE_PLAN } from '../targets/limits.ts';
 import { REFUSED_TARGETS, TARGET_NAMES } from '../targets/names.ts';
@@ -51,6 +52,8 @@ export interface Settings {
   pageSize: number;
   /** Whether the build writes the API reference page at /_reference/ (builder/documents/reference.ts). */
   reference: boolean;
+  /** The settings file's filters, search and ordering per resource (settings-file.ts); none when absent. */
+  resourceSettings: Record<string, ResourceSettings> | undefined;
   host: string;
   port: number;
   check: boolean;
@@ -530,6 +533,7 @@ export function readSettings(
     pageSize: pageSize ? wholeNumber(...pageSize, 1, Number.MAX_SAFE_INTEGER) : DEFAULTS.pageSize,
     // On where people look at the API by hand; off for a deploy, whose paths stay DRF's alone.
     reference: reference ? onOff(...reference) : commandName === 'start' || commandName === 'dev',
+    resourceSettings: file.resources as Record<string, ResourceSettings> | undefined,
     host: host ? nonEmpty(...host) : DEFAULTS.host,
     port: port ? wholeNumber(...port, 0, 65_535) : DEFAULTS.port,
     check: commandName === 'check' || values.check === true,

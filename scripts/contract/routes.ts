@@ -5,6 +5,7 @@
 
 import { formatOrdering, type OrderTerm, parseOrdering } from './ordering.ts';
 import { parsePage } from './pagination.ts';
+import { type ListQuery, readListQuery } from './query.ts';
 import { type ApiResourceName, RESOURCES, virtualboothTexture } from './resources/index.ts';
 import type { Resource } from './resources/resource.ts';
 
@@ -14,16 +15,20 @@ export { RESOURCES };
  * What the route table needs of a declaration (resources/resource.ts): plain data, which a bundle
  * can hold as a literal.
  */
-export type Routed = Pick<Resource, 'name' | 'path' | 'title' | 'orderingFields' | 'paginated'>;
+export type Routed = Pick<Resource, 'name' | 'path' | 'title' | 'orderingFields' | 'paginated' | 'query'>;
 
-/** The fields of the route table's own (the request's path and query, by which the files are named). */
+/**
+ * The fields of the route table's own (the request's path and query, by which the files are
+ * named), and the settings' filters, search and ordering where a resource has them.
+ */
 export function routingOf(resources: readonly Routed[]): Routed[] {
-  return resources.map(({ name, path, title, orderingFields, paginated }) => ({
+  return resources.map(({ name, path, title, orderingFields, paginated, query }) => ({
     name,
     path,
     title,
     orderingFields,
     paginated,
+    ...(query === undefined ? {} : { query }),
   }));
 }
 
@@ -185,7 +190,9 @@ export type Answer =
       contentType?: string;
     }
   | { kind: 'not-allowed'; status: 405; method: string }
-  | { kind: 'sorted'; status: 200; file: string; terms: OrderTerm[] };
+  | { kind: 'sorted'; status: 200; file: string; terms: OrderTerm[] }
+  /** A list filtered, searched or ordered at request time, from the records the build wrote for it. */
+  | { kind: 'query'; status: 200; query: ListQuery };
 
 const NOT_FOUND: Answer = { kind: 'file', status: 404, file: NOT_FOUND_FILE };
 const INVALID_PAGE: Answer = { kind: 'file', status: 404, file: INVALID_PAGE_FILE };
@@ -245,6 +252,8 @@ export function resolve(method: string, rawUrl: string, resources: readonly Rout
   if (method === 'OPTIONS') return { kind: 'file', status: 200, file: optionsFile(resource.name) };
   if (method !== 'GET' && method !== 'HEAD') return { kind: 'not-allowed', status: 405, method };
 
+  const query = readListQuery(resource, params, search);
+  if (query !== undefined) return { kind: 'query', status: 200, query };
   if (resource.orderingFields.length > 0) {
     const terms = parseOrdering(params.get('ordering') ?? '', resource.orderingFields);
     if (terms.length > 1) return { kind: 'sorted', status: 200, file: fileFor(path, {}), terms };

@@ -5,11 +5,25 @@
 // adapters around it: each only opens the build's files its own way and writes the reply out,
 // so the targets cannot drift apart in what they answer.
 
-import { fixedBody, methodNotAllowedBody, NOT_ACCEPTABLE_BODY, SERVER_ERROR_BODY } from '../contract/bodies.ts';
+import {
+  fixedBody,
+  INVALID_PAGE_BODY,
+  methodNotAllowedBody,
+  NOT_ACCEPTABLE_BODY,
+  SERVER_ERROR_BODY,
+} from '../contract/bodies.ts';
 import { type HeaderRule, headersFor } from '../contract/headers.ts';
 import { encode, type Json } from '../contract/json.ts';
 import { acceptable } from '../contract/negotiation.ts';
 import { sortRecords } from '../contract/ordering.ts';
+import {
+  type ListQuery,
+  queryAnswer,
+  type RecordsManifest,
+  recordsManifestFile,
+  recordsPartFile,
+  Selection,
+} from '../contract/query.ts';
 import { type Answer, FORMATS, NOT_FOUND_FILE, RESOURCES, type Routed, resolve } from '../contract/routes.ts';
 import { debugRequested } from '../shared/debug.ts';
 
@@ -122,6 +136,29 @@ export function createHandler(rules: readonly HeaderRule[], resources: readonly 
     body: SERVER_ERROR_BODY,
   });
 
+  const byName = new Map(resources.map((resource) => [resource.name, resource]));
+
+  async function textOf<Body>(store: FileStore<Body>, file: string): Promise<string> {
+    const opened = await store.open(file);
+    if (opened === null) throw new Error(`the build has no ${file}`);
+    return opened.text();
+  }
+
+  /**
+   * A list filtered, searched or ordered: its records read part by part, only the matches kept,
+   * so a large list is never held whole.
+   */
+  async function queried<Body>(store: FileStore<Body>, query: ListQuery, headers: ReplyHeaders): Promise<Reply<Body>> {
+    if (query.errors !== null) return { status: 400, headers: withContentType(headers), body: encode(query.errors) };
+    const resource = byName.get(query.resource) as Routed;
+    const manifest = JSON.parse(await textOf(store, recordsManifestFile(resource.name))) as RecordsManifest;
+    const selection = new Selection(query, resource.query ?? manifest.query);
+    for (let part = 1; part <= manifest.parts; part++)
+      selection.add(await textOf(store, recordsPartFile(resource.name, part)));
+    const { status, body } = queryAnswer(query, selection.texts(), resource, manifest, INVALID_PAGE_BODY);
+    return { status, headers: withContentType(headers), body };
+  }
+
   async function reply<Body>(
     request: ApiRequest,
     store: FileStore<Body>,
@@ -141,6 +178,8 @@ export function createHandler(rules: readonly HeaderRule[], resources: readonly 
         const records = JSON.parse(await list.text()) as Array<Json & { id: number }>;
         return { status: 200, headers: withContentType(headers), body: encode(sortRecords(records, answer.terms)) };
       }
+      case 'query':
+        return queried(store, answer.query, headers);
       case 'file': {
         // Error and OPTIONS bodies are the contract's own: whole answers, without a validator
         // (DRF sends none), so never a 304, and no store needs them as files.

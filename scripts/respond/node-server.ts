@@ -12,6 +12,7 @@ import type { Duplex } from 'node:stream';
 import serveHandler from 'serve-handler';
 import { MALFORMED_BODY } from '../contract/bodies.ts';
 import { type HeaderRule, parseHeadersFile } from '../contract/headers.ts';
+import { type RecordsManifest, recordsManifestFile } from '../contract/query.ts';
 import { RESOURCES, type Routed } from '../contract/routes.ts';
 import { ENCODINGS, type Encoding, siblingOfFile } from '../shared/compress.ts';
 import { UserFacingError } from '../shared/errors.ts';
@@ -244,6 +245,26 @@ function readRules(root: string, publicDir: string): HeaderRule[] {
  */
 const SERVE_HANDLER_EXTRAS = [{ key: 'Content-Disposition', value: null as unknown as string }];
 
+/**
+ * The declarations with the filters, search and ordering the output was built with, read from the
+ * manifests of its `_records/` where the caller gave none: `npm run serve` reads no settings file.
+ */
+function withBuiltQueries(publicDir: string, resources: readonly Routed[]): readonly Routed[] {
+  let found = false;
+  const queried = resources.map((resource) => {
+    if (resource.query !== undefined) return resource;
+    let text: string;
+    try {
+      text = readFileSync(path.join(publicDir, recordsManifestFile(resource.name)), 'utf8');
+    } catch {
+      return resource;
+    }
+    found = true;
+    return { ...resource, query: (JSON.parse(text) as RecordsManifest).query };
+  });
+  return found ? queried : resources;
+}
+
 /** A server of the build output in `root`, of these resources (the API's when absent). */
 export function createApiServer(root: string, resources: readonly Routed[] = RESOURCES): http.Server {
   const api = createApi(root, resources);
@@ -284,7 +305,7 @@ export function createApi(
   refused: (error: Error & { code?: string; rawPacket?: Buffer }, socket: Duplex) => void;
 } {
   const publicDir = path.resolve(root);
-  const handlerNow = headersWatcher(publicDir, readRules(root, publicDir), resources);
+  const handlerNow = headersWatcher(publicDir, readRules(root, publicDir), withBuiltQueries(publicDir, resources));
   const etags = new EtagCache();
 
   async function write(

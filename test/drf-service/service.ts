@@ -1,7 +1,9 @@
 // The project's own DRF service (this folder: Django, DRF with its default renderers,
-// OrderingFilter, PageNumberPagination) under gunicorn from the system's packages: found, loaded
-// with a catalogue, started and stopped. drf-service.test.ts runs import and verify against it;
-// `npm run drf-service` (start.ts) starts it on a data folder for a user to rehearse them.
+// OrderingFilter, PageNumberPagination; django-filter and SearchFilter where the settings file
+// asks for them) under gunicorn from the system's packages, on SQLite or PostgreSQL: found,
+// loaded with a catalogue, started and stopped. drf-service.test.ts runs import and verify
+// against it, filters-differential.test.ts the build's filters; `npm run drf-service` (start.ts)
+// starts it on a data folder for a user to rehearse them.
 
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -9,7 +11,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { build } from '../../scripts/builder/build.ts';
 import { REPO_ROOT, type Spawned, spawnProcess, waitForPort } from '../e2e/targets/process.ts';
-import { findProgram } from '../installed.ts';
+import { findPostgres, findProgram } from '../installed.ts';
 
 const SERVICE_DIR = path.join(REPO_ROOT, 'test/drf-service');
 
@@ -17,21 +19,42 @@ const SERVICE_DIR = path.join(REPO_ROOT, 'test/drf-service');
 export const SERVICE_PACKAGES =
   'gunicorn with Django and DRF (Debian: gunicorn python3-django python3-djangorestframework)';
 
+/** The Python that `gunicorn` runs, from its first line (Debian's /usr/bin/python3). */
+function pythonOf(gunicorn: string): string {
+  const shebang = /^#!\s*(\S+)(?:[ \t]+(\S+))?/.exec(readFileSync(gunicorn, 'latin1').slice(0, 200));
+  const python = shebang?.[1] && path.basename(shebang[1]) === 'env' ? shebang[2] : shebang?.[1];
+  return python ?? 'python3';
+}
+
+/** Whether the Python that `gunicorn` runs can import each of `modules`. */
+function imports(gunicorn: string, modules: string): boolean {
+  try {
+    execFileSync(pythonOf(gunicorn), ['-c', `import ${modules}`], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /**
  * gunicorn, if the Python its first line names (Debian's /usr/bin/python3, not another python3
  * first on the PATH) has Django and DRF.
  */
 export function findGunicorn(): string | undefined {
   const gunicorn = findProgram(['gunicorn']);
-  if (gunicorn === undefined) return undefined;
-  const shebang = /^#!\s*(\S+)(?:[ \t]+(\S+))?/.exec(readFileSync(gunicorn, 'latin1').slice(0, 200));
-  const python = shebang?.[1] && path.basename(shebang[1]) === 'env' ? shebang[2] : shebang?.[1];
-  try {
-    execFileSync(python ?? 'python3', ['-c', 'import django, rest_framework'], { stdio: 'ignore' });
-    return gunicorn;
-  } catch {
-    return undefined;
-  }
+  return gunicorn !== undefined && imports(gunicorn, 'django, rest_framework') ? gunicorn : undefined;
+}
+
+/** What the filters' tests say when the service cannot filter or use PostgreSQL. */
+export const FILTER_PACKAGES = `django-filter, PostgreSQL and psycopg2 (Debian: python3-django-filters postgresql python3-psycopg2)`;
+
+/**
+ * PostgreSQL's server programs' folder, when gunicorn's Python also has django-filter and
+ * psycopg2: all the filters' differential test needs besides the service itself.
+ */
+export function findFilteringService(gunicorn: string | undefined): string | undefined {
+  const bin = findPostgres();
+  return gunicorn !== undefined && bin !== undefined && imports(gunicorn, 'django_filters, psycopg2') ? bin : undefined;
 }
 
 /** The records the service is loaded with, as the API shows them (catalogue/load.py). */
@@ -80,6 +103,10 @@ export interface ServiceOptions {
   pageSize?: number;
   /** A handler404 that answers JSON (`JsonResponse`), as many services set, instead of Django's HTML page. */
   jsonNotFound?: boolean;
+  /** An empty PostgreSQL database to load the catalogue into (postgres.ts), instead of SQLite in `dir`. */
+  databaseUrl?: string;
+  /** The project's settings file, whose `resources` section gives the lists their filters, search and orderings. */
+  settingsFile?: string;
 }
 
 export interface Service {
@@ -91,7 +118,8 @@ export interface Service {
 
 /**
  * Serves `catalogue` under `gunicorn`, stopped by its process group. Everything it writes (the
- * SQLite file, the workers' heartbeat files) goes into `dir`; its log is the process's output.
+ * SQLite file unless it is given a PostgreSQL database, the workers' heartbeat files) goes into
+ * `dir`; its log is the process's output.
  */
 export async function startService(
   gunicorn: string,
@@ -113,12 +141,24 @@ export async function startService(
         CATALOGUE: path.join(dir, 'catalogue.json'),
         PAGE_SIZE: String(options.pageSize ?? 10),
         ...(options.jsonNotFound ? { NOT_FOUND: 'json' } : {}),
+        ...(options.databaseUrl ? { DATABASE_URL: options.databaseUrl } : {}),
+        ...(options.settingsFile ? { STATIC_API_CONFIG: options.settingsFile } : {}),
         // No __pycache__ in test/drf-service/.
         PYTHONDONTWRITEBYTECODE: '1',
       },
     },
   );
   await waitForPort(options.port, service);
+  // Another process may hold the port (tests of other worktrees start servers too): the service
+  // is there only once gunicorn says it listens, which it does after loading the catalogue.
+  const listening = `Listening at: http://127.0.0.1:${options.port} `;
+  for (const deadline = Date.now() + 60_000; !service.output().includes(listening); ) {
+    if (service.child.exitCode !== null || Date.now() > deadline) {
+      await service.stop();
+      throw new Error(`gunicorn did not listen on port ${options.port}:\n${service.output()}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
   return {
     url: `http://127.0.0.1:${options.port}/`,
     process: service,

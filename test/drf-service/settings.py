@@ -1,14 +1,23 @@
 # A small Django REST Framework project serving the catalogue's four lists, for the tests of
 # `npm run import` and `npm run verify` (test/unit/drf-service.test.ts) and for rehearsing them
-# (`npm run drf-service`), under gunicorn. Environment: DATA_DIR, a folder of its own for the
-# SQLite file; CATALOGUE, the JSON file of records loaded at start (wsgi.py); PAGE_SIZE, the
-# texture list's page size; NOT_FOUND=json, a handler404 answering JSON (urls.py).
+# (`npm run drf-service`), and for the filters' differential test (test/unit/filters-differential.test.ts),
+# under gunicorn. Environment:
+# - DATA_DIR, a folder of its own (the SQLite file);
+# - DATABASE_URL, PostgreSQL instead of SQLite: postgresql://USER@/NAME?host=SOCKET_FOLDER (or
+#   postgresql://USER:PASSWORD@HOST:PORT/NAME), an empty database the service fills at start;
+# - CATALOGUE, the JSON file of records loaded at start (wsgi.py);
+# - PAGE_SIZE, the texture list's page size;
+# - STATIC_API_CONFIG, the project's settings file (static-api.config.json): its `resources`
+#   section gives each list its filters, search and orderings (catalogue/api.py);
+# - NOT_FOUND=json, a handler404 answering JSON (urls.py).
 #
 # DRF's defaults are kept wherever they show in an answer (the renderers, content negotiation and
 # so the browsable API on ?format=api, the metadata of OPTIONS), so that verify meets what a real
 # service sends.
 
+import json
 import os
+from urllib.parse import parse_qs, unquote, urlsplit
 
 DATA_DIR = os.environ["DATA_DIR"]
 
@@ -23,6 +32,23 @@ INSTALLED_APPS = [
     "rest_framework",
     "catalogue",
 ]
+
+
+
+def resource_settings():
+    """The `resources` section of the project's settings file: per list, the filters, search and
+    orderings it takes, in DRF's own terms (catalogue/api.py)."""
+    path = os.environ.get("STATIC_API_CONFIG")
+    if not path:
+        return {}
+    with open(path, encoding="utf-8") as file:
+        return json.load(file).get("resources") or {}
+
+
+STATIC_API_RESOURCES = resource_settings()
+# django-filter's templates (the browsable API's filter form), when a list has filters.
+if STATIC_API_RESOURCES:
+    INSTALLED_APPS.append("django_filters")
 # A new project's middleware, less sessions, CSRF and messages, which a read-only API without
 # logins never uses: the contract's security headers, and the redirect of a path without its slash.
 MIDDLEWARE = [
@@ -33,8 +59,26 @@ MIDDLEWARE = [
 # The browsable API's page.
 TEMPLATES = [{"BACKEND": "django.template.backends.django.DjangoTemplates", "APP_DIRS": True}]
 STATIC_URL = "/static/"
+
+
+def postgres(url):
+    parts = urlsplit(url)
+    query = parse_qs(parts.query)
+    return {
+        "ENGINE": "django.db.backends.postgresql",
+        "NAME": unquote(parts.path.lstrip("/")),
+        "USER": unquote(parts.username or ""),
+        "PASSWORD": unquote(parts.password or ""),
+        # A Unix socket's folder is given as ?host=, as libpq's own URLs do.
+        "HOST": query.get("host", [parts.hostname or ""])[0],
+        "PORT": str(parts.port or ""),
+    }
+
+
 DATABASES = {
-    "default": {"ENGINE": "django.db.backends.sqlite3", "NAME": os.path.join(DATA_DIR, "catalogue.sqlite3")}
+    "default": postgres(os.environ["DATABASE_URL"])
+    if os.environ.get("DATABASE_URL")
+    else {"ENGINE": "django.db.backends.sqlite3", "NAME": os.path.join(DATA_DIR, "catalogue.sqlite3")}
 }
 DEFAULT_AUTO_FIELD = "django.db.models.AutoField"
 USE_TZ = True
@@ -44,6 +88,8 @@ REST_FRAMEWORK = {"PAGE_SIZE": int(os.environ.get("PAGE_SIZE", "10"))}
 # An error of the service goes to gunicorn's stderr, which the tests show when a start fails.
 LOGGING = {
     "version": 1,
+    # gunicorn's own log stays: its "Listening at" line tells the tests the port is the service's.
+    "disable_existing_loggers": False,
     "handlers": {"stderr": {"class": "logging.StreamHandler"}},
     "loggers": {"django.request": {"handlers": ["stderr"], "level": "ERROR"}},
 }

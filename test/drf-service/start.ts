@@ -1,18 +1,31 @@
-// `npm run drf-service -- [--data <dir>] [--port <n>] [--page-size <n>]`: the project's own DRF
-// test service, on the catalogue of a data folder (the sample by default), on 127.0.0.1, until
-// Ctrl-C; to rehearse `npm run import` and `npm run verify` before pointing them at production
-// (docs/migrating.md). The data is built first and loaded into the service's SQLite database,
-// in a temporary folder removed on exit.
+// `npm run drf-service -- [--data <dir>] [--config <file>] [--postgres] [--port <n>] [--page-size <n>]`:
+// the project's own DRF test service, on the catalogue of a data folder (the sample by default),
+// with the filters, search and orderings of the settings file's `resources` section, on
+// 127.0.0.1, until Ctrl-C; to rehearse `npm run import` and `npm run verify` before pointing them
+// at production (docs/migrating.md). The data is built first and loaded into the service's
+// SQLite database, or with --postgres into a throwaway PostgreSQL cluster, in a temporary folder
+// removed on exit.
 
+import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { DataErrors, formatDataError } from '../../scripts/builder/pipeline/errors.ts';
 import { SETUP_COMMAND } from '../installed.ts';
-import { catalogueOf, findGunicorn, SERVICE_PACKAGES, type Service, startService } from './service.ts';
+import { type Postgres, startPostgres } from './postgres.ts';
+import {
+  catalogueOf,
+  FILTER_PACKAGES,
+  findFilteringService,
+  findGunicorn,
+  SERVICE_PACKAGES,
+  type Service,
+  startService,
+} from './service.ts';
 
-const USAGE = 'Usage: npm run drf-service -- [--data <dir>] [--headers <file>] [--port <n>] [--page-size <n>]';
+const USAGE =
+  'Usage: npm run drf-service -- [--data <dir>] [--headers <file>] [--config <file>] [--postgres] [--port <n>] [--page-size <n>]';
 
 /** One line on stderr and exit status 1 (2 for a usage error). */
 function fail(line: string, status = 1): never {
@@ -20,12 +33,22 @@ function fail(line: string, status = 1): never {
   process.exit(status);
 }
 
-let values: { data: string; headers: string; port: string; 'page-size': string; help?: boolean };
+let values: {
+  data: string;
+  headers: string;
+  config: string;
+  postgres?: boolean;
+  port: string;
+  'page-size': string;
+  help?: boolean;
+};
 try {
   ({ values } = parseArgs({
     options: {
       data: { type: 'string', default: 'data' },
       headers: { type: 'string', default: '_headers' },
+      config: { type: 'string', default: 'static-api.config.json' },
+      postgres: { type: 'boolean' },
       port: { type: 'string', default: '8000' },
       'page-size': { type: 'string', default: '10' },
       help: { type: 'boolean', short: 'h' },
@@ -37,7 +60,7 @@ try {
 }
 if (values.help) {
   console.log(
-    `${USAGE}\n\nServes the catalogue of the data folder (default data/) as a DRF service under gunicorn on 127.0.0.1 (default port 8000) until Ctrl-C.`,
+    `${USAGE}\n\nServes the catalogue of the data folder (default data/) as a DRF service under gunicorn on 127.0.0.1 (default port 8000) until Ctrl-C, with the filters, search and orderings of the settings file's "resources" (default static-api.config.json), on SQLite or, with --postgres, on a throwaway PostgreSQL cluster.`,
   );
   process.exit(0);
 }
@@ -50,14 +73,20 @@ if (!Number.isInteger(pageSize) || pageSize < 1)
 
 const gunicorn = findGunicorn();
 if (gunicorn === undefined) fail(`drf-service: needs ${SERVICE_PACKAGES}; ${SETUP_COMMAND} installs them`);
+const postgresBin = values.postgres ? findFilteringService(gunicorn) : undefined;
+if (values.postgres && postgresBin === undefined)
+  fail(`drf-service: --postgres needs ${FILTER_PACKAGES}; ${SETUP_COMMAND} installs them`);
+const settingsFile = existsSync(values.config) ? path.resolve(values.config) : undefined;
 
 const dir = await mkdtemp(path.join(os.tmpdir(), 'drf-service-'));
 let service: Service | undefined;
+let postgres: Postgres | undefined;
 let stopping = false;
 const stop = async (status: number) => {
   if (stopping) return;
   stopping = true;
   await service?.stop();
+  await postgres?.stop();
   await rm(dir, { recursive: true, force: true });
   process.exit(status);
 };
@@ -65,7 +94,14 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => 
 
 try {
   const catalogue = await catalogueOf(values.data, values.headers, path.join(dir, 'build'));
-  service = await startService(gunicorn, catalogue, path.join(dir, 'service'), { port, pageSize });
+  if (postgresBin !== undefined) postgres = await startPostgres(postgresBin);
+  const databaseUrl = await postgres?.createDatabase('catalogue');
+  service = await startService(gunicorn, catalogue, path.join(dir, 'service'), {
+    port,
+    pageSize,
+    ...(databaseUrl ? { databaseUrl } : {}),
+    ...(settingsFile ? { settingsFile } : {}),
+  });
   // gunicorn's own log (errors only) from now on.
   service.process.child.stdout?.pipe(process.stderr);
   service.process.child.stderr?.pipe(process.stderr);
@@ -76,7 +112,7 @@ try {
   });
   const records = Object.values(catalogue).reduce((sum, list: unknown[]) => sum + list.length, 0);
   console.error(
-    `DRF test service at ${service.url} (gunicorn, pid ${service.process.child.pid}): ${records} records of ${values.data}/, ${pageSize} textures per page. Ctrl-C stops it.`,
+    `DRF test service at ${service.url} (gunicorn, pid ${service.process.child.pid}${postgres ? `, PostgreSQL pid ${postgres.pid}` : ''}): ${records} records of ${values.data}/, ${pageSize} textures per page. Ctrl-C stops it.`,
   );
   // The import writes a settings file too: both go into a folder of their own, not the project's.
   const apart = '--data rehearsal/data --config rehearsal/static-api.config.json';

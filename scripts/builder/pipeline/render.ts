@@ -255,6 +255,31 @@ function once<T>(make: () => T): () => T {
 /** Whether a record is written as zod outputs it, with no field left out or written otherwise. */
 const isPlain = (resource: Resource) => !resource.listed && !resource.floats?.length && !resource.embeds;
 
+/** The text of one record as its list writes it. */
+export function recordEncoder(
+  resource: Resource,
+  catalogue: Catalogue,
+  prepared: Prepared = {},
+): (record: object) => string {
+  if (isPlain(resource)) return (record) => encodePlain(record as PlainJson);
+  if (!resource.embeds && !resource.floats?.length)
+    return (record) => encodePlain(listedJson(resource, record) as PlainJson);
+  if (!resource.embeds) return (record) => encode(listedJson(resource, record));
+  const embed = resource.embeds;
+  const byId = new Map(recordsOf(catalogue, embed.resource).map((record) => [idOf(record), record as object]));
+  const texts = textsOf(prepared.texts?.embedding, resource.name);
+  return (record) => {
+    const items = (record as Record<string, unknown>)[embed.field] as unknown[];
+    const embedded = items.map((item) => byId.get(idOfItem(item)));
+    const kept = texts?.get(record);
+    if (kept && kept.embedded.length === embedded.length && kept.embedded.every((one, i) => one === embedded[i]))
+      return kept.text;
+    const text = encode(embeddingJson(resource, record, byId));
+    texts?.set(record, { embedded, text });
+    return text;
+  };
+}
+
 /**
  * The answers of one resource, each rendered when first asked for: the list in its default order
  * or in an ordering, or a page of it.
@@ -267,25 +292,7 @@ function answersOf(
 ): (route: Route) => string {
   const records = recordsOf(catalogue, resource.name) as object[];
   const sorted = once(() => prepared.sorted?.get(resource.name) ?? sortedOf(resource, records));
-  const encodeRecord = once((): ((record: object) => string) => {
-    if (isPlain(resource)) return (record) => encodePlain(record as PlainJson);
-    if (!resource.embeds && !resource.floats?.length)
-      return (record) => encodePlain(listedJson(resource, record) as PlainJson);
-    if (!resource.embeds) return (record) => encode(listedJson(resource, record));
-    const embed = resource.embeds;
-    const byId = new Map(recordsOf(catalogue, embed.resource).map((record) => [idOf(record), record as object]));
-    const texts = textsOf(prepared.texts?.embedding, resource.name);
-    return (record) => {
-      const items = (record as Record<string, unknown>)[embed.field] as unknown[];
-      const embedded = items.map((item) => byId.get(idOfItem(item)));
-      const kept = texts?.get(record);
-      if (kept && kept.embedded.length === embedded.length && kept.embedded.every((one, i) => one === embedded[i]))
-        return kept.text;
-      const text = encode(embeddingJson(resource, record, byId));
-      texts?.set(record, { embedded, text });
-      return text;
-    };
-  });
+  const encodeRecord = once(() => recordEncoder(resource, catalogue, prepared));
   const plainTexts = resource.embeds ? undefined : textsOf(prepared.texts?.plain, resource.name);
   /** The list of `ordered` records, as one call of the native encoder unless the texts are kept. */
   const listText = (ordered: readonly object[]) => {

@@ -11,16 +11,33 @@ import { RESOURCES } from '../../contract/resources/index.ts';
 import type { Resource } from '../../contract/resources/resource.ts';
 import type { Route } from '../../contract/routes.ts';
 import { replaceFiles, writeSiblingsOf } from '../../shared/replace-files.ts';
-import { addSiteFiles, type BuildOptions, renderSite, targetContext, writeSite } from '../build.ts';
+import {
+  addSiteFiles,
+  type BuildOptions,
+  renderSite,
+  targetContext,
+  withDeclaredQueries,
+  writeSite,
+} from '../build.ts';
 import { readHeaders } from '../pipeline/catalogue.ts';
 import type { DataError } from '../pipeline/errors.ts';
+import { recordsParts } from '../pipeline/records-parts.ts';
 import { pageShown, recordTexts, renderLists, resortedOf, routesOf, sortedOf } from '../pipeline/render.ts';
 import { recordsOf } from '../pipeline/validate.ts';
 import { LiveSources } from './live-sources.ts';
 
 export type LiveBuildOptions = Pick<
   BuildOptions,
-  'dataDir' | 'outDir' | 'headersPath' | 'baseUrl' | 'pageSize' | 'reference' | 'precompress' | 'resources'
+  | 'dataDir'
+  | 'outDir'
+  | 'headersPath'
+  | 'baseUrl'
+  | 'pageSize'
+  | 'reference'
+  | 'precompress'
+  | 'resources'
+  | 'resourceSettings'
+  | 'configPath'
 >;
 
 export interface Published {
@@ -95,6 +112,7 @@ export class LiveBuild {
     previous?: LiveSources,
     changed: readonly string[] = [],
   ): Promise<LiveBuild> {
+    options = withDeclaredQueries(options);
     const { text: headersText, ...headers } = await readHeaders(options.headersPath, options.resources ?? RESOURCES);
     let sources: LiveSources;
     if (previous?.dataDir === options.dataDir) {
@@ -175,13 +193,17 @@ export class LiveBuild {
         changedFiles = output.size;
         this.published = true;
       } else {
-        const rendered = renderLists(
-          catalogue,
-          this.options,
-          this.routesToRender(routes, sorted),
-          { sorted, texts: this.texts },
-          resources,
-        );
+        const queried = resources.filter((resource) => resource.query !== undefined && this.dirty.has(resource.name));
+        let parts = new Map<string, string>();
+        const options = this.options;
+        const toRender = this.routesToRender(routes, sorted);
+        const texts = this.texts;
+        // The records a query is answered from go after the lists, which a client is more likely waiting for.
+        const rendered = (function* () {
+          yield* renderLists(catalogue, options, toRender, { sorted, texts }, resources);
+          parts = recordsParts(catalogue, options, queried, { sorted, texts });
+          yield* parts;
+        })();
         // The answers first, which a client waits for; then their siblings and the files made from them.
         // They are written as they are rendered, in batches of WRITE_BATCH_BYTES: an event edit
         // renders 15 lists of 2 MB on a large catalogue, and the first is sent with the change
@@ -204,6 +226,12 @@ export class LiveBuild {
         const kept = new Set(routes.map((route) => route.file));
         const removals = new Map<string, null>();
         for (const route of this.routes) if (!kept.has(route.file)) removals.set(route.file, null);
+        // A list's records in fewer parts than before: the parts beyond its last go.
+        for (const file of this.answers.keys()) {
+          const resource = /^_records\/([^/]+)\//.exec(file)?.[1];
+          if (resource !== undefined && queried.some((one) => one.name === resource) && !parts.has(file))
+            removals.set(file, null);
+        }
         for (const file of removals.keys()) {
           answers.delete(file);
           answerChanges.set(file, null);

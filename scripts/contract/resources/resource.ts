@@ -9,6 +9,7 @@
 // declaration without loading zod.
 
 import type { z } from 'zod';
+import type { QuerySettings } from '../query.ts';
 import type { FieldKinds } from './fields.ts';
 
 /** One key of a default order: a field, its direction, and whether its text compares without case. */
@@ -62,6 +63,8 @@ export interface Resource {
   orderingExample?: readonly string[];
   /** DRF's PageNumberPagination: `?page=` and the `{count, next, previous, results}` envelope. */
   paginated: boolean;
+  /** The filters, search and ordering the settings file gives it (query.ts); none when absent. */
+  query?: QuerySettings;
   embeds?: Embed;
   /** The rules JSON Schema cannot express, checked by the build, said in the schemas' descriptions. */
   buildOnlyRules: readonly string[];

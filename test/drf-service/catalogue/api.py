@@ -1,6 +1,7 @@
+from django.conf import settings
 from django.db.models import F
 from rest_framework import generics, serializers
-from rest_framework.filters import OrderingFilter
+from rest_framework.filters import OrderingFilter, SearchFilter
 from rest_framework.pagination import PageNumberPagination
 
 from .models import Company, Event, FairEvent, Texture, VirtualFair
@@ -9,10 +10,13 @@ from .models import Company, Event, FairEvent, Texture, VirtualFair
 class NullsAsPostgres(OrderingFilter):
     """DRF's OrderingFilter (the terms it accepts, its default), with nulls sorted as PostgreSQL,
     the contract's database, sorts them: last going up, first going down, where SQLite puts them
-    first going up. Ties by id, which neither database promises."""
+    first going up. Ties by id, which neither database promises. Without a valid term and a
+    default, the model's own order stays."""
 
     def filter_queryset(self, request, queryset, view):
-        terms = self.get_ordering(request, queryset, view) or []
+        terms = self.get_ordering(request, queryset, view)
+        if not terms:
+            return queryset
         order = [
             F(term[1:]).desc(nulls_first=True) if term.startswith("-") else F(term).asc(nulls_last=True)
             for term in terms
@@ -107,3 +111,37 @@ class VirtualBoothTextureList(generics.ListAPIView):
     queryset = Texture.objects.all()
     serializer_class = TextureSerializer
     pagination_class = PageNumberPagination
+
+
+def filtered(view, section):
+    """`view` with django-filter's exact lookups, SearchFilter and OrderingFilter, as `section` of
+    the settings file names them. A list without ordering fields of its own takes the section's,
+    none when it names none (DRF would otherwise allow every serializer field); the event list
+    keeps its own."""
+    if section is None:
+        return view
+    from django_filters.rest_framework import DjangoFilterBackend
+
+    ordering_fields = getattr(view, "ordering_fields", None) or list(section.get("ordering_fields", []))
+    return type(
+        view.__name__,
+        (view,),
+        {
+            "filter_backends": [DjangoFilterBackend, SearchFilter, NullsAsPostgres],
+            "filterset_fields": list(section.get("filterset_fields", [])),
+            "search_fields": list(section.get("search_fields", [])),
+            "ordering_fields": ordering_fields,
+        },
+    )
+
+
+# Each list by its path, with what the settings file gives it.
+LISTS = {
+    name: filtered(view, settings.STATIC_API_RESOURCES.get(name))
+    for name, view in {
+        "company": CompanyList,
+        "virtualfair": VirtualFairList,
+        "event": EventList,
+        "virtualbooth-texture": VirtualBoothTextureList,
+    }.items()
+}

@@ -1,20 +1,32 @@
+# The field types are those a DRF service's models would have, since django-filter chooses a
+# filter by them: CharField (text, exact and case-sensitive), BooleanField, DateField, the integer
+# ids, each nullable where the API shows null.
+
 from django.db import models
 from django.db.models.functions import Lower
 
+# Long enough for any catalogue the tests load; a column this wide costs PostgreSQL nothing.
+LENGTH = 10_000
+
+
+def text(**options):
+    return models.CharField(max_length=LENGTH, **options)
+
+
 
 class Company(models.Model):
-    name = models.TextField()
-    street = models.TextField()
-    zip_code = models.TextField()
-    city = models.TextField()
-    country_name = models.TextField()
-    phone = models.TextField(null=True)
-    fax = models.TextField(null=True)
-    e_mail = models.TextField(null=True)
+    name = text()
+    street = text()
+    zip_code = text()
+    city = text()
+    country_name = text()
+    phone = text(null=True)
+    fax = text(null=True)
+    e_mail = text(null=True)
     platform_plus_status = models.BooleanField()
-    website = models.TextField(null=True)
-    logo = models.TextField(null=True)
-    tags = models.TextField(null=True)
+    website = text(null=True)
+    logo = text(null=True)
+    tags = text(null=True)
     vf_plus_status = models.BooleanField()
 
     class Meta:
@@ -22,25 +34,25 @@ class Company(models.Model):
 
 
 class Event(models.Model):
-    name = models.TextField()
-    slug = models.TextField()
+    name = text()
+    slug = text()
     start_date = models.DateField()
     end_date = models.DateField()
-    logo = models.TextField(null=True)
-    logo_bg_color = models.TextField(null=True)
+    logo = text(null=True)
+    logo_bg_color = text(null=True)
 
 
 class VirtualFair(models.Model):
     # The fairs are listed in the order they were entered.
     position = models.IntegerField()
-    slug = models.TextField()
-    name = models.TextField()
-    link = models.TextField()
-    logo = models.TextField()
+    slug = text()
+    name = text()
+    link = text()
+    logo = text()
     has_catalog = models.BooleanField()
-    url = models.TextField()
-    tile_pattern = models.TextField()
-    tile_extension = models.TextField()
+    url = text()
+    tile_pattern = text()
+    tile_extension = text()
     tile_size = models.IntegerField()
     width = models.IntegerField()
     height = models.IntegerField()
@@ -65,11 +77,11 @@ class FairEvent(models.Model):
     fair = models.ForeignKey(VirtualFair, related_name="events", on_delete=models.CASCADE)
     position = models.IntegerField()
     event_id = models.IntegerField()
-    slug = models.TextField()
-    name = models.TextField()
-    short_code = models.TextField(null=True)
+    slug = text()
+    name = text()
+    short_code = text(null=True)
     start_date = models.DateField()
-    event_logo = models.TextField()
+    event_logo = text()
 
     class Meta:
         ordering = ["position"]
@@ -77,8 +89,8 @@ class FairEvent(models.Model):
 
 class Texture(models.Model):
     id = models.UUIDField(primary_key=True)
-    name = models.TextField()
-    texture = models.TextField()
+    name = text()
+    texture = text()
     categories = models.JSONField()
 
     class Meta:
