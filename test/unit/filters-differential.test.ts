@@ -40,8 +40,8 @@ if (postgresBin === undefined)
 
 /** Small, so that a few textures make several pages. */
 const PAGE_SIZE = 3;
-const RUNS = Number(process.env.FILTERS_RUNS ?? 4);
-const REQUESTS_PER_RUN = Number(process.env.FILTERS_REQUESTS ?? 80);
+const RUNS = Number(process.env.FILTERS_RUNS ?? 3);
+const REQUESTS_PER_RUN = Number(process.env.FILTERS_REQUESTS ?? 100);
 
 /** The headers both must send alike: those of the project's `_headers`, which DRF and Django send. */
 const HEADERS = ['content-type', 'vary', 'allow', 'x-frame-options', 'x-content-type-options', 'referrer-policy'];
