@@ -95,6 +95,21 @@ export interface ListQuery {
   search: string;
 }
 
+/**
+ * The ordering terms of `?ordering=`: parseOrdering()'s, except that `id` alone is kept, which
+ * parseOrdering() drops as the tie-break every order ends with; a list whose default order is
+ * another (the companies by name) is then ordered by id.
+ */
+function orderingOf(raw: string, fields: readonly string[]): OrderTerm[] {
+  const terms = parseOrdering(raw, fields);
+  if (terms.length > 0 || !fields.includes('id')) return terms;
+  const byId = raw.split(',').some((term) => {
+    const field = term.trim().replace(/^-/, '');
+    return fields.includes(field);
+  });
+  return byId ? [{ field: 'id', descending: false }] : [];
+}
+
 /** What resolve() needs of a declaration to read a query. */
 export interface Queried {
   name: string;
@@ -120,7 +135,7 @@ export function readListQuery(
   const terms = settings.search.length > 0 ? searchTerms(params.get(SEARCH_PARAM) ?? '') : [];
   const declared = resource.orderingFields.length > 0;
   const orderingFields = declared ? resource.orderingFields : settings.ordering;
-  const ordering = parseOrdering(params.get(ORDERING_PARAM) ?? '', orderingFields);
+  const ordering = orderingOf(params.get(ORDERING_PARAM) ?? '', orderingFields);
   const named =
     settings.filters.some(({ field }) => params.has(field)) ||
     (settings.search.length > 0 && params.has(SEARCH_PARAM)) ||

@@ -125,6 +125,11 @@ describe('npm start with filters, search and ordering on', () => {
     expect(await (await get('/company/?ordering=-city,unknown&platform_plus_status=1')).text()).toBe(drfJson(expected));
   });
 
+  it('orders by id alone when asked, though id is the tie-break of every order', async () => {
+    const expected = [...companies].sort((a, b) => a.id - b.id);
+    expect(await (await get('/company/?ordering=id,name')).text()).toBe(drfJson(expected));
+  });
+
   it("answers a value a filter cannot read with django-filter's 400 body, every field named", async () => {
     const answer = await get('/company/?id=abc&phone=a%00b&city=x');
     expect(answer.status).toBe(400);
