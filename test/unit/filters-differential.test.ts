@@ -244,6 +244,12 @@ describe.skipIf(postgresBin === undefined)("filters, search and ordering against
             env: cleanEnv(),
           });
           await waitForPort(serverPort, server);
+          // As for the service: the port is ours only once the command says it serves there.
+          for (const deadline = Date.now() + 30_000; !server.output().includes(`at http://127.0.0.1:${serverPort}`); ) {
+            if (server.child.exitCode !== null || Date.now() > deadline)
+              throw new Error(`npm run serve did not serve on port ${serverPort}:\n${server.output()}`);
+            await new Promise((resolve) => setTimeout(resolve, 50));
+          }
           const statuses = new Map<number, number>();
           const before = differences.length;
           for (const request of requests) {
