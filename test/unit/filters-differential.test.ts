@@ -107,6 +107,32 @@ async function ask(origin: string, target: string): Promise<Answer> {
   };
 }
 
+/**
+ * `npm run serve` of the project's build, on a port of its own: another when a server of another
+ * worktree's tests took the one tried, which the command says before it exits.
+ */
+async function serveBuild(project: string): Promise<{ origin: string; stop: () => Promise<void> }> {
+  for (let attempt = 1; ; attempt++) {
+    const port = await freePort();
+    const args = ['--out', path.join(project, 'out/public'), '--host', '127.0.0.1', '--port', String(port)];
+    const server = spawnProcess(process.execPath, commandLine('serve', args), { cwd: project, env: cleanEnv() });
+    const banner = `at http://127.0.0.1:${port}`;
+    try {
+      await waitForPort(port, server);
+      // The port answered, but it is ours only once the command says it serves there.
+      for (const deadline = Date.now() + 30_000; !server.output().includes(banner); ) {
+        if (server.child.exitCode !== null || Date.now() > deadline)
+          throw new Error(`npm run serve did not serve on port ${port}:\n${server.output()}`);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      return { origin: `http://127.0.0.1:${port}`, stop: server.stop };
+    } catch (error) {
+      await server.stop();
+      if (attempt === 3 || !server.output().includes('in use')) throw error;
+    }
+  }
+}
+
 const shown = (answer: Answer) =>
   `${answer.status} ${JSON.stringify(answer.headers)}\n    ${answer.body.length > 700 ? `${answer.body.slice(0, 700)}…` : answer.body}`;
 
@@ -225,39 +251,44 @@ describe.skipIf(postgresBin === undefined)("filters, search and ordering against
       fc.asyncProperty(cases, async ({ catalogue, requests }) => {
         run += 1;
         const project = path.join(dir, `run-${run}`);
-        const [servicePort, serverPort] = [await freePort(), await freePort()];
-        const serviceOrigin = `http://127.0.0.1:${servicePort}`;
-        await writeProject(project, catalogue, serviceOrigin);
+        let servicePort = await freePort();
+        const firstPort = servicePort;
+        await writeProject(project, catalogue, `http://127.0.0.1:${servicePort}`);
         const settingsFile = path.join(project, 'static-api.config.json');
+        const build = () =>
+          runCommand('build', outputArgs(path.join(project, 'out')), { cwd: project, timeoutMs: 90_000 });
         let service: Service | undefined;
-        let server: ReturnType<typeof spawnProcess> | undefined;
+        let server: Awaited<ReturnType<typeof serveBuild>> | undefined;
         try {
-          const [started, built] = await Promise.all([
-            serve(postgres, serviceCatalogue(catalogue), path.join(project, 'service'), settingsFile, servicePort),
-            runCommand('build', outputArgs(path.join(project, 'out')), { cwd: project, timeoutMs: 90_000 }),
-          ]);
-          service = started;
-          expect(built.code, `seed ${seed}: the build of run ${run} failed:\n${built.stderr}`).toBe(0);
-          const serveArgs = ['--out', path.join(project, 'out/public'), '--host', '127.0.0.1'];
-          server = spawnProcess(process.execPath, commandLine('serve', [...serveArgs, '--port', String(serverPort)]), {
-            cwd: project,
-            env: cleanEnv(),
-          });
-          await waitForPort(serverPort, server);
-          // As for the service: the port is ours only once the command says it serves there.
-          for (const deadline = Date.now() + 30_000; !server.output().includes(`at http://127.0.0.1:${serverPort}`); ) {
-            if (server.child.exitCode !== null || Date.now() > deadline)
-              throw new Error(`npm run serve did not serve on port ${serverPort}:\n${server.output()}`);
-            await new Promise((resolve) => setTimeout(resolve, 50));
+          const firstBuild = build();
+          for (let attempt = 1; service === undefined; attempt++) {
+            try {
+              service = await serve(
+                postgres,
+                serviceCatalogue(catalogue),
+                path.join(project, `service-${attempt}`),
+                settingsFile,
+                servicePort,
+              );
+            } catch (error) {
+              if (attempt === 3 || !String(error).includes('Connection in use')) throw error;
+              servicePort = await freePort();
+            }
           }
+          let built = await firstBuild;
+          // The page links name the service's origin: built again for the port it got.
+          if (servicePort !== firstPort) {
+            await writeFile(settingsFile, settingsText(`http://127.0.0.1:${servicePort}`));
+            built = await build();
+          }
+          expect(built.code, `seed ${seed}: the build of run ${run} failed:\n${built.stderr}`).toBe(0);
+          server = await serveBuild(project);
+          const serviceOrigin = `http://127.0.0.1:${servicePort}`;
           const statuses = new Map<number, number>();
           const before = differences.length;
           for (const request of requests) {
             const target = requestPath(request);
-            const [drf, ours] = await Promise.all([
-              ask(serviceOrigin, target),
-              ask(`http://127.0.0.1:${serverPort}`, target),
-            ]);
+            const [drf, ours] = await Promise.all([ask(serviceOrigin, target), ask(server.origin, target)]);
             statuses.set(drf.status, (statuses.get(drf.status) ?? 0) + 1);
             const same =
               drf.status === ours.status &&
