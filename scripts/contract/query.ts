@@ -121,8 +121,8 @@ export interface Queried {
 /**
  * The query of a request to a list with settings, or undefined when the default answers (the
  * files) are DRF's: a list without settings, or a request that filters, searches and orders
- * nothing. A paginated list answers at request time whenever a parameter of its settings is
- * given at all, since DRF's page links keep it.
+ * nothing. A paginated list answers at request time whenever the request has a parameter besides
+ * `page` and `format`, even one it ignores, since DRF's page links keep it.
  */
 export function readListQuery(
   resource: Queried,
@@ -136,10 +136,8 @@ export function readListQuery(
   const declared = resource.orderingFields.length > 0;
   const orderingFields = declared ? resource.orderingFields : settings.ordering;
   const ordering = orderingOf(params.get(ORDERING_PARAM) ?? '', orderingFields);
-  const named =
-    settings.filters.some(({ field }) => params.has(field)) ||
-    (settings.search.length > 0 && params.has(SEARCH_PARAM)) ||
-    (orderingFields.length > 0 && params.has(ORDERING_PARAM));
+  // DRF's page links keep every parameter but the page, which only `format` is written into the files with.
+  const named = [...params.keys()].some((key) => key !== PAGE_PARAM && key !== 'format');
   const effective = errors !== null || conditions.length > 0 || terms.length > 0 || (!declared && ordering.length > 0);
   if (resource.paginated ? !named : !effective) return undefined;
   return { resource: resource.name, conditions, errors, terms, ordering, page: params.get(PAGE_PARAM), search };
@@ -172,15 +170,42 @@ interface Found {
   text: string;
 }
 
+/**
+ * A pattern that finds a term of printable ASCII in any text whose PostgreSQL upper case holds
+ * the term's: each letter in either case, and `ı` and `ſ` too, the two characters beyond ASCII
+ * whose upper case is an ASCII letter (I and S). It may find more (the Kelvin sign for a k).
+ */
+function asciiTermPattern(term: string): RegExp {
+  const escaped = term.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+  return new RegExp(escaped.replace(/[iI]/g, '[iIı]').replace(/[sS]/g, '[sSſ]'), 'i');
+}
+
 /** Keeps the records of parts that match a query, part by part: only the matches are held. */
 export class Selection {
   private readonly found: Found[] = [];
   private readonly matches: (record: Record<string, unknown>) => boolean;
 
+  /**
+   * A test of a record's text that every match passes, cheaper than parsing it: each filter's
+   * `"field":value` is in it, and each search term made of printable ASCII (which JSON writes as
+   * it is) is in it, ignoring case (asciiTermPattern).
+   */
+  private readonly mayMatch: (text: string) => boolean;
+
   constructor(
     private readonly query: ListQuery,
     settings: QuerySettings,
   ) {
+    const needles = query.conditions.map(({ field, kind, equals }) =>
+      kind === 'integer' ? `"${field}":${equals}` : `"${field}":${encodePlain(equals)}`,
+    );
+    const plainTerms = query.terms.filter((term) => /^[\x20-\x7e]+$/.test(term) && !/["\\]/.test(term));
+    const patterns = plainTerms.map(asciiTermPattern);
+    this.mayMatch = (text) => {
+      for (const needle of needles) if (!text.includes(needle)) return false;
+      for (const pattern of patterns) if (!pattern.test(text)) return false;
+      return true;
+    };
     const filters = filterMatcher(query.conditions);
     const search = query.terms.length > 0 ? searchMatcher(query.terms, settings.search) : () => true;
     this.matches = (record) => filters(record) && search(record);
@@ -189,6 +214,7 @@ export class Selection {
   /** Reads one part's text (partText()). */
   add(partTextRead: string): void {
     for (const text of partRecords(partTextRead)) {
+      if (!this.mayMatch(text)) continue;
       const record = JSON.parse(text) as Record<string, unknown>;
       if (this.matches(record)) this.found.push({ id: record.id as Comparable, record, text });
     }
