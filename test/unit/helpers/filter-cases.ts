@@ -90,6 +90,14 @@ const iso = (date: Date) => date.toISOString().slice(0, 10);
 /** Distinct ids, in no particular order. */
 const ids = (count: number) => fc.uniqueArray(fc.integer({ min: 1, max: 60 }), { minLength: count, maxLength: count });
 
+/**
+ * A company name without İ and Σ: the list's default order lower-cases names with Unicode's full
+ * mapping, as the contract decides (İ → i̇, a final Σ → ς), where PostgreSQL's LOWER() under the
+ * test service maps one code point for one (İ → i, Σ → σ). That documented difference
+ * (docs/contract.md) is left out so that the test compares the filters; the other fields keep both.
+ */
+const withoutFullCaseLetters = (name: string) => name.replace(/[İΣ]/g, 'I');
+
 function companies(pool: readonly string[]): fc.Arbitrary<Company[]> {
   return fc.integer({ min: 0, max: 14 }).chain((count) =>
     fc
@@ -97,7 +105,7 @@ function companies(pool: readonly string[]): fc.Arbitrary<Company[]> {
         ids(count),
         fc.array(
           fc.record({
-            name: fc.oneof(shared(pool.filter(Boolean)), text(1)),
+            name: fc.oneof(shared(pool.filter(Boolean)), text(1)).map(withoutFullCaseLetters),
             street: text(0),
             zip_code: fc.oneof(shared(pool), text(0, 4)),
             city: fc.oneof(shared(pool), text(0)),
