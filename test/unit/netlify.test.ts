@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type BuildResult, build } from '../../scripts/builder/build.ts';
+import { type BuildResult, build, withDeclaredQueries } from '../../scripts/builder/build.ts';
 import { DEFAULTS } from '../../scripts/cli/settings.ts';
 import { type HeaderRule, parseHeadersFile } from '../../scripts/contract/headers.ts';
 import {
@@ -335,5 +335,61 @@ describe('a request on Netlify answers as the local server', () => {
       expect(response.headers.get('allow')).toBe('GET, HEAD, OPTIONS');
       expect(response.headers.get('vary')).toBe('Accept');
     }
+  });
+});
+
+describe('with filters, search and ordering in the settings (test/fixtures/filters/)', () => {
+  let filtersParent: string;
+  let filtersServer: http.Server;
+  let filtersLocal: string;
+  let answer: (request: Request) => Promise<Response>;
+  let bundled: string;
+
+  beforeAll(async () => {
+    filtersParent = await mkdtemp(path.join(tmpdir(), 'netlify-filters-'));
+    const outDir = path.join(filtersParent, 'public');
+    const settingsPath = path.join(import.meta.dirname, '../fixtures/filters/static-api.config.json');
+    const { resources: resourceSettings } = JSON.parse(await readFile(settingsPath, 'utf8'));
+    const options = { ...DEFAULTS, outDir, targetsDir: path.join(filtersParent, 'targets'), baseUrl: ORIGIN };
+    await build({ ...options, schemasDir: undefined, targets: ['netlify'], resourceSettings });
+    bundled = await readFile(path.join(options.targetsDir, 'netlify', FUNCTIONS_DIR, FUNCTION_FILE), 'utf8');
+    filtersServer = createApiServer(outDir);
+    filtersLocal = await listen(filtersServer, '127.0.0.1', 0);
+    // The site's rule for the files (proven above): `${FILES_PREFIX}/*` serves the build's file.
+    const readSite = async (input: URL | Request | string) => {
+      const { pathname } = new URL(input instanceof Request ? input.url : input);
+      const body = await readFile(path.join(outDir, decodeURIComponent(pathname.slice(FILES_PREFIX.length)))).catch(
+        () => null,
+      );
+      return body === null ? new Response('Not Found', { status: 404 }) : new Response(body, { status: 200 });
+    };
+    const { resources } = withDeclaredQueries({ resources: RESOURCES, resourceSettings, configPath: settingsPath });
+    answer = createNetlifyFunction(rules, FILES_PREFIX, routingOf(resources ?? []), readSite as typeof fetch);
+  }, 60_000);
+
+  afterAll(async () => {
+    await new Promise<void>((done) => filtersServer.close(() => done()));
+    await rm(filtersParent, { recursive: true, force: true });
+  });
+
+  it('bundles the settings into the function: the filtered fields, which the API alone does not name', () => {
+    expect(bundled).toContain('"country_name"');
+    expect(functionText).not.toContain('"country_name"');
+  });
+
+  it.each([
+    '/company/?country_name=Germany',
+    '/company/?search=laser',
+    '/company/?search=LASER,gmbh&ordering=-city',
+    '/company/?platform_plus_status=maybe',
+    '/company/?id=abc&platform_plus_status=maybe',
+    '/company/?ordering=city',
+    '/virtualbooth-texture/?search=oak',
+    '/virtualbooth-texture/?ordering=-name&page=2',
+    '/virtualbooth-texture/?name=Cork&format=json',
+  ])('GET %s answers as the local server', async (target) => {
+    const expected = await pick(await fetch(`${filtersLocal}${target}`, { redirect: 'manual' }));
+    expect(expected.status).not.toBe(404);
+    expect(await pick(await answer(new Request(`${ORIGIN}${target}`)))).toEqual(expected);
   });
 });
