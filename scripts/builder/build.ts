@@ -105,6 +105,19 @@ export function stageLogger(log: (line: string) => void): (line: string) => void
  * user that cannot stops the build (LimitsError, one line per limit); otherwise it is left out,
  * with a warning. Nothing has been written yet: the previous output stays whole either way.
  */
+/** The paths of the lists the settings file gives filters, search or orderings. */
+function queriedLists(resources: readonly Resource[]): string[] {
+  return resources
+    .filter(({ query }) => query && query.filters.length + query.search.length + query.ordering.length > 0)
+    .map((resource) => resource.path);
+}
+
+/** Why a target without code is left out when the settings file asks for answers made at request time. */
+function cannotQuery(target: string, paths: readonly string[]): string {
+  const handlers = TARGETS.filter((each) => each.runsHandler).map((each) => each.name);
+  return `${target}: runs no code, so it cannot answer the filters, search and orderings the settings file gives ${paths.join(', ')} (it would send the whole list); use ${handlers.join(', ')}, or remove those settings`;
+}
+
 function withinLimits(
   selected: readonly Target[],
   made: readonly Map<string, string>[],
@@ -114,6 +127,7 @@ function withinLimits(
   const warn = options.warn ?? (() => {});
   const sizes = new Map([...output].map(([file, text]) => [file, Buffer.byteLength(text)]));
   const plan = options.cloudflarePlan ?? DEFAULT_CLOUDFLARE_PLAN;
+  const queried = queriedLists(options.resources ?? RESOURCES);
   const breaches: string[] = [];
   const kept: number[] = [];
   for (const [index, target] of selected.entries()) {
@@ -129,6 +143,7 @@ function withinLimits(
     const findings = checkLimits(target.name, limits, built, { outDir: options.outDir, targetDir });
     for (const finding of findings.filter((found) => !found.over)) warn(formatFinding(finding));
     const over = findings.filter((found) => found.over).map(formatFinding);
+    if (queried.length > 0 && !target.runsHandler) over.push(cannotQuery(target.name, queried));
     if (over.length === 0) kept.push(index);
     else if (options.targets !== undefined) breaches.push(...over);
     else {

@@ -17,6 +17,12 @@ export interface TargetContext {
 
 export interface Target {
   name: string;
+  /**
+   * Whether the target answers requests with respond/'s handler (a worker or a function), so it
+   * answers the filters, search and orderings of the settings file at request time. A target
+   * without code cannot: it would send the whole list.
+   */
+  runsHandler?: true;
   /** Files of targets/<name>/ (path relative to that folder → text). */
   files(context: TargetContext): Map<string, string> | Promise<Map<string, string>>;
   /**

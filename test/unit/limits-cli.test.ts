@@ -116,3 +116,36 @@ describe('npm run build against the hosts limits', () => {
     );
   });
 });
+
+describe('npm run build with filters, search or orderings in the settings file', () => {
+  const settings = path.join(ROOT, 'test/fixtures/filters/static-api.config.json');
+  const args = (dir: string, more: string[] = []) => [
+    '--data',
+    GOOD_DATA,
+    '--config',
+    settings,
+    ...outputArgs(dir),
+    ...more,
+  ];
+  const refusal = (target: string) =>
+    `${target}: runs no code, so it cannot answer the filters, search and orderings the settings file gives /company/, /virtualbooth-texture/ (it would send the whole list); use cloudflare-workers, cloudflare-pages, netlify, or remove those settings\n`;
+
+  it('leaves out every target without code, which would send the whole list, and writes those that run the handler', async () => {
+    const dir = await tempDir();
+    const run = await runCommand('build', args(dir));
+    expect(run.code).toBe(0);
+    for (const target of ['nginx', 'caddy', 'apache', 'vercel'])
+      expect(run.stderr).toContain(`warning: ${refusal(target)}`);
+    const written = Object.keys(await readTreeText(path.join(dir, 'targets'))).map((file) => file.split('/')[0]);
+    expect(new Set(written)).toEqual(new Set(['cloudflare-workers', 'cloudflare-pages', 'netlify']));
+  });
+
+  it('refuses a target without code named with --target: exit 1, nothing written', async () => {
+    const dir = await tempDir();
+    const run = await runCommand('build', args(dir, ['--target', 'nginx,netlify']));
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain(`\n${refusal('nginx')}`);
+    expect(run.stderr).not.toContain('netlify: runs no code');
+    expect(await readTreeText(dir)).toEqual({});
+  });
+});

@@ -52,6 +52,7 @@ refuses an assets folder that holds a \`_worker.js\`.
 
 export const cloudflarePages: Target = {
   name: NAME,
+  runsHandler: true,
   files: async (context) =>
     new Map([
       ['_worker.js', `${generatedNote(NAME, '//')}\n\n${await bundleWorker(context)}`],

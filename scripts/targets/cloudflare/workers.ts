@@ -51,6 +51,7 @@ function wranglerConfig(): string {
 
 export const cloudflareWorkers: Target = {
   name: NAME,
+  runsHandler: true,
   files: async (context) =>
     new Map([
       ['wrangler.jsonc', wranglerConfig()],

@@ -144,6 +144,7 @@ How it is tested:
 
 export const netlify: Target = {
   name: NAME,
+  runsHandler: true,
   files: async (context) => {
     const code = await bundleFunctionCode(context, FILES_PREFIX);
     return new Map([
