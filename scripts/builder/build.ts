@@ -100,11 +100,6 @@ export function stageLogger(log: (line: string) => void): (line: string) => void
   };
 }
 
-/**
- * The targets (by their index in `selected`) whose hosts take this build. A target named by the
- * user that cannot stops the build (LimitsError, one line per limit); otherwise it is left out,
- * with a warning. Nothing has been written yet: the previous output stays whole either way.
- */
 /** The paths of the lists the settings file gives filters, search or orderings. */
 function queriedLists(resources: readonly Resource[]): string[] {
   return resources
@@ -118,6 +113,12 @@ function cannotQuery(target: string, paths: readonly string[]): string {
   return `${target}: runs no code, so it cannot answer the filters, search and orderings the settings file gives ${paths.join(', ')} (it would send the whole list); use ${handlers.join(', ')}, or remove those settings`;
 }
 
+/**
+ * The targets (by their index in `selected`) that take this build: within their hosts' limits,
+ * and running code where a list has filters, search or orderings. A target named by the user
+ * that cannot stops the build (LimitsError, one line per reason); otherwise it is left out, with
+ * a warning. Nothing has been written yet: the previous output stays whole either way.
+ */
 function withinLimits(
   selected: readonly Target[],
   made: readonly Map<string, string>[],

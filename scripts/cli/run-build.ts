@@ -26,8 +26,9 @@ export async function runBuild(settings: BuildOptions): Promise<boolean> {
 }
 
 /**
- * Prints why a build stopped: each data problem in one line, each host limit a chosen target is
- * over, or the write the file system refused,
+ * Prints why a build stopped: each data problem in one line, each reason a chosen target cannot
+ * take the build (a host limit it is over, no code where a list needs it), or the write the file
+ * system refused,
  * then `outcome`, by default that the folder being written was left as it was. Rethrows any other
  * error, which is not the build's to explain.
  */
@@ -37,9 +38,9 @@ export function printBuildFailure(error: unknown, outDir: string, outcome?: stri
     return;
   }
   if (error instanceof LimitsError) {
+    // A line per reason: a host limit the target is over, or a target that runs no code where a list needs it.
     for (const line of error.lines) console.error(line);
-    const count = error.lines.length === 1 ? '1 host limit' : `${error.lines.length} host limits`;
-    console.error(`\n${count} of the chosen targets exceeded; nothing was written.`);
+    console.error('\nThe chosen targets cannot take this build; nothing was written.');
     return;
   }
   if (!(error instanceof DataErrors)) throw error;

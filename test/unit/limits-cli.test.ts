@@ -67,7 +67,7 @@ describe('npm run build against the hosts limits', () => {
     expect(named.stderr).toContain(
       `\ncloudflare-pages-static: ${pagesStatic}/_headers has 151 rules, over the limit of 100 _headers rules on Cloudflare Pages; use fewer rules in _headers, or another target (cloudflare-pages, cloudflare-workers)\n`,
     );
-    expect(named.stderr).toContain('1 host limit of the chosen targets exceeded; nothing was written.');
+    expect(named.stderr).toContain('\nThe chosen targets cannot take this build; nothing was written.');
     expect(named.stderr).not.toContain('warning:');
     expect(await readTreeText(dir)).toEqual(previousWithHeaders);
 
@@ -146,6 +146,7 @@ describe('npm run build with filters, search or orderings in the settings file',
     expect(run.code).toBe(1);
     expect(run.stderr).toContain(`\n${refusal('nginx')}`);
     expect(run.stderr).not.toContain('netlify: runs no code');
+    expect(run.stderr).toContain('\nThe chosen targets cannot take this build; nothing was written.');
     expect(await readTreeText(dir)).toEqual({});
   });
 });
