@@ -11,6 +11,7 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import { Ajv2020 } from 'ajv2020/dist/2020.js';
 import fg from 'fast-glob';
 import { describe, expect, it } from 'vitest';
+import { withDeclaredQueries } from '../../scripts/builder/build.ts';
 import { schemaFiles } from '../../scripts/builder/documents/openapi.ts';
 import type { SourceRecord } from '../../scripts/builder/pipeline/load.ts';
 import { render, routesOf } from '../../scripts/builder/pipeline/render.ts';
@@ -214,5 +215,44 @@ describe('every answer in public/ validates against its response schema (ajv)', 
     const files = fg.sync('**/*.json', { cwd: PUBLIC, dot: true });
     expect(files.length).toBeGreaterThan(20);
     expect([...new Set(ANSWERS.map(([file]) => file))].sort()).toEqual(files.sort());
+  });
+});
+
+describe('with filters, search and ordering in the settings (test/fixtures/filters/)', () => {
+  const settingsPath = path.join(ROOT, 'test/fixtures/filters/static-api.config.json');
+  const { resources: resourceSettings } = JSON.parse(readFileSync(settingsPath, 'utf8'));
+  const { resources } = withDeclaredQueries({ resources: RESOURCES, resourceSettings, configPath: settingsPath });
+  const doc: Doc = JSON.parse(schemaFiles(SETTINGS, HEADERS_FILE, resources).get('schemas/openapi.json') as string);
+  const names = (apiPath: string) =>
+    doc.paths[apiPath].get.parameters.map((parameter: Doc) => parameter.name ?? parameter.$ref.split('/').at(-1));
+
+  it('is still a valid OpenAPI 3.1 document', async () => {
+    const result = await new Validator().validate(structuredClone(doc));
+    expect(result.errors ?? []).toEqual([]);
+  });
+
+  it('names each filter, the search and the ordering of the lists that have them, and no others', () => {
+    expect(names('/company/')).toEqual([
+      'format',
+      'country_name',
+      'city',
+      'platform_plus_status',
+      'phone',
+      'id',
+      'search',
+      'ordering',
+    ]);
+    expect(names('/virtualbooth-texture/')).toEqual(['format', 'page', 'id', 'name', 'search', 'ordering']);
+    expect(names('/virtualfair/')).toEqual(['format']);
+    expect(names('/event/')).toEqual(DOC.paths['/event/'].get.parameters.map((p: Doc) => p.$ref.split('/').at(-1)));
+  });
+
+  it("describes the 400 of a value a filter cannot read in django-filter's form", () => {
+    const validator = new Ajv2020({ allErrors: true, strict: false });
+    validator.addSchema(doc, 'filtered.json');
+    const pointer = `/paths/${escapePointer('/company/')}/get/responses/400/content/application~1json/schema`;
+    const validate = validator.compile({ $ref: `filtered.json#${pointer}` });
+    expect(validate({ id: ['Enter a number.'], platform_plus_status: ['Enter a valid boolean.'] })).toBe(true);
+    expect(validate({ id: 'Enter a number.' })).toBe(false);
   });
 });

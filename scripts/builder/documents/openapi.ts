@@ -4,10 +4,12 @@
 // writes. Beside it, the source files' JSON Schemas: schemaFiles() gives every file of `schemas/`.
 
 import { methodNotAllowedBody } from '../../contract/bodies.ts';
+import type { FilterKind } from '../../contract/filters.ts';
 import { type HeaderRule, headersFor, parseHeadersFile } from '../../contract/headers.ts';
 import { RESOURCES } from '../../contract/resources/index.ts';
 import type { Resource } from '../../contract/resources/resource.ts';
 import { FORMATS, REJECTED_METHODS, UNSUPPORTED_ORDERING_FILE } from '../../contract/routes.ts';
+import { SEARCH_PARAM } from '../../contract/search.ts';
 import { type JsonSchema, recordJsonSchema, sourceFileJsonSchemas } from './json-schemas.ts';
 
 export interface OpenApiSettings {
@@ -233,13 +235,74 @@ function response(rules: Rules, path: string, description: string, schema?: unkn
   };
 }
 
+/** What a filter reads, by the kind of its field, as django-filter's form fields read it. */
+const FILTER_VALUES: Readonly<Record<FilterKind, { schema: Record<string, unknown>; reads: string }>> = {
+  text: { schema: { type: 'string' }, reads: 'the exact text' },
+  integer: { schema: { type: 'string', examples: ['42'] }, reads: 'a whole number ("Enter a number." otherwise)' },
+  boolean: { schema: { type: 'string', enum: ['true', 'false', 'True', 'False', '1', '0'] }, reads: 'true or false' },
+  date: { schema: { type: 'string', examples: ['2026-05-04'] }, reads: 'a date ("Enter a valid date." otherwise)' },
+  uuid: { schema: { type: 'string', format: 'uuid' }, reads: 'a UUID ("Enter a valid UUID." otherwise)' },
+};
+
+/**
+ * The parameters the settings file's filters, search and ordering give `resource` (none without
+ * them), inline: they are the list's own. Only the targets that run code answer them.
+ */
+function queryParametersOf(resource: Resource): Array<Record<string, unknown>> {
+  const { query } = resource;
+  if (query === undefined) return [];
+  const parameters: Array<Record<string, unknown>> = query.filters.map(({ field, kind }) => ({
+    name: field,
+    in: 'query',
+    description: `Only the records whose ${field} is ${FILTER_VALUES[kind].reads}, as django-filter's exact lookup; an empty value filters nothing.`,
+    schema: FILTER_VALUES[kind].schema,
+  }));
+  if (query.search.length > 0) {
+    const fields = query.search.map(({ field, lookup }) => `${field} (${lookup})`).join(', ');
+    parameters.push({
+      name: SEARCH_PARAM,
+      in: 'query',
+      description: `Terms separated by spaces or commas, as DRF's SearchFilter splits them: a record is listed when every term is found, without case, in one of ${fields}.`,
+      schema: { type: 'string' },
+    });
+  }
+  if (query.ordering.length > 0) {
+    parameters.push({
+      name: 'ordering',
+      in: 'query',
+      description: `Fields to sort by, each ascending or descending (-), comma-separated, as DRF's OrderingFilter; a term that is not one of ${query.ordering.join(', ')} is dropped.`,
+      schema: { type: 'string' },
+    });
+  }
+  return parameters;
+}
+
+/** One schema as it is, several as `anyOf`. */
+function oneOrAny(schemas: readonly Record<string, unknown>[]): Record<string, unknown> {
+  return schemas.length === 1 ? (schemas[0] as Record<string, unknown>) : { anyOf: schemas };
+}
+
 function pathItems(resource: Resource, resources: readonly Resource[], rules: Rules): Record<string, unknown> {
   const { name, path, title } = resource;
   const body = resource.paginated ? ref(pageComponent(resource)) : { type: 'array', items: ref(resource.component) };
-  const parameters: Array<{ $ref: string }> = [{ $ref: '#/components/parameters/format' }];
+  const parameters: Array<Record<string, unknown>> = [{ $ref: '#/components/parameters/format' }];
   if (resource.orderingFields.length > 0)
     parameters.push({ $ref: `#/components/parameters/${orderingParameter(resource, resources)}` });
   if (resource.paginated) parameters.push({ $ref: '#/components/parameters/page' });
+  parameters.push(...queryParametersOf(resource));
+  const badRequests: Array<[description: string, schema: Record<string, unknown>]> = [];
+  if (resource.orderingFields.length > 0) {
+    badRequests.push([
+      'Only from a web server (nginx, Caddy, Apache), which runs no code, for an ordering by several fields.',
+      ref('UnsupportedOrdering'),
+    ]);
+  }
+  if ((resource.query?.filters.length ?? 0) > 0) {
+    badRequests.push([
+      "A filter value the filter cannot read: each such filter's name with django-filter's messages.",
+      { type: 'object', additionalProperties: { type: 'array', items: { type: 'string' } } },
+    ]);
+  }
   const notFound = resource.paginated
     ? response(rules, path, 'Not found (format), or Invalid page (page).', {
         anyOf: [ref('NotFound'), ref('InvalidPage')],
@@ -247,13 +310,13 @@ function pathItems(resource: Resource, resources: readonly Resource[], rules: Ru
     : shared(rules, 'NotFound', response(rules, path, 'Not found: a format other than api or json.', ref('NotFound')));
   const listResponses = (withBody: boolean) => ({
     '200': response(rules, path, title, withBody ? body : undefined),
-    ...(resource.orderingFields.length > 0
+    ...(badRequests.length > 0
       ? {
           '400': response(
             rules,
             path,
-            'Only from a web server (nginx, Caddy, Apache), which runs no code, for an ordering by several fields.',
-            withBody ? ref('UnsupportedOrdering') : undefined,
+            badRequests.map(([description]) => description).join(' Or: '),
+            withBody ? oneOrAny(badRequests.map(([, schema]) => schema)) : undefined,
           ),
         }
       : {}),
