@@ -1,5 +1,5 @@
 // `npm run bench`: the cases of docs/performance.md, each against its baseline, then the report;
-// exit status 1 when a target is missed. `--case startup|dev|import|delivery|peer|growth` runs one case alone
+// exit status 1 when a target is missed. `--case startup|dev|import|delivery|peer|growth|filters` runs one case alone
 // (`--case dev --catalogue sample|benchmark|imported`: one of its catalogues);
 // `--rounds <n>` is the number of the build's rounds to judge.
 
@@ -9,6 +9,7 @@ import { parseArgs } from 'node:util';
 import type { ChildResult } from './child.ts';
 import { deliveryReport, runDeliveryCase } from './delivery-case.ts';
 import { type DevCatalogueResult, runDevCase } from './dev-case.ts';
+import { runFiltersCase } from './filters-case.ts';
 import { COUNTS, generate } from './generate.ts';
 import { GROWTH, runGrowthCase } from './growth-case.ts';
 import { runImportCase } from './import-case.ts';
@@ -23,7 +24,16 @@ import {
   type TreeSummary,
 } from './measure.ts';
 import { runPeerCase } from './peer-case.ts';
-import { devReport, growthReport, importReport, judged, peerReport, report, startupReport } from './report.ts';
+import {
+  devReport,
+  filtersReport,
+  growthReport,
+  importReport,
+  judged,
+  peerReport,
+  report,
+  startupReport,
+} from './report.ts';
 import { runStartupCase } from './startup-case.ts';
 
 const BENCH = path.join(ROOT, '.bench');
@@ -93,8 +103,8 @@ async function main(): Promise<boolean> {
     console.log(section.lines.join('\n'));
     return section.passed;
   }
-  if (!['all', 'import', 'delivery', 'peer', 'growth'].includes(values.case))
-    throw new Error('--case expects all, startup, dev, import, delivery, peer or growth');
+  if (!['all', 'import', 'delivery', 'peer', 'growth', 'filters'].includes(values.case))
+    throw new Error('--case expects all, startup, dev, import, delivery, peer, growth or filters');
 
   await rm(BENCH, { recursive: true, force: true });
   await mkdir(path.join(BENCH, 'out'), { recursive: true });
@@ -112,6 +122,11 @@ async function main(): Promise<boolean> {
     const imported = importReport(await runImportCase(BENCH, dataDir, COUNTS.textures));
     console.log(imported.lines.join('\n'));
     return imported.passed;
+  }
+  if (values.case === 'filters') {
+    const filters = filtersReport(await runFiltersCase(BENCH, dataDir));
+    console.log(filters.lines.join('\n'));
+    return filters.passed;
   }
   if (values.case === 'growth') {
     const growth = growthReport(await runGrowthCase(BENCH, dataDir));
@@ -198,6 +213,8 @@ async function main(): Promise<boolean> {
   const peer = peerReport(await runPeerCase(BENCH, dataDir));
   console.log(`growth: npm run build of the benchmark catalogue and of ${GROWTH} times it ...`);
   const growth = growthReport(await runGrowthCase(BENCH, dataDir));
+  console.log('filters: filters, search and ordering on the benchmark catalogue ...');
+  const filters = filtersReport(await runFiltersCase(BENCH, dataDir));
 
   const { text, passed } = report({
     generatedMs,
@@ -213,8 +230,8 @@ async function main(): Promise<boolean> {
     imports,
     startup,
   });
-  console.log([text, '', ...delivery.lines, ...peer.lines, ...growth.lines].join('\n'));
-  return passed && delivery.passed && peer.passed && growth.passed;
+  console.log([text, '', ...delivery.lines, ...peer.lines, ...growth.lines, ...filters.lines].join('\n'));
+  return passed && delivery.passed && peer.passed && growth.passed && filters.passed;
 }
 
 try {

@@ -2,6 +2,7 @@
 
 import type { ChildResult } from './child.ts';
 import { DEV_EDITS, type DevCatalogueResult } from './dev-case.ts';
+import type { FiltersResult } from './filters-case.ts';
 import { GROWTH, type GrowthResult } from './growth-case.ts';
 import { type CommandRun, mb, type Rounds, seconds, type TreeSummary } from './measure.ts';
 import type { PeerResult } from './peer-case.ts';
@@ -530,6 +531,48 @@ export function growthReport(result: GrowthResult): Section {
       ),
       '',
       `${pass(rssOk)} build memory at x1: peak RSS ${mb(worstRss)} in the worst round (target < ${mb(LIMITS.maxCatalogueRssBytes)}); ${label} is reported, not judged`,
+    ],
+  };
+}
+
+/** A filtered answer is worth asking for when it comes no later than the whole list it is taken from. */
+const MAX_FILTER_RATIO = 1;
+/** What a filter or a search on the company list should take on the local server. */
+const MAX_FILTER_MS = 1000;
+
+/** The filters case: the build's cost of the settings, and each filtered answer against the plain list. */
+export function filtersReport(result: FiltersResult): Section {
+  const [plain, ...filtered] = result.answers;
+  if (plain === undefined) throw new Error('the filters case asked nothing');
+  const plainMs = median(plain.ms);
+  const verdicts = filtered.map((answer) => {
+    const ms = median(answer.ms);
+    const ok = answer.status === 200 && ms / plainMs <= MAX_FILTER_RATIO && ms <= MAX_FILTER_MS;
+    return {
+      ok,
+      line: `${pass(ok)} ${answer.request}: ${answer.status}, ${mb(answer.bytes)}, ${int(ms)} ms, ${times(ms / plainMs)} the plain list (targets: <= ${times(MAX_FILTER_RATIO)} and <= ${int(MAX_FILTER_MS)} ms)`,
+    };
+  });
+  const buildRatio = median(result.withSettings.map((run) => run.ms)) / median(result.without.map((run) => run.ms));
+  return {
+    passed: verdicts.every((verdict) => verdict.ok),
+    lines: [
+      '',
+      `Filters case: \`npm run build\` with filters, search and ordering on the company list, against the same build without them`,
+      `(${result.withSettings.length} alternating rounds), then \`npm run serve\` of that build: each request asked ${plain.ms.length} times.`,
+      '',
+      HEAD,
+      ...MEASURES.flatMap(([what, pick, format]) => [
+        row(`with settings ${what}`, result.withSettings.map(pick), format),
+        row(`without ${what}`, result.without.map(pick), format),
+      ]),
+      note(
+        `with over without, median time: ${times(buildRatio)}; bytes added: ${mb(result.bytesWith - result.bytesWithout)} (${mb(result.bytesWith)} against ${mb(result.bytesWithout)})`,
+      ),
+      row(`GET ${plain.request} ms`, plain.ms, int),
+      ...filtered.map((answer) => row(`GET ${answer.request.slice('/company/'.length)} ms`, answer.ms, int)),
+      '',
+      ...verdicts.map((verdict) => verdict.line),
     ],
   };
 }

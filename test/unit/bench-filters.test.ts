@@ -1,0 +1,72 @@
+// scripts/bench/filters-case.ts and its report: run for real on the sample data (the bench runs it
+// on the benchmark catalogue), and the report's verdicts: each filtered answer must be a 200 that
+// comes no later than the plain list and within a second.
+
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { FILTER_REQUESTS, PLAIN_REQUEST, runFiltersCase } from '../../scripts/bench/filters-case.ts';
+import type { CommandRun } from '../../scripts/bench/measure.ts';
+import { filtersReport } from '../../scripts/bench/report.ts';
+import { ROOT } from './helpers/cli.ts';
+
+const run = (ms: number): CommandRun => ({ ms, cpuMs: ms, maxRssBytes: 300e6 });
+const answer = (request: string, ms: number, status = 200) => ({
+  request,
+  ms: [ms, ms + 10, ms - 10],
+  status,
+  bytes: 1e6,
+});
+
+describe('filtersReport', () => {
+  const result = (filteredMs: number, status = 200) => ({
+    withSettings: [run(12_000), run(13_000)],
+    without: [run(10_000), run(11_000)],
+    bytesWith: 150e6,
+    bytesWithout: 100e6,
+    answers: [answer(PLAIN_REQUEST, 400), ...FILTER_REQUESTS.map((request) => answer(request, filteredMs, status))],
+  });
+
+  it('passes filtered answers no later than the plain list, and shows what the settings cost the build', () => {
+    const report = filtersReport(result(300));
+    expect(report.passed).toBe(true);
+    expect(report.lines.find((line) => line.includes('with over without'))).toContain(
+      'median time: 1.19x; bytes added: 50.0 MB (150.0 MB against 100.0 MB)',
+    );
+    expect(report.lines).toContain(
+      'PASS /company/?search=laser: 200, 1.0 MB, 300 ms, 0.75x the plain list (targets: <= 1.00x and <= 1,000 ms)',
+    );
+  });
+
+  it('fails one slower than the plain list, over a second, or not a 200', () => {
+    expect(filtersReport(result(500)).passed).toBe(false);
+    expect(
+      filtersReport({
+        ...result(300),
+        answers: [answer(PLAIN_REQUEST, 4000), ...FILTER_REQUESTS.map((r) => answer(r, 1200))],
+      }).passed,
+    ).toBe(false);
+    expect(filtersReport(result(300, 400)).passed).toBe(false);
+  });
+});
+
+describe('runFiltersCase', () => {
+  it('builds with and without the settings, serves the one with them and answers every request with 200', async () => {
+    const bench = await mkdtemp(path.join(tmpdir(), 'bench-filters-'));
+    try {
+      const result = await runFiltersCase(bench, path.join(ROOT, 'data'));
+      expect(result.withSettings).toHaveLength(2);
+      expect(result.without).toHaveLength(2);
+      // The records' parts of the company list are what the settings add.
+      expect(result.bytesWith).toBeGreaterThan(result.bytesWithout);
+      expect(result.answers.map(({ request, status }) => [request, status])).toEqual(
+        [PLAIN_REQUEST, ...FILTER_REQUESTS].map((request) => [request, 200]),
+      );
+      const [plain, byCountry] = result.answers;
+      expect(byCountry?.bytes).toBeLessThan(plain?.bytes as number);
+    } finally {
+      await rm(bench, { recursive: true, force: true });
+    }
+  }, 240_000);
+});
