@@ -157,11 +157,6 @@ const REASONS = {
     "server's pretty URLs) when it answers 404 or 403, and sends the last answer: the function's Invalid page 404 " +
     'becomes Not found, and each 404 costs five invocations (seen with netlify-cli 26.2.0, utils/proxy.js ' +
     "alternativePathsFor); whether Netlify's CDN does so for a function no offline run shows",
-  'netlify-dev-folder-redirect':
-    'in the end-to-end runs netlify dev answered GET of a list path without its slash with a 301 typed ' +
-    'text/html; charset=utf-8 (its static server redirecting the output folder) where the function answers ' +
-    'the 301 typed application/json, as curl, fetch and a lone Playwright client got from the same server ' +
-    '(seen with netlify-cli 26.2.0 on a loaded machine; the cause is not found)',
   'netlify-dev-absolute-form':
     'netlify dev matches functions on the request-target as sent, prefixed with http://localhost (netlify-cli ' +
     'getFunctionForURLPath), so an absolute-form target (GET http://host/company/) reaches no function and gets ' +
@@ -250,7 +245,6 @@ const PAGES_STATIC_LIMITS: Differences = {
  */
 const NETLIFY_LIMITS: Differences = {
   'methods.head': 'netlify-dev-head',
-  'headers.redirect': 'netlify-dev-folder-redirect',
   'paths.absolute-form': 'netlify-dev-absolute-form',
   'pages.invalid': 'netlify-dev-404-retry',
   "[query] /virtualbooth-texture/?page=%EF%BB%BF2 → 404 Invalid page (int('\\ufeff2') fails)": 'netlify-dev-404-retry',
