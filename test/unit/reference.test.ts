@@ -232,3 +232,28 @@ describe.runIf(installed.length > 0)('the reference page on the web servers', ()
     30_000,
   );
 });
+
+describe('the reference page of a build with filters, search and ordering (test/fixtures/filters/)', () => {
+  it("lists each list's filters, its search and its ordering as parameters", async () => {
+    const { readFile } = await import('node:fs/promises');
+    const { withDeclaredQueries } = await import('../../scripts/builder/build.ts');
+    const { RESOURCES } = await import('../../scripts/contract/resources/index.ts');
+    const settingsPath = path.join(import.meta.dirname, '../fixtures/filters/static-api.config.json');
+    const { resources: resourceSettings } = JSON.parse(await readFile(settingsPath, 'utf8'));
+    const { resources } = withDeclaredQueries({ resources: RESOURCES, resourceSettings, configPath: settingsPath });
+    const page = referencePage({ baseUrl: 'http://localhost:3000', pageSize: 10, resources }, 'x');
+    /** The section of one list, up to the next list's. */
+    const section = (name: string) => {
+      const from = page.indexOf(`id="${name}"`);
+      const next = RESOURCES.map((other) => page.indexOf(`id="${other.name}"`)).filter((at) => at > from);
+      return page.slice(from, next.length > 0 ? Math.min(...next) : undefined);
+    };
+    const company = section('company');
+    for (const name of ['country_name', 'city', 'platform_plus_status', 'search', 'ordering']) {
+      expect(company).toContain(`<th scope="row"><code>${name}</code></th>`);
+    }
+    expect(company).toContain('<code>true</code>, <code>false</code>');
+    expect(section('virtualfair')).not.toContain('<code>search</code></th>');
+    expect(section('virtualfair')).toContain('<code>format</code></th>');
+  });
+});

@@ -88,16 +88,21 @@ function table(caption: string, head: readonly string[], rows: readonly string[]
   return `<div class="table" tabindex="0" role="group" aria-label="${caption}"><table><caption>${caption}</caption><thead><tr>${headings}</tr></thead><tbody>\n${rows.join('\n')}\n</tbody></table></div>`;
 }
 
-/** The values a query parameter takes, as the route table plans them. */
+/** The values a query parameter takes, as the route table plans them or the settings' filters read them. */
 function parameterValues(document: Schema, name: string, schema: Schema): string {
   if (name === 'ordering') {
+    // The declaration's fields are listed; the settings' ordering says its own in the description.
+    if (schema.items === undefined) return 'fields, each ascending or descending (-), comma-separated';
     const values = (deref(document, schema.items as Schema).enum as string[]).map(code).join(' ');
     return `${values}; or several, comma-separated (${code('-start_date,name')})`;
   }
   if (name === 'page') {
     return `${code('1')} to <span data-page-count>the last page</span>, or ${code('last')}`;
   }
-  return `${(schema.enum as string[]).map(code).join(', ')}, or empty: the same JSON as none`;
+  if (name === 'format') return `${(schema.enum as string[]).map(code).join(', ')}, or empty: the same JSON as none`;
+  if (Array.isArray(schema.enum)) return (schema.enum as string[]).map(code).join(', ');
+  const example = (schema.examples as string[] | undefined)?.[0];
+  return example === undefined ? 'text' : `such as ${code(example)}`;
 }
 
 function resourceSection(document: Schema, resource: Resource): string {
