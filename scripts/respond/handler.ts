@@ -138,6 +138,7 @@ export function createHandler(rules: readonly HeaderRule[], resources: readonly 
 
   const byName = new Map(resources.map((resource) => [resource.name, resource]));
 
+  /** The text of a file the build must hold: its absence is a bug of the build, a 500. */
   async function textOf<Body>(store: FileStore<Body>, file: string): Promise<string> {
     const opened = await store.open(file);
     if (opened === null) throw new Error(`the build has no ${file}`);
@@ -173,9 +174,7 @@ export function createHandler(rules: readonly HeaderRule[], resources: readonly 
         return { status: 405, headers: withContentType(headers), body: methodNotAllowedBody(answer.method) };
       case 'sorted': {
         // Too many multi-field orderings to pre-render each: sort the default list's records.
-        const list = await store.open(answer.file);
-        if (list === null) throw new Error(`the build has no ${answer.file}`);
-        const records = JSON.parse(await list.text()) as Array<Json & { id: number }>;
+        const records = JSON.parse(await textOf(store, answer.file)) as Array<Json & { id: number }>;
         return { status: 200, headers: withContentType(headers), body: encode(sortRecords(records, answer.terms)) };
       }
       case 'query':
