@@ -128,7 +128,8 @@ function withinLimits(
   const warn = options.warn ?? (() => {});
   const sizes = new Map([...output].map(([file, text]) => [file, Buffer.byteLength(text)]));
   const plan = options.cloudflarePlan ?? DEFAULT_CLOUDFLARE_PLAN;
-  const queried = queriedLists(options.resources ?? RESOURCES);
+  const resources = options.resources ?? RESOURCES;
+  const queried = queriedLists(resources);
   const breaches: string[] = [];
   const kept: number[] = [];
   for (const [index, target] of selected.entries()) {
@@ -139,7 +140,7 @@ function withinLimits(
       sizes,
       targetFiles: made[index] as Map<string, string>,
       plan,
-      resources: options.resources ?? RESOURCES,
+      resources,
     };
     const findings = checkLimits(target.name, limits, built, { outDir: options.outDir, targetDir });
     for (const finding of findings.filter((found) => !found.over)) warn(formatFinding(finding));
@@ -223,16 +224,11 @@ export function writeSite(options: Pick<BuildOptions, 'outDir' | 'precompress'>,
   return writeOutput(options.outDir, files, undefined, { precompress: options.precompress ?? true });
 }
 
-/** The targets named by the options, all of them when none is. */
-const selectedTargets = (options: BuildOptions) =>
-  TARGETS.filter((target) => !options.targets || options.targets.includes(target.name));
-
 /**
  * Load → validate → render, with the targets asked for their files meanwhile. Apart from build()
  * so that the catalogue is garbage once the files are rendered: the write runs without it.
  */
-async function readAndRender(options: BuildOptions, step: (line: string) => void) {
-  const selected = selectedTargets(options);
+async function readAndRender(options: BuildOptions, selected: readonly Target[], step: (line: string) => void) {
   const { catalogue, routes, headerRules, headersText, ...source } = await readCatalogue(
     options,
     step,
@@ -245,23 +241,21 @@ async function readAndRender(options: BuildOptions, step: (line: string) => void
   targetFiles.catch(() => {});
   const { files } = await renderSite(catalogue, context, headersText, options);
   step(`render: ${routes.length} routes, ${files.size} files`);
-  return { selected, routes, headersText, source, targetFiles, files };
+  return { routes, headersText, source, targetFiles, files };
 }
 
 /** Builds and writes the output and the selected targets' files; throws DataErrors on bad input. */
 export async function build(given: BuildOptions): Promise<BuildResult> {
   const options = withDeclaredQueries(given);
   const step = stageLogger(options.log ?? (() => {}));
+  const selected = TARGETS.filter((target) => !options.targets || options.targets.includes(target.name));
   // First repair what a killed build left where this one writes, even if it stops on bad data.
   if (!options.check) {
-    const outputs = [
-      options.outDir,
-      ...selectedTargets(options).map((target) => path.join(options.targetsDir, target.name)),
-    ];
+    const outputs = [options.outDir, ...selected.map((target) => path.join(options.targetsDir, target.name))];
     if (options.schemasDir !== undefined) outputs.push(options.schemasDir);
     await Promise.all(outputs.map((dir) => recoverOutput(path.resolve(dir))));
   }
-  const { selected, routes, headersText, source, targetFiles, files } = await readAndRender(options, step);
+  const { routes, headersText, source, targetFiles, files } = await readAndRender(options, selected, step);
   const allMade = await targetFiles;
   const kept = withinLimits(selected, allMade, files, options);
   const written = kept.map((index) => selected[index] as Target);
