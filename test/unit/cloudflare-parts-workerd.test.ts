@@ -29,6 +29,15 @@ interface Answer {
   bytes: number;
 }
 
+/** Long enough for 27 MB through wrangler's proxy on a loaded machine (8 s seen in CI). */
+const REQUEST_TIMEOUT_MS = 20_000;
+
+class NoAnswer extends Error {
+  constructor(request: string) {
+    super(`${request}: no answer in ${REQUEST_TIMEOUT_MS / 1000} s`);
+  }
+}
+
 /** One request on its own connection, the body hashed as it arrives (never held whole). */
 function request(
   origin: string,
@@ -54,7 +63,7 @@ function request(
       );
       response.on('error', reject);
     });
-    call.setTimeout(60_000, () => call.destroy(new Error(`${method} ${target}: no answer in 60 s`)));
+    call.setTimeout(REQUEST_TIMEOUT_MS, () => call.destroy(new NoAnswer(`${method} ${target}`)));
     call.on('error', reject);
     call.end();
   });
@@ -122,6 +131,21 @@ afterAll(async () => {
 
 const origin = () => (running as RunningTarget).origin;
 
+/**
+ * A small request that is asked once more when nothing answered it: under a full test run,
+ * wrangler's local proxy (not part of Cloudflare's edge) has been seen to leave one of these 404s
+ * unanswered. The retry is printed with what wrangler said, so that it stays visible.
+ */
+async function requestAgain(target: string): Promise<Answer> {
+  try {
+    return await request(origin(), target);
+  } catch (error) {
+    if (!(error instanceof NoAnswer)) throw error;
+    console.warn(`${error.message}; asking again. wrangler said:\n${running?.output?.() ?? ''}`);
+    return request(origin(), target);
+  }
+}
+
 describe('the Cloudflare worker under workerd, a list past 25 MiB', () => {
   it('is past the limit, with parts that fit', async () => {
     expect(expected.bytes).toBeGreaterThan(MAX_ASSET_BYTES);
@@ -182,7 +206,7 @@ describe('the Cloudflare worker under workerd, a list past 25 MiB', () => {
     expect(gzip.bytes).toBeLessThan(expected.bytes);
   });
 
-  it('answers no part, manifest or .assetsignore at any URL: 404 Not found', async () => {
+  it('answers no part, manifest or .assetsignore at any URL: 404 Not found', { timeout: 90_000 }, async () => {
     for (const target of [
       `/${manifestFile('company/index.json')}`,
       `/${partFile('company/index.json', 1)}`,
@@ -190,7 +214,7 @@ describe('the Cloudflare worker under workerd, a list past 25 MiB', () => {
       '/.assetsignore',
       '/company/index.json',
     ]) {
-      const answer = await request(origin(), target);
+      const answer = await requestAgain(target);
       expect(answer.status, target).toBe(404);
       expect(answer.sha256, target).toBe(createHash('sha256').update('{"detail":"Not found."}').digest('hex'));
     }
