@@ -96,7 +96,9 @@ function listensOn(port: number): Promise<boolean> {
 
 /** A port of this process's block that is free now and that this process has not handed out before. */
 export async function freePort(): Promise<number> {
-  const block = Number(process.env.VITEST_POOL_ID ?? process.env.TEST_PARALLEL_INDEX ?? 0) % PROCESS_BLOCKS;
+  // TEST_PORT_BLOCKS_FROM shifts the blocks for runs of two checkouts side by side.
+  const first = Number(process.env.TEST_PORT_BLOCKS_FROM ?? 0);
+  const block = (first + Number(process.env.VITEST_POOL_ID ?? process.env.TEST_PARALLEL_INDEX ?? 0)) % PROCESS_BLOCKS;
   while (portsGiven < PORTS_PER_PROCESS) {
     const port = PORTS_FROM + block * PORTS_PER_PROCESS + portsGiven++;
     if (await listensOn(port)) return port;
