@@ -21,7 +21,15 @@ export interface FileSettings {
   resources?: Record<string, ResourceSettings>;
 }
 
-const KEYS = ['baseUrl', 'pageSize', 'targets', 'cloudflarePlan', 'reference', 'resources'] as const;
+/** The keys the file may hold, besides `$schema` (builder/documents/json-schemas.ts writes its JSON Schema). */
+export const SETTINGS_FILE_KEYS = [
+  'baseUrl',
+  'pageSize',
+  'targets',
+  'cloudflarePlan',
+  'reference',
+  'resources',
+] as const;
 
 /** A settings file that cannot be used, said in one line naming the file. */
 export class SettingsFileError extends ProjectError {}
@@ -51,9 +59,9 @@ export function readSettingsFile(path: string, shown = path): Record<string, unk
     throw new SettingsFileError(`${file}: expected an object such as {"baseUrl": "https://api.example.com"}`);
   }
   for (const key of Object.keys(parsed)) {
-    if (!(KEYS as readonly string[]).includes(key) && key !== '$schema') {
+    if (!(SETTINGS_FILE_KEYS as readonly string[]).includes(key) && key !== '$schema') {
       throw new SettingsFileError(
-        `${file}: unexpected setting "${key}" (expected ${KEYS.slice(0, -1).join(', ')} or ${KEYS.at(-1)})`,
+        `${file}: unexpected setting "${key}" (expected ${SETTINGS_FILE_KEYS.slice(0, -1).join(', ')} or ${SETTINGS_FILE_KEYS.at(-1)})`,
       );
     }
   }

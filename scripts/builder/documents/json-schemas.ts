@@ -4,8 +4,13 @@
 // JSON Schema cannot express are named in each schema's description (see schemas.ts).
 
 import { z } from 'zod';
+import { FILTER_KINDS } from '../../contract/filters.ts';
+import type { RESOURCE_SETTING_KEYS } from '../../contract/query.ts';
 import { RESOURCES } from '../../contract/resources/index.ts';
 import type { Resource } from '../../contract/resources/resource.ts';
+import { CLOUDFLARE_PLANS } from '../../targets/limits.ts';
+import { TARGET_NAMES } from '../../targets/names.ts';
+import { shownFields } from '../pipeline/query-fields.ts';
 import { validatorOf } from '../pipeline/validators.ts';
 
 export type JsonSchema = { [key: string]: unknown };
@@ -68,4 +73,96 @@ function sourceFileSchema(resource: Resource): JsonSchema {
 /** Path → JSON Schema of every resource's source files: `schemas/<resource>.schema.json`. */
 export function sourceFileJsonSchemas(resources: readonly Resource[] = RESOURCES): Map<string, JsonSchema> {
   return new Map(resources.map((resource) => [`schemas/${resource.name}.schema.json`, sourceFileSchema(resource)]));
+}
+
+/** Where the settings file's JSON Schema is written, and what a settings file's `$schema` names. */
+export const SETTINGS_FILE_SCHEMA = 'schemas/static-api.config.schema.json';
+
+const namesOf = (fields: readonly string[], what: string) =>
+  z.array(z.enum(fields as [string, ...string[]])).meta({ uniqueItems: true, description: what });
+
+/**
+ * A resource's section of the `resources` setting, with the fields each list can take there, so
+ * that an editor offers them: the fields the list shows (builder/pipeline/query-fields.ts), a
+ * filter's of a kind it reads, a search's and an ordering's of one value. An ordering the
+ * declaration has already (the events') may only be repeated, in any order.
+ */
+function resourceSettingsSchema(resource: Resource) {
+  const shown = [...shownFields(resource)];
+  const filterable = shown.filter(([, field]) => (FILTER_KINDS as readonly string[]).includes(field.kind));
+  const single = shown.filter(([, field]) => field.kind !== 'list' && field.kind !== 'object').map(([name]) => name);
+  const filters = filterable.map(([name]) => name);
+  const declared = resource.orderingFields;
+  const ordering =
+    declared.length > 0
+      ? namesOf(declared, `${resource.name} orders by its own fields; the setting may only repeat all of them.`).length(
+          declared.length,
+        )
+      : namesOf(single, "OrderingFilter's ordering_fields: ?ordering= by these fields.");
+  // JSON Schema has no "subset of another array": each prerendered filter requires its filter.
+  // JSON Schema has no "subset of another array": each prerendered filter requires its filter.
+  // (The keywords are entries, since an object literal with a `then` reads as a thenable.)
+  const prerenderedNeedsFilter = filters.map((field) =>
+    Object.fromEntries([
+      [
+        'if',
+        { required: ['prerendered_filters'], properties: { prerendered_filters: { contains: { const: field } } } },
+      ],
+      ['then', { required: ['filterset_fields'], properties: { filterset_fields: { contains: { const: field } } } }],
+    ]),
+  );
+  const section: Record<(typeof RESOURCE_SETTING_KEYS)[number], z.ZodType> = {
+    filterset_fields: namesOf(filters, "django-filter's filterset_fields: ?field=value, exact lookups."),
+    search_fields: namesOf(
+      single.flatMap((field) => [field, `^${field}`, `=${field}`]),
+      "SearchFilter's search_fields (?search=): a field contains the term, ^field starts with it, =field is it, ignoring case.",
+    ),
+    ordering_fields: ordering,
+    prerendered_filters: namesOf(
+      filters,
+      'Of filterset_fields, the filters whose single-field answers the build writes as files.',
+    ),
+  };
+  return z
+    .strictObject(section)
+    .partial()
+    .meta({ description: `Filters, search and ordering of ${resource.path}.`, allOf: prerenderedNeedsFilter });
+}
+
+/**
+ * The JSON Schema of the settings file (static-api.config.json), which cli/settings-file.ts
+ * reads: its keys, the values each takes, and the `resources` section with the fields of each
+ * list. A few checks are the commands' alone, as its description says.
+ */
+export function settingsFileJsonSchema(resources: readonly Resource[] = RESOURCES): JsonSchema {
+  const file = z.strictObject({
+    $schema: z.string().meta({ description: 'This schema, for editors.' }),
+    baseUrl: z
+      .string()
+      .regex(/^https?:\/\/[^/?#@]+(\/[^?#]*)?$/)
+      .meta({ description: 'The public origin (and path prefix) of the API, for the absolute page links.' }),
+    pageSize: z.int().min(1).meta({ description: 'Textures per page.' }),
+    targets: z
+      .array(z.enum(TARGET_NAMES))
+      .min(1)
+      .meta({ description: 'The deploy targets npm run build writes; all when absent.' }),
+    cloudflarePlan: z
+      .enum(CLOUDFLARE_PLANS)
+      .meta({ description: 'The Cloudflare plan whose limits (files per deployment) the build checks.' }),
+    reference: z
+      .boolean()
+      .meta({ description: 'Whether npm run build writes the API reference page at /_reference/.' }),
+    resources: z
+      .strictObject(Object.fromEntries(resources.map((resource) => [resource.name, resourceSettingsSchema(resource)])))
+      .partial()
+      .meta({ description: "Filters, search and ordering per list, in DRF's terms (docs/filters.md)." }),
+  });
+  const { $schema, ...schema } = z.toJSONSchema(file.partial(), { io: 'input', target: 'draft-2020-12' });
+  return {
+    $schema,
+    title: 'static-api.config.json',
+    description:
+      'The project settings file. Checked by the commands alone: that baseUrl parses as a URL (WHATWG URL); that no target name holds a comma. Generated from scripts/builder/documents/json-schemas.ts: do not edit.',
+    ...schema,
+  };
 }

@@ -10,7 +10,13 @@ import { RESOURCES } from '../../contract/resources/index.ts';
 import type { Resource } from '../../contract/resources/resource.ts';
 import { FORMATS, REJECTED_METHODS, UNSUPPORTED_ORDERING_FILE } from '../../contract/routes.ts';
 import { SEARCH_PARAM } from '../../contract/search.ts';
-import { type JsonSchema, recordJsonSchema, sourceFileJsonSchemas } from './json-schemas.ts';
+import {
+  type JsonSchema,
+  recordJsonSchema,
+  SETTINGS_FILE_SCHEMA,
+  settingsFileJsonSchema,
+  sourceFileJsonSchemas,
+} from './json-schemas.ts';
 
 export interface OpenApiSettings {
   /** Public origin (and optional path prefix) of the API, without a trailing slash. */
@@ -418,7 +424,7 @@ const toText = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
 
 /**
  * Every file of `schemas/` (path from the project's root → text): the JSON Schema of each
- * resource's source files and `schemas/openapi.json`. The same settings and `_headers` text give
+ * resource's source files, the settings file's and `schemas/openapi.json`. The same settings and `_headers` text give
  * the same bytes.
  */
 export function schemaFiles(
@@ -428,6 +434,7 @@ export function schemaFiles(
 ): Map<string, string> {
   const files = new Map<string, string>();
   for (const [path, schema] of sourceFileJsonSchemas(resources)) files.set(path, toText(schema));
+  files.set(SETTINGS_FILE_SCHEMA, toText(settingsFileJsonSchema(resources)));
   files.set('schemas/openapi.json', toText(openApiDocument(settings, headersFile, resources)));
   return files;
 }
