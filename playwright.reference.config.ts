@@ -10,7 +10,7 @@ export default defineConfig({
   testMatch: '**/*.spec.ts',
   workers: 1,
   timeout: 30_000,
-  globalTimeout: 2 * 60_000,
+  globalTimeout: 5 * 60_000,
   forbidOnly: Boolean(process.env.CI),
   reporter: [['list']],
   outputDir: 'test-results/browser',

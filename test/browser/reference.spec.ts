@@ -190,6 +190,8 @@ for (const [width, height] of [
 }
 
 test('[reference.a11y] axe finds no serious or critical violation', async ({ page }) => {
+  // axe over the whole page takes more than the default 30 s on a busy machine.
+  test.setTimeout(90_000);
   await openReference(page);
   // With the dynamic parts shown: an example open and an answer with its headers.
   for (const summary of await page.locator('details.example summary').all()) await summary.click();

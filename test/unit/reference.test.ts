@@ -255,5 +255,33 @@ describe('the reference page of a build with filters, search and ordering (test/
     expect(company).toContain('<code>true</code>, <code>false</code>');
     expect(section('virtualfair')).not.toContain('<code>search</code></th>');
     expect(section('virtualfair')).toContain('<code>format</code></th>');
+
+    // The request form offers them, each for its own list, and nothing else changes in it.
+    const form = (text: string) => /<form id="try-form">[\s\S]*?<\/form>/.exec(text)?.[0] ?? '';
+    const offered = form(page);
+    expect(offered).toContain(
+      '<label data-for="/company/">country_name <input type="text" name="company.country_name" data-param="country_name" autocomplete="off" spellcheck="false"></label>',
+    );
+    expect(offered).toContain(
+      '<label data-for="/company/">id <input type="text" name="company.id" data-param="id" autocomplete="off" spellcheck="false" inputmode="numeric"></label>',
+    );
+    expect(offered).toContain(
+      '<label data-for="/company/">platform_plus_status <select name="company.platform_plus_status" data-param="platform_plus_status"><option value="">(any)</option><option value="true">true</option><option value="false">false</option></select></label>',
+    );
+    expect(offered).toContain(
+      '<label data-for="/virtualbooth-texture/">search <input type="search" name="virtualbooth-texture.search" data-param="search" autocomplete="off"></label>',
+    );
+    expect(offered).toContain(
+      '<select name="company.ordering" data-param="ordering"><option value="">(default)</option><option value="id">id</option><option value="-id">-id</option><option value="name">name</option>',
+    );
+    const controls = offered.match(/<label data-for="[^"]+">[^<]+<(?:input|select)[^>]* data-param=/g) ?? [];
+    const filters = (name: string) => resourceSettings[name].filterset_fields.length;
+    // Each filter, then a search and an ordering, of the companies and of the textures.
+    expect(controls).toHaveLength(filters('company') + 2 + filters('virtualbooth-texture') + 2);
+    const plain = form(referencePage({ baseUrl: 'http://localhost:3000', pageSize: 10 }, 'x'));
+    expect(plain).not.toContain('data-param');
+    expect(
+      offered.replace(/\n<label data-for="[^"]+">[^<]+<(?:input|select)[^>]* data-param=[\s\S]*?<\/label>/g, ''),
+    ).toBe(plain);
   });
 });

@@ -7,9 +7,11 @@
 
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { ORDERING_PARAM } from '../../contract/query.ts';
 import { RESOURCES } from '../../contract/resources/index.ts';
 import type { Resource } from '../../contract/resources/resource.ts';
 import { REFERENCE_PAGE, REJECTED_METHODS } from '../../contract/routes.ts';
+import { SEARCH_PARAM } from '../../contract/search.ts';
 import { type OpenApiSettings, openApiDocument } from './openapi.ts';
 
 type Schema = Record<string, unknown>;
@@ -158,6 +160,43 @@ function option(value: string, label = value): string {
   return `<option value="${escapeHtml(value)}">${escapeHtml(label)}</option>`;
 }
 
+/**
+ * The settings' filters, search and ordering of each list (the settings file's `resources`), as
+ * controls shown for its path only. Each control's name is its list's and the parameter's, as two
+ * lists may filter on a field of the same name; `data-param` is the parameter it sends.
+ */
+function queryControls(resource: Resource): string[] {
+  const { query } = resource;
+  if (query === undefined) return [];
+  const label = (param: string, control: string) =>
+    `\n<label data-for="${resource.path}">${escapeHtml(param)} ${control}</label>`;
+  const attributes = (param: string) =>
+    `name="${escapeHtml(`${resource.name}.${param}`)}" data-param="${escapeHtml(param)}"`;
+  const filters = query.filters.map(({ field, kind }) =>
+    label(
+      field,
+      kind === 'boolean'
+        ? `<select ${attributes(field)}>${option('', '(any)')}${option('true')}${option('false')}</select>`
+        : `<input type="text" ${attributes(field)} autocomplete="off" spellcheck="false"${kind === 'integer' ? ' inputmode="numeric"' : ''}>`,
+    ),
+  );
+  const search =
+    query.search.length === 0
+      ? []
+      : [label(SEARCH_PARAM, `<input type="search" ${attributes(SEARCH_PARAM)} autocomplete="off">`)];
+  const orderings = query.ordering.flatMap((field) => [field, `-${field}`]);
+  const ordering =
+    orderings.length === 0
+      ? []
+      : [
+          label(
+            ORDERING_PARAM,
+            `<select ${attributes(ORDERING_PARAM)}>${option('', '(default)')}${orderings.map((term) => option(term)).join('')}</select>`,
+          ),
+        ];
+  return [...filters, ...search, ...ordering];
+}
+
 function tryForm(document: Schema, resources: readonly Resource[]): string {
   const parameters = (document.components as Schema).parameters as Record<string, Schema>;
   const validatorOf = (name: string) => (parameters[name] as Schema).schema as Schema;
@@ -182,7 +221,7 @@ function tryForm(document: Schema, resources: readonly Resource[]): string {
 <div class="fields">
 <label>Method <select name="method">${SENDABLE.map((method) => option(method)).join('')}</select></label>
 <label>Path <select name="path">${resources.map((resource) => option(resource.path)).join('')}</select></label>
-<label>format <select name="format">${option('', '(none)')}${formats.map((format) => option(format)).join('')}</select></label>${orderingLabel}${pageLabel}
+<label>format <select name="format">${option('', '(none)')}${formats.map((format) => option(format)).join('')}</select></label>${orderingLabel}${pageLabel}${resources.flatMap(queryControls).join('')}
 </div>
 <p>Request: <output name="url" id="try-url">${code(resources[0]?.path ?? '/')}</output></p>
 <button type="submit">Send</button>

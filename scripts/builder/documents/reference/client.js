@@ -51,15 +51,17 @@
     });
   }
 
-  // The paths a parameter applies to: its label's data-for, separated by spaces.
-  const pathsOf = (name) => form.elements[name]?.closest('label').dataset.for.split(' ') ?? [];
+  // A parameter's label names the paths it applies to in data-for, separated by spaces.
+  const appliesTo = (label, path) => label.dataset.for.split(' ').includes(path);
 
   function requestUrl() {
     const path = form.elements.path.value;
     const query = new URLSearchParams();
     if (form.elements.format.value) query.set('format', form.elements.format.value);
-    for (const name of ['ordering', 'page']) {
-      if (pathsOf(name).includes(path) && form.elements[name].value) query.set(name, form.elements[name].value);
+    // In the form's order; a control's data-param, where it has one, is the parameter it sends.
+    for (const label of form.querySelectorAll('label[data-for]')) {
+      const control = label.querySelector('select, input');
+      if (appliesTo(label, path) && control.value) query.set(control.dataset.param ?? control.name, control.value);
     }
     const search = query.toString();
     return search ? `${path}?${search}` : path;
@@ -67,7 +69,7 @@
 
   function update() {
     for (const label of form.querySelectorAll('label[data-for]')) {
-      label.hidden = !label.dataset.for.split(' ').includes(form.elements.path.value);
+      label.hidden = !appliesTo(label, form.elements.path.value);
     }
     const url = document.createElement('code');
     url.textContent = `${form.elements.method.value} ${requestUrl()}`;
@@ -75,6 +77,7 @@
   }
 
   form.addEventListener('change', update);
+  form.addEventListener('input', update);
   update();
 
   for (const button of document.querySelectorAll('button[data-try]')) {
