@@ -87,7 +87,7 @@ beforeAll(async () => {
   publicDir = path.join(dir, 'public');
   targetsDir = path.join(dir, 'targets');
   awkwardData(path.join(dir, 'data'));
-  await build({ ...options(), targets: ['nginx'] });
+  await build({ ...options(), targets: ['nginx', 'caddy'] });
   const { resources } = withDeclaredQueries(options());
   local = createApiServer(publicDir, routingOf(resources ?? []));
   localOrigin = await listen(local, '127.0.0.1', 0);
@@ -182,7 +182,9 @@ describe('prerendered_filters', () => {
   });
 
   describe('on nginx, Caddy and Apache', () => {
-    const servers = installedWebServers('prerendered_filters').filter((server) => server.name === 'nginx');
+    const servers = installedWebServers('prerendered_filters').filter((server) =>
+      ['nginx', 'caddy'].includes(server.name),
+    );
     for (const server of servers) {
       it(`${server.name} answers them as the local server does, and refuses the rest with 400`, {
         timeout: 60_000,
