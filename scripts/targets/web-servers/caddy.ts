@@ -194,7 +194,7 @@ function settingsQuery(settings: SettingsPlan): string[] {
       `@setting_${i} vars_regexp setting_${i} {query} ${quoted(lastValue(key))}`,
       `vars @setting_${i} ${value} {re.setting_${i}.1}`,
       `@setting_${i}_sent not vars ${value} ""`,
-      `vars @setting_${i}_sent api_keys "{vars.api_keys}${key},"`,
+      `vars @setting_${i}_sent api_keys "{vars.api_keys}${key};"`,
     );
     const values = settings.filters.find((filter) => filter.field === key)?.values ?? [];
     for (const [j, each] of values.entries()) {

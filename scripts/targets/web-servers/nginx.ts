@@ -131,7 +131,7 @@ function settingsQuery(settings: SettingsPlan): string[] {
     'set $api_filter_dir "";',
   ];
   for (const key of settings.keys) {
-    lines.push(...readKey(key), `if ($api_value ~ ${regex(NOT_EMPTY)}) { set $api_keys "\${api_keys}${key},"; }`);
+    lines.push(...readKey(key), `if ($api_value ~ ${regex(NOT_EMPTY)}) { set $api_keys "\${api_keys}${key};"; }`);
     for (const value of settings.filters.find((filter) => filter.field === key)?.values ?? []) {
       lines.push(
         `if ($api_value ~ ${regex(value.pattern)}) { set $api_filter ${key}; set $api_filter_dir ${value.dir}; }`,

@@ -185,16 +185,16 @@ export const NOT_EMPTY = '.';
 
 /**
  * The state a configuration writes of a request to a list with settings, `<format>:<keys>:<filter>`:
- * the format read (`api`, `json` or none), each settings key sent with a value followed by a
- * comma, and the pre-rendered filter whose value matched. This pattern is a request the list's
+ * the format read (`api`, `json` or none), each settings key sent with a value followed by `;`
+ * (a comma would end a mod_rewrite flag), and the pre-rendered filter whose value matched. This pattern is a request the list's
  * own files answer: no key but, on a list that orders itself, `ordering`.
  */
 export function listState(settings: { ownOrdering: boolean }): string {
-  return `^[^:]*:${settings.ownOrdering ? '(?:ordering,)?' : ''}:$`;
+  return `^[^:]*:${settings.ownOrdering ? '(?:ordering;)?' : ''}:$`;
 }
 
 /** A request a pre-rendered filter answers: its key alone, its value matched; on a paginated list, no format. */
 export function filterState(settings: { paginated: boolean; filters: ReadonlyArray<{ field: string }> }): string {
-  const fields = settings.filters.map(({ field }) => `${field},:${field}`).join('|');
+  const fields = settings.filters.map(({ field }) => `${field};:${field}`).join('|');
   return `^${settings.paginated ? '' : '[^:]*'}:(?:${fields})$`;
 }
