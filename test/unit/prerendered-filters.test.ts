@@ -12,6 +12,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import type http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
+import { rewritesSchema } from '@vercel/routing-utils';
+import Ajv from 'ajv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { build, withDeclaredQueries } from '../../scripts/builder/build.ts';
 import { UNSUPPORTED_QUERY_BODY } from '../../scripts/contract/bodies.ts';
@@ -23,6 +25,7 @@ import { freePort } from '../e2e/targets/process.ts';
 import type { RunningTarget } from '../e2e/targets/target.ts';
 import { ROOT } from './helpers/cli.ts';
 import { readTreeText } from './helpers/tree.ts';
+import { compileVercel, vercelRouter } from './helpers/vercel-routes.ts';
 import { installedWebServers } from './helpers/web-servers.ts';
 
 const SETTINGS: Record<string, ResourceSettings> = {
@@ -87,7 +90,7 @@ beforeAll(async () => {
   publicDir = path.join(dir, 'public');
   targetsDir = path.join(dir, 'targets');
   awkwardData(path.join(dir, 'data'));
-  await build({ ...options(), targets: ['nginx', 'caddy', 'apache'] });
+  await build({ ...options(), targets: ['nginx', 'caddy', 'apache', 'vercel'] });
   const { resources } = withDeclaredQueries({ ...options(), resources: undefined });
   local = createApiServer(publicDir, routingOf(resources ?? []));
   localOrigin = await listen(local, '127.0.0.1', 0);
@@ -179,6 +182,30 @@ describe('prerendered_filters', () => {
     await build({ ...options(), outDir: path.join(again, 'public'), targetsDir: path.join(again, 'targets') });
     const [first, second] = await Promise.all([readTreeText(publicDir), readTreeText(path.join(again, 'public'))]);
     expect(second).toEqual(first);
+  });
+
+  it("is routed by vercel.json as Vercel's route compiler compiles it: the spellings as written, the rest 404", async () => {
+    const config = JSON.parse(readFileSync(path.join(targetsDir, 'vercel', 'vercel.json'), 'utf8'));
+    const validate = new Ajv().compile(rewritesSchema);
+    expect(validate(config.rewrites), JSON.stringify(validate.errors)).toBe(true);
+    const compiled = compileVercel(config);
+    expect(compiled.error).toBeNull();
+    const files = await readTreeText(publicDir);
+    const route = vercelRouter(compiled, new Set(Object.keys(files)));
+    // `has` reads the decoded value: padding, leading zeros and a sign are not matched there.
+    const asWritten = ANSWERED.filter((url) => !/=\+|%20&|=00|%2B|city=&/.test(url));
+    expect(asWritten.length).toBeGreaterThan(15);
+    for (const emptyIsAbsent of [true, false]) {
+      for (const url of asWritten) {
+        const expected = await answer(localOrigin, url);
+        const outcome = route(url, emptyIsAbsent);
+        expect(outcome.status, url).toBe(200);
+        if (outcome.status === 200) expect(files[outcome.file], url).toBe(expected.body);
+      }
+      for (const url of [...REFUSED, '/company/?id=00128', `/virtualbooth-texture/?name=${enc(SHARED)}&page=4`]) {
+        expect(route(url, emptyIsAbsent), url).toEqual({ status: 404 });
+      }
+    }
   });
 
   describe('on nginx, Caddy and Apache', () => {
