@@ -208,6 +208,33 @@ describe('prerendered_filters', () => {
     }
   });
 
+  it("checks vercel.json's rewrites against Vercel's 2,048 routes: past it Vercel is refused, the others written", async () => {
+    const many = path.join(dir, 'many');
+    const dataDir = path.join(many, 'data');
+    cpSync(path.join(ROOT, 'data'), dataDir, { recursive: true });
+    const model = (JSON.parse(readFileSync(path.join(dataDir, 'company', 'companies.json'), 'utf8')) as object[])[0];
+    // Each id a value, with two rewrites (without and with a valid format): past 2,048 with the sample's.
+    const extra = Array.from({ length: 1000 }, (_, i) => ({ ...model, id: 800001 + i, name: `Extra ${i}` }));
+    writeFileSync(path.join(dataDir, 'company', 'extra.json'), JSON.stringify(extra));
+    const settings = { company: { filterset_fields: ['id'], prerendered_filters: ['id'] } };
+    const manyOptions = {
+      ...options(),
+      dataDir,
+      resourceSettings: settings,
+      outDir: path.join(many, 'public'),
+      targetsDir: path.join(many, 'targets'),
+    };
+    await expect(build({ ...manyOptions, targets: ['vercel', 'nginx'] })).rejects.toThrow(
+      /^vercel: .*vercel\.json has 2,\d{3} rules, over the limit of 2,048 routes/,
+    );
+    const warnings: string[] = [];
+    await build({ ...manyOptions, targets: undefined, warn: (line) => warnings.push(line) });
+    expect(warnings.join('\n')).toMatch(/^vercel is left out/m);
+    expect(readdirSync(manyOptions.targetsDir).sort()).toEqual(
+      ['apache', 'caddy', 'cloudflare-pages', 'cloudflare-workers', 'netlify', 'nginx'].sort(),
+    );
+  }, 60_000);
+
   describe('on nginx, Caddy and Apache', () => {
     const servers = installedWebServers('prerendered_filters');
     for (const server of servers) {
