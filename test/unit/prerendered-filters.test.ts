@@ -174,6 +174,11 @@ describe('prerendered_filters', () => {
     expect(page2.count).toBe(12);
     expect(page2.next).toBe(`${BASE_URL}/virtualbooth-texture/?name=${enc(SHARED).replaceAll('%20', '+')}&page=3`);
     expect(files['_errors/unsupported-query.json']).toBe(UNSUPPORTED_QUERY_BODY);
+    for (const target of ['nginx', 'caddy', 'apache', 'vercel']) {
+      const readme = readFileSync(path.join(targetsDir, target, 'README.md'), 'utf8');
+      expect(readme, target).toContain('## Filters, search and ordering of the settings file');
+      expect(readme, target).toContain('`/company/`');
+    }
   });
 
   it('is deterministic: a second build writes the same files', async () => {
@@ -182,6 +187,13 @@ describe('prerendered_filters', () => {
     await build({ ...options(), outDir: path.join(again, 'public'), targetsDir: path.join(again, 'targets') });
     const [first, second] = await Promise.all([readTreeText(publicDir), readTreeText(path.join(again, 'public'))]);
     expect(second).toEqual(first);
+    for (const target of ['nginx', 'caddy', 'apache', 'vercel']) {
+      const [ours, theirs] = await Promise.all([
+        readTreeText(path.join(targetsDir, target)),
+        readTreeText(path.join(again, 'targets', target)),
+      ]);
+      expect(theirs, target).toEqual(ours);
+    }
   });
 
   it("is routed by vercel.json as Vercel's route compiler compiles it: the spellings as written, the rest 404", async () => {

@@ -310,6 +310,25 @@ network, and does not evaluate \`has\` either), its headers, its method handling
 `;
 }
 
+/** What vercel.json does with the settings file's filters, search and ordering; nothing without them. */
+function settingsNote(resources: readonly Routed[]): string {
+  const lists = resources.filter(
+    ({ query }) => query && query.filters.length + query.search.length + query.ordering.length > 0,
+  );
+  if (lists.length === 0) return '';
+  return `
+## Filters, search and ordering of the settings file
+
+The settings file gives ${lists.map(({ path }) => `\`${path}\``).join(', ')} filters, search or ordering.
+Without code, \`vercel.json\` rewrites a filter of \`prerendered_filters\` alone, its value exactly
+as written (\`has\` reads the decoded value), to the files the build wrote for that value
+(\`<list>/_filters/<field>/<value>/\`, the bytes the local server sends, pages included); every
+other filter, search or settings ordering of those lists is the 404, never the whole list. Each
+value takes two rewrites (four on a paginated list) of the 2,048 routes the build checks. See
+docs/filters.md in the project.
+`;
+}
+
 export const vercel: Target = {
   name: NAME,
   prerendersFilters: true,
@@ -320,6 +339,6 @@ export const vercel: Target = {
         `${JSON.stringify(vercelConfig(routes, headerRules, pages, resources, filterRoutes), null, 2)}\n`,
       ],
       ['404.html', NOT_FOUND_BODY],
-      ['README.md', readme()],
+      ['README.md', readme() + settingsNote(resources ?? RESOURCES)],
     ]),
 };

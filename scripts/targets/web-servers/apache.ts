@@ -17,6 +17,7 @@ import {
   type ServerPlan,
   type SettingsPlan,
   serverPlan,
+  settingsLists,
 } from './plan.ts';
 import {
   exactPath,
@@ -32,7 +33,7 @@ import {
   PAGE_NUMBER,
   stripped,
 } from './query.ts';
-import { apacheReadme } from './readmes.ts';
+import { apacheReadme, settingsSection } from './readmes.ts';
 
 const NAME = 'apache';
 /** The URL every ErrorDocument points at; the rules below serve the body the request chose. */
@@ -397,7 +398,7 @@ export const apache: Target = {
     const plan = serverPlan(context, NAME, ['content-type']);
     return new Map([
       ['api.conf', renderApacheConf(plan)],
-      ['README.md', apacheReadme()],
+      ['README.md', apacheReadme() + settingsSection(settingsLists(plan))],
     ]);
   },
 };

@@ -18,6 +18,7 @@ import {
   type ServerPlan,
   type SettingsPlan,
   serverPlan,
+  settingsLists,
 } from './plan.ts';
 import {
   exactPath,
@@ -31,7 +32,7 @@ import {
   PAGE_NUMBER,
   paddedTerm,
 } from './query.ts';
-import { caddyReadme } from './readmes.ts';
+import { caddyReadme, settingsSection } from './readmes.ts';
 
 const NAME = 'caddy';
 export const DEFAULT_ROOT = '/srv/api/public';
@@ -400,7 +401,7 @@ export const caddy: Target = {
     const plan = serverPlan(context, NAME);
     return new Map([
       ['Caddyfile', renderCaddyfile(plan)],
-      ['README.md', caddyReadme()],
+      ['README.md', caddyReadme() + settingsSection(settingsLists(plan))],
     ]);
   },
 };

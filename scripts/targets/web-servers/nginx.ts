@@ -18,6 +18,7 @@ import {
   type ServerPlan,
   type SettingsPlan,
   serverPlan,
+  settingsLists,
 } from './plan.ts';
 import {
   filterState,
@@ -31,7 +32,7 @@ import {
   PAGE_NUMBER,
   stripped,
 } from './query.ts';
-import { nginxReadme } from './readmes.ts';
+import { nginxReadme, settingsSection } from './readmes.ts';
 
 const NAME = 'nginx';
 /** Internal prefix the answers' files are served under; never reachable from outside. */
@@ -410,7 +411,7 @@ export const nginx: Target = {
       ['api.conf', renderApiConf(plan)],
       ['brotli.conf', renderBrotliConf()],
       ['nginx.conf', renderExampleConf()],
-      ['README.md', nginxReadme()],
+      ['README.md', nginxReadme() + settingsSection(settingsLists(plan))],
     ]);
   },
 };

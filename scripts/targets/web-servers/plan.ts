@@ -294,3 +294,10 @@ export function serverPlan(context: TargetContext, target: string, everywhereOnl
     documents: context.pages,
   };
 }
+
+/** The lists with settings, and their pre-rendered filters, for the README. */
+export function settingsLists(plan: ServerPlan): Array<{ path: string; prerendered: string[] }> {
+  return plan.resources.flatMap(({ path, settings }) =>
+    settings ? [{ path, prerendered: settings.filters.map((filter) => filter.field) }] : [],
+  );
+}
