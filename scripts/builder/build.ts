@@ -9,7 +9,7 @@ import type { HeaderRule } from '../contract/headers.ts';
 import type { ResourceSettings } from '../contract/query.ts';
 import { RESOURCES } from '../contract/resources/index.ts';
 import type { Resource } from '../contract/resources/resource.ts';
-import { planPages, type Route, routingOf } from '../contract/routes.ts';
+import { type FilterRoute, planPages, type Route, routingOf } from '../contract/routes.ts';
 import { readCommitTimes, subfolderTimes } from '../shared/commit-times.ts';
 import { recoverOutput } from '../shared/swap.ts';
 import { writeOutput } from '../shared/write.ts';
@@ -23,6 +23,7 @@ import {
 } from '../targets/limits.ts';
 import type { Target, TargetContext } from '../targets/target.ts';
 import { readCatalogue, withPath } from './pipeline/catalogue.ts';
+import { filterFiles, filterRoutesOf } from './pipeline/prerendered-filters.ts';
 import { withQuerySettings } from './pipeline/query-fields.ts';
 import { recordsParts } from './pipeline/records-parts.ts';
 import { type Prepared, render } from './pipeline/render.ts';
@@ -107,10 +108,13 @@ function queriedLists(resources: readonly Resource[]): string[] {
     .map((resource) => resource.path);
 }
 
-/** Why a target without code is left out when the settings file asks for answers made at request time. */
+/**
+ * Why a target that neither runs code nor answers from pre-rendered filters is left out when the
+ * settings file asks for answers made at request time.
+ */
 function cannotQuery(target: string, paths: readonly string[]): string {
-  const handlers = TARGETS.filter((each) => each.runsHandler).map((each) => each.name);
-  return `${target}: runs no code, so it cannot answer the filters, search and orderings the settings file gives ${paths.join(', ')} (it would send the whole list); use ${handlers.join(', ')}, or remove those settings`;
+  const able = TARGETS.filter((each) => each.runsHandler || each.prerendersFilters).map((each) => each.name);
+  return `${target}: routes on the path alone, so it cannot answer or refuse the filters, search and orderings the settings file gives ${paths.join(', ')} (it would send the whole list); use ${able.join(', ')}, or remove those settings`;
 }
 
 /**
@@ -145,7 +149,8 @@ function withinLimits(
     const findings = checkLimits(target.name, limits, built, { outDir: options.outDir, targetDir });
     for (const finding of findings.filter((found) => !found.over)) warn(formatFinding(finding));
     const over = findings.filter((found) => found.over).map(formatFinding);
-    if (queried.length > 0 && !target.runsHandler) over.push(cannotQuery(target.name, queried));
+    if (queried.length > 0 && !target.runsHandler && !target.prerendersFilters)
+      over.push(cannotQuery(target.name, queried));
     if (over.length === 0) kept.push(index);
     else if (options.targets !== undefined) breaches.push(...over);
     else {
@@ -186,12 +191,14 @@ export function targetContext(
   routes: readonly Route[],
   headerRules: readonly HeaderRule[],
   options: Pick<BuildOptions, 'reference' | 'resources'>,
+  filterRoutes: readonly FilterRoute[] = [],
 ): TargetContext {
   return {
     routes,
     pages: planPages({ reference: options.reference ?? false }),
     headerRules,
     resources: routingOf(options.resources ?? RESOURCES),
+    ...(filterRoutes.length > 0 ? { filterRoutes } : {}),
   };
 }
 
@@ -214,6 +221,7 @@ export async function renderSite(
     headersText,
   );
   for (const [file, text] of recordsParts(catalogue, options, resources, prepared)) answers.set(file, text);
+  for (const [file, text] of filterFiles(context.filterRoutes ?? [], answers, resources)) answers.set(file, text);
   const files = new Map(answers);
   addSiteFiles(files, context);
   return { answers, files };
@@ -234,7 +242,8 @@ async function readAndRender(options: BuildOptions, selected: readonly Target[],
     step,
     options.warn,
   ).catch((error: unknown) => withPath(error, options.headersPath));
-  const context = targetContext(routes, headerRules, options);
+  const resources = options.resources ?? RESOURCES;
+  const context = targetContext(routes, headerRules, options, filterRoutesOf(catalogue, options.pageSize, resources));
   // Asked first: esbuild bundles in a process of its own while this one renders.
   const targetFiles = Promise.all(selected.map((target) => target.files(context)));
   // Awaited by build(); when rendering fails, that is the error to report.

@@ -29,6 +29,16 @@ export const UNSUPPORTED_ORDERING_BODY = encode({
   detail: 'This host cannot order by several fields; use a single field, such as ordering=-start_date.',
 });
 
+/**
+ * Not DRF's: what a target without code answers to a filter, search or ordering of the settings
+ * file it has no file for (any but one filter of `prerendered_filters` with a value the records
+ * hold), instead of the unfiltered list.
+ */
+export const UNSUPPORTED_QUERY_BODY = encode({
+  detail:
+    'This host answers only a filter on one field of prerendered_filters, with a value the records hold; other filters, search and ordering need a host that runs code.',
+});
+
 /** exceptions.MethodNotAllowed: the method's name as the client sent it. */
 export function methodNotAllowedBody(method: string): string {
   return encode({ detail: `Method "${method}" not allowed.` });

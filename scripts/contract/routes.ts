@@ -4,7 +4,7 @@
 // tests enumerate it.
 
 import { formatOrdering, type OrderTerm, parseOrdering } from './ordering.ts';
-import { parsePage } from './pagination.ts';
+import { pageCount, parsePage } from './pagination.ts';
 import { type ListQuery, readListQuery } from './query.ts';
 import { type ApiResourceName, RESOURCES, virtualboothTexture } from './resources/index.ts';
 import type { Resource } from './resources/resource.ts';
@@ -65,6 +65,11 @@ export const INVALID_PAGE_FILE = '_errors/invalid-page.json';
  * gets this explicit error instead of a silently unsorted list (status 400).
  */
 export const UNSUPPORTED_ORDERING_FILE = '_errors/unsupported-ordering.json';
+/**
+ * For targets without code, written only when a list has filters, search or ordering in the
+ * settings file: a query of those they have no file for gets this error (status 400).
+ */
+export const UNSUPPORTED_QUERY_FILE = '_errors/unsupported-query.json';
 export const methodNotAllowedFile = (method: string) => `_errors/405/${method}.json`;
 export const optionsFile = (resource: string) => `_options/${resource}.json`;
 
@@ -151,6 +156,97 @@ export function planRoutes(
     const pages = typeof pageCounts === 'number' ? pageCounts : (pageCounts[resource.name] ?? 1);
     return routesOfResource(resource, pages);
   });
+}
+
+/**
+ * A value of a filter of `prerendered_filters`, as a request writes it (decoded): `Italy`,
+ * `true`, `42`; and how many records hold it.
+ */
+export interface FilterValue {
+  value: string;
+  count: number;
+}
+
+/**
+ * The answers of one value of a pre-rendered filter, for the targets without code: the list
+ * filtered on that field alone, and for a paginated list each of its pages (`2`.., `last`), in
+ * files of a folder of its own under the list's, `company/_filters/country_name/_49taly`.
+ */
+export interface FilterRoute {
+  resource: string;
+  path: string;
+  field: string;
+  value: string;
+  /** Its folder: the list's, `_filters`, the field and the value's segment (filterSegment()). */
+  dir: string;
+  /** A paginated list's pages besides the first (`2`.., and `last`, as the list's own), each `<dir>/page=<page>.json`. */
+  pages: readonly string[];
+}
+
+/** The folder of a list's pre-rendered filters: no route names a file under it but FilterRoute's. */
+export const FILTERS_FOLDER = '_filters';
+
+/** The file of a pre-rendered filter's answer: its first page (or whole list), or one of its pages. */
+export const filterFile = (dir: string, page?: string) =>
+  `${dir}/${page === undefined ? 'index' : `page=${page}`}.json`;
+
+/** FNV-1a of the UTF-8 bytes, 32 bits, from `seed`: a short, stable tag for a long value. */
+function fnv1a(bytes: Uint8Array, seed: number): string {
+  let hash = seed >>> 0;
+  for (const byte of bytes) hash = Math.imul(hash ^ byte, 0x01000193) >>> 0;
+  return hash.toString(16).padStart(8, '0');
+}
+
+/** Past this many characters a value's segment is cut and tagged with its hash. */
+const LONGEST_SEGMENT = 96;
+
+/**
+ * A filter value as one segment of a file name that every target writes unquoted and every file
+ * system keeps apart: lower-case ASCII letters, digits and `-` as they are, every other byte of
+ * its UTF-8 (upper-case letters, `/`, spaces, `_` itself) as `_` and two upper-case hex digits,
+ * so `Italy` is `_49taly` and no two values, nor two cases of one on a file system that ignores
+ * case, share a name; the empty value is `_`. A segment longer than 96 characters is cut to 64
+ * and ends with `_h` and 16 hex digits of two FNV-1a hashes of the value (planFilterRoutes
+ * refuses two values of one field that would still meet).
+ */
+export function filterSegment(value: string): string {
+  const bytes = new TextEncoder().encode(value);
+  let segment = '';
+  for (const byte of bytes) {
+    const char = String.fromCharCode(byte);
+    segment += /[a-z0-9-]/.test(char) ? char : `_${byte.toString(16).toUpperCase().padStart(2, '0')}`;
+  }
+  if (segment === '') return '_';
+  if (segment.length <= LONGEST_SEGMENT) return segment;
+  return `${segment.slice(0, 64)}_h${fnv1a(bytes, 0x811c9dc5)}${fnv1a(bytes, 0x050c5d1f)}`;
+}
+
+/**
+ * The pre-rendered filters' answers: for each resource and field of `prerendered_filters`, each
+ * value `values` gives (the build reads them from the records), with its pages at `pageSize`.
+ */
+export function planFilterRoutes(
+  values: Readonly<Record<string, Readonly<Record<string, readonly FilterValue[]>>>>,
+  pageSize: number,
+  resources: readonly Routed[] = RESOURCES,
+): FilterRoute[] {
+  return resources.flatMap((resource) =>
+    (resource.query?.prerendered ?? []).flatMap((field) => {
+      const dirs = new Map<string, string>();
+      return (values[resource.name]?.[field] ?? []).map(({ value, count }) => {
+        const dir = `${resource.path.slice(1, -1)}/${FILTERS_FOLDER}/${field}/${filterSegment(value)}`;
+        const other = dirs.get(dir);
+        if (other !== undefined)
+          throw new Error(`${resource.path} ${field}: values ${other} and ${value} share ${dir}`);
+        dirs.set(dir, value);
+        const pageTotal = pageCount(count, pageSize);
+        const pages = resource.paginated
+          ? [...Array.from({ length: pageTotal - 1 }, (_, i) => String(i + 2)), 'last']
+          : [];
+        return { resource: resource.name, path: resource.path, field, value, dir, pages };
+      });
+    }),
+  );
 }
 
 /**

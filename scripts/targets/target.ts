@@ -2,7 +2,7 @@
 // service, generated from the route table. Each target's files go to targets/<name>/.
 
 import type { HeaderRule } from '../contract/headers.ts';
-import type { PageRoute, Route, Routed } from '../contract/routes.ts';
+import type { FilterRoute, PageRoute, Route, Routed } from '../contract/routes.ts';
 
 /** One object per build, given to every target: code two targets share is made once per context. */
 export interface TargetContext {
@@ -13,6 +13,8 @@ export interface TargetContext {
   headerRules: readonly HeaderRule[];
   /** The resources the routes are of (the route table's part of their declarations): the API's when absent. */
   resources?: readonly Routed[];
+  /** The answers of `prerendered_filters` the build writes (planFilterRoutes()): none when absent. */
+  filterRoutes?: readonly FilterRoute[];
 }
 
 export interface Target {
@@ -23,6 +25,12 @@ export interface Target {
    * without code cannot: it would send the whole list.
    */
   runsHandler?: true;
+  /**
+   * Whether the target, running no code, answers a filter of `prerendered_filters` from the build's
+   * files and every other filter, search or ordering of the settings file with an error, never the
+   * whole list. A target with neither this nor code is left out while a list has those settings.
+   */
+  prerendersFilters?: true;
   /** Files of targets/<name>/ (path relative to that folder → text). */
   files(context: TargetContext): Map<string, string> | Promise<Map<string, string>>;
   /**

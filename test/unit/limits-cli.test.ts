@@ -128,24 +128,27 @@ describe('npm run build with filters, search or orderings in the settings file',
     ...more,
   ];
   const refusal = (target: string) =>
-    `${target}: runs no code, so it cannot answer the filters, search and orderings the settings file gives /company/, /virtualbooth-texture/ (it would send the whole list); use cloudflare-workers, cloudflare-pages, netlify, or remove those settings\n`;
+    `${target}: routes on the path alone, so it cannot answer or refuse the filters, search and orderings the settings file gives /company/, /virtualbooth-texture/ (it would send the whole list); use cloudflare-workers, cloudflare-pages, nginx, caddy, apache, netlify, vercel, or remove those settings\n`;
 
-  it('leaves out every target without code, which would send the whole list, and writes those that run the handler', async () => {
+  it('leaves out Pages without code, which would send the whole list, and writes the targets that answer or refuse them', async () => {
     const dir = await tempDir();
     const run = await runCommand('build', args(dir));
     expect(run.code).toBe(0);
-    for (const target of ['nginx', 'caddy', 'apache', 'vercel'])
-      expect(run.stderr).toContain(`warning: ${refusal(target)}`);
+    expect(run.stderr).toContain(`warning: ${refusal('cloudflare-pages-static')}`);
+    for (const target of ['nginx', 'caddy', 'apache', 'vercel', 'netlify'])
+      expect(run.stderr).not.toContain(`${target}: routes`);
     const written = Object.keys(await readTreeText(path.join(dir, 'targets'))).map((file) => file.split('/')[0]);
-    expect(new Set(written)).toEqual(new Set(['cloudflare-workers', 'cloudflare-pages', 'netlify']));
+    expect(new Set(written)).toEqual(
+      new Set(['cloudflare-workers', 'cloudflare-pages', 'nginx', 'caddy', 'apache', 'netlify', 'vercel']),
+    );
   });
 
-  it('refuses a target without code named with --target: exit 1, nothing written', async () => {
+  it('refuses Pages without code named with --target: exit 1, nothing written', async () => {
     const dir = await tempDir();
-    const run = await runCommand('build', args(dir, ['--target', 'nginx,netlify']));
+    const run = await runCommand('build', args(dir, ['--target', 'cloudflare-pages-static,nginx']));
     expect(run.code).toBe(1);
-    expect(run.stderr).toContain(`\n${refusal('nginx')}`);
-    expect(run.stderr).not.toContain('netlify: runs no code');
+    expect(run.stderr).toContain(`\n${refusal('cloudflare-pages-static')}`);
+    expect(run.stderr).not.toContain('nginx: routes');
     expect(run.stderr).toContain('\nThe chosen targets cannot take this build; nothing was written.');
     expect(await readTreeText(dir)).toEqual({});
   });

@@ -11,7 +11,17 @@
 
 import { NOT_FOUND_BODY } from '../../contract/bodies.ts';
 import type { HeaderRule } from '../../contract/headers.ts';
-import { FORMATS, fileFor, type PageRoute, RESOURCES, type Route, type Routed } from '../../contract/routes.ts';
+import {
+  type FilterRoute,
+  FORMATS,
+  fileFor,
+  filterFile,
+  type PageRoute,
+  RESOURCES,
+  type Route,
+  type Routed,
+} from '../../contract/routes.ts';
+import { SEARCH_PARAM } from '../../contract/search.ts';
 import { generatedMarkdownNote } from '../generated-note.ts';
 import { combinations, fileAnswer, listKeys, subsets } from '../query-answers.ts';
 import type { Target } from '../target.ts';
@@ -32,6 +42,7 @@ export interface VercelRewrite {
   source: string;
   destination: string;
   has?: HasQuery[];
+  missing?: HasQuery[];
 }
 export interface VercelConfig {
   $schema: string;
@@ -131,6 +142,62 @@ function listRewrites(path: string, routes: readonly Route[], resources: readonl
   return rewrites;
 }
 
+/**
+ * The rewrites of a list with filters, search or ordering in the settings file, before its own:
+ * one filter of `prerendered_filters` alone, with a value written as the build wrote its files
+ * (`has` reads the decoded value; spaces around it or another spelling of a number are not
+ * matched), and on a paginated list without `format`, is rewritten to its files, each page by one
+ * rewrite that captures the number; any other request naming a filter, `search` or (where the
+ * settings give it) `ordering` ends in the 404, never the unfiltered list. An ordering of a list
+ * that orders itself (the events) goes on to the list's own rewrites.
+ */
+function settingsRewrites(resource: Routed, filterRoutes: readonly FilterRoute[]): VercelRewrite[] {
+  const settings = resource.query;
+  if (settings === undefined || settings.filters.length + settings.search.length + settings.ordering.length === 0)
+    return [];
+  const { path } = resource;
+  const keys = [
+    ...settings.filters.map((filter) => filter.field),
+    ...(settings.search.length > 0 ? [SEARCH_PARAM] : []),
+    'ordering',
+  ];
+  const rewrites: VercelRewrite[] = [];
+  for (const route of filterRoutes.filter((each) => each.resource === resource.name)) {
+    const kind = settings.filters.find((filter) => filter.field === route.field)?.kind;
+    const value =
+      kind === 'boolean'
+        ? route.value === 'true'
+          ? '^(?:1|[tT][rR][uU][eE])$'
+          : '^(?:0|[fF][aA][lL][sS][eE])$'
+        : exactly(route.value);
+    const has = query(route.field, value);
+    const others = keys.filter((key) => key !== route.field).map((key) => query(key));
+    if (!resource.paginated) {
+      const index = `/${filterFile(route.dir)}`;
+      rewrites.push(
+        { source: path, destination: index, has: [has], missing: [...others, query('format')] },
+        { source: path, destination: index, has: [has, VALID_FORMAT], missing: others },
+      );
+      continue;
+    }
+    const missing = [...others, query('format')];
+    rewrites.push(
+      { source: path, destination: `/${filterFile(route.dir)}`, has: [has], missing: [...missing, query('page')] },
+      { source: path, destination: `/${filterFile(route.dir)}`, has: [has, query('page', '^1$')], missing },
+      { source: path, destination: `/${filterFile(route.dir, 'last')}`, has: [has, query('page', '^last$')], missing },
+      {
+        source: path,
+        destination: `/${filterFile(route.dir, ':page')}`,
+        has: [has, query('page', PAGE_NUMBER)],
+        missing,
+      },
+    );
+  }
+  const refused = resource.orderingFields.length > 0 ? keys.filter((key) => key !== 'ordering') : keys;
+  for (const key of refused) rewrites.push({ source: path, destination: NOWHERE, has: [query(key)] });
+  return rewrites;
+}
+
 /** A `_headers` pattern (`/*`) as a Vercel source (path-to-regexp: `/(.*)`). */
 export function headerSource(pattern: string): string {
   return pattern
@@ -151,6 +218,7 @@ export function vercelConfig(
   rules: readonly HeaderRule[],
   documents: readonly PageRoute[],
   resources: readonly Routed[] = RESOURCES,
+  filterRoutes: readonly FilterRoute[] = [],
 ): VercelConfig {
   return {
     $schema: 'https://openapi.vercel.sh/vercel.json',
@@ -165,7 +233,10 @@ export function vercelConfig(
       statusCode: 301,
     })),
     rewrites: [
-      ...resources.flatMap((resource) => listRewrites(resource.path, routes, resources)),
+      ...resources.flatMap((resource) => [
+        ...settingsRewrites(resource, filterRoutes),
+        ...listRewrites(resource.path, routes, resources),
+      ]),
       ...documents.map((document) => ({ source: document.path, destination: `/${document.file}` })),
     ],
     headers: [
@@ -239,12 +310,35 @@ network, and does not evaluate \`has\` either), its headers, its method handling
 `;
 }
 
+/** What vercel.json does with the settings file's filters, search and ordering; nothing without them. */
+function settingsNote(resources: readonly Routed[]): string {
+  const lists = resources.filter(
+    ({ query }) => query && query.filters.length + query.search.length + query.ordering.length > 0,
+  );
+  if (lists.length === 0) return '';
+  return `
+## Filters, search and ordering of the settings file
+
+The settings file gives ${lists.map(({ path }) => `\`${path}\``).join(', ')} filters, search or ordering.
+Without code, \`vercel.json\` rewrites a filter of \`prerendered_filters\` alone, its value exactly
+as written (\`has\` reads the decoded value), to the files the build wrote for that value
+(\`<list>/_filters/<field>/<value>/\`, the bytes the local server sends, pages included); every
+other filter, search or settings ordering of those lists is the 404, never the whole list. Each
+value takes two rewrites (four on a paginated list) of the 2,048 routes the build checks. See
+docs/filters.md in the project.
+`;
+}
+
 export const vercel: Target = {
   name: NAME,
-  files: ({ routes, pages, headerRules, resources }) =>
+  prerendersFilters: true,
+  files: ({ routes, pages, headerRules, resources, filterRoutes }) =>
     new Map([
-      ['vercel.json', `${JSON.stringify(vercelConfig(routes, headerRules, pages, resources), null, 2)}\n`],
+      [
+        'vercel.json',
+        `${JSON.stringify(vercelConfig(routes, headerRules, pages, resources, filterRoutes), null, 2)}\n`,
+      ],
       ['404.html', NOT_FOUND_BODY],
-      ['README.md', readme()],
+      ['README.md', readme() + settingsNote(resources ?? RESOURCES)],
     ]),
 };

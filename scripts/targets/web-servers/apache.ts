@@ -15,20 +15,25 @@ import {
   QUERY_KEYS,
   type ResourcePlan,
   type ServerPlan,
+  type SettingsPlan,
   serverPlan,
+  settingsLists,
 } from './plan.ts';
 import {
   exactPath,
+  filterState,
   formatValue,
   formatValues,
   HAS_COMMA,
   lastValue,
+  listState,
+  NOT_EMPTY,
   orderingTerm,
   PAGE_LAST,
   PAGE_NUMBER,
   stripped,
 } from './query.ts';
-import { apacheReadme } from './readmes.ts';
+import { apacheReadme, settingsSection } from './readmes.ts';
 
 const NAME = 'apache';
 /** The URL every ErrorDocument points at; the rules below serve the body the request chose. */
@@ -124,6 +129,63 @@ function orderingRules(plan: ServerPlan, list: ResourcePlan, orderings: readonly
   ];
 }
 
+/**
+ * The settings file's filters, search and ordering of one list (SettingsPlan): API_ANSWER is
+ * `list` for a request the list's own files answer, `filter` for a pre-rendered filter's (its
+ * folder in API_FILTER_DIR); any other request gets the unsupported-query error. Each key sent
+ * with a value adds `<key>;` to API_KEYS (a comma would end the flag).
+ */
+function settingsRules(list: ResourcePlan, settings: SettingsPlan): string[] {
+  const pattern = pathPattern(list.path);
+  const state = '%{ENV:API_FORMAT}:%{ENV:API_KEYS}:%{ENV:API_FILTER}';
+  return [
+    `# ${list.path}: the filters, search and ordering of the settings file. One filter of`,
+    '# prerendered_filters alone, with a value the build wrote files for, is answered from them;',
+    '# anything else the settings name gets 400 with an explicit error, never the unfiltered list.',
+    `RewriteRule ${pattern} - [E=API_KEYS:,E=API_FILTER:,E=API_FILTER_DIR:,E=API_ANSWER:]`,
+    ...settings.keys.flatMap((key) => [
+      `RewriteRule ${pattern} - [E=API_VALUE:]`,
+      `RewriteCond %{QUERY_STRING} ${quoted(lastValue(key))}`,
+      `RewriteRule ${pattern} - [E=API_VALUE:%1]`,
+      `RewriteCond %{ENV:API_VALUE} ${quoted(NOT_EMPTY)}`,
+      `RewriteRule ${pattern} - [E=API_KEYS:%{ENV:API_KEYS}${key};]`,
+      ...(settings.filters.find((filter) => filter.field === key)?.values ?? []).flatMap((value) => [
+        `RewriteCond %{ENV:API_VALUE} ${quoted(value.pattern)}`,
+        `RewriteRule ${pattern} - [E=API_FILTER:${key},E=API_FILTER_DIR:${value.dir}]`,
+      ]),
+    ]),
+    `RewriteCond ${state} ${quoted(listState(settings))}`,
+    `RewriteRule ${pattern} - [E=API_ANSWER:list]`,
+    ...(settings.filters.length > 0
+      ? [`RewriteCond ${state} ${quoted(filterState(settings))}`, `RewriteRule ${pattern} - [E=API_ANSWER:filter]`]
+      : []),
+    'RewriteCond %{ENV:API_ANSWER} ^$',
+    fail(pattern, 400, settings.unsupportedFile),
+    ...(settings.paginated || settings.filters.length === 0
+      ? []
+      : serveAnswer(['RewriteCond %{ENV:API_ANSWER} =filter'], pattern, '%{ENV:API_FILTER_DIR}/index.json')),
+    '',
+  ];
+}
+
+/** A paginated list's pre-rendered filter answer, once API_PAGE is read: its first page or that page. */
+function filterPageRules(plan: ServerPlan, pattern: string, settings: SettingsPlan | undefined): string[] {
+  if (!settings || settings.filters.length === 0) return [];
+  return [
+    ...serveAnswer(
+      ['RewriteCond %{ENV:API_ANSWER}:%{ENV:API_PAGE} =filter:'],
+      pattern,
+      '%{ENV:API_FILTER_DIR}/index.json',
+    ),
+    ...serveAnswer(
+      ['RewriteCond %{ENV:API_ANSWER}:%{ENV:API_PAGE} ^filter:.'],
+      pattern,
+      '%{ENV:API_FILTER_DIR}/page=%{ENV:API_PAGE}.json',
+      `E=API_ERROR:${plan.invalidPageFile},`,
+    ),
+  ];
+}
+
 function pageRules(plan: ServerPlan, list: ResourcePlan, pageFile: PageFile): string[] {
   const pattern = pathPattern(list.path);
   const formats = ['', ...plan.formats];
@@ -138,6 +200,7 @@ function pageRules(plan: ServerPlan, list: ResourcePlan, pageFile: PageFile): st
     fail(pattern, 404, plan.invalidPageFile),
     'RewriteCond %{ENV:API_PAGE} =1',
     `RewriteRule ${pattern} - [E=API_PAGE:]`,
+    ...filterPageRules(plan, pattern, list.settings),
     ...formats.flatMap((format) =>
       serveAnswer(
         [`RewriteCond %{ENV:API_FORMAT}:%{ENV:API_PAGE} ${quoted(`^${format}:.`)}`],
@@ -250,6 +313,7 @@ export function renderApacheConf(plan: ServerPlan): string {
     '',
     ...formatAndMethod(plan),
     '',
+    ...plan.resources.flatMap((resource) => (resource.settings ? settingsRules(resource, resource.settings) : [])),
     ...plan.resources.flatMap((resource) =>
       resource.query.kind === 'ordered' ? [...orderingRules(plan, resource, resource.query.orderings), ''] : [],
     ),
@@ -328,12 +392,13 @@ export function renderApacheConf(plan: ServerPlan): string {
 
 export const apache: Target = {
   name: NAME,
+  prerendersFilters: true,
   files(context) {
     // ForceType is one type for every answer file.
     const plan = serverPlan(context, NAME, ['content-type']);
     return new Map([
       ['api.conf', renderApacheConf(plan)],
-      ['README.md', apacheReadme()],
+      ['README.md', apacheReadme() + settingsSection(settingsLists(plan))],
     ]);
   },
 };

@@ -16,19 +16,23 @@ import {
   QUERY_KEYS,
   type ResourcePlan,
   type ServerPlan,
+  type SettingsPlan,
   serverPlan,
+  settingsLists,
 } from './plan.ts';
 import {
   exactPath,
+  filterState,
   formatValue,
   formatValues,
   HAS_COMMA,
   lastValue,
+  listState,
   PAGE_LAST,
   PAGE_NUMBER,
   paddedTerm,
 } from './query.ts';
-import { caddyReadme } from './readmes.ts';
+import { caddyReadme, settingsSection } from './readmes.ts';
 
 const NAME = 'caddy';
 export const DEFAULT_ROOT = '/srv/api/public';
@@ -170,6 +174,64 @@ function pageQuery(plan: ServerPlan, list: ResourcePlan, pageFile: PageFile): st
   ];
 }
 
+/**
+ * The settings file's filters, search and ordering (SettingsPlan): {vars.api_answer} is `list`
+ * for a request the list's own files answer, `filter` for a pre-rendered filter's (its folder in
+ * {vars.api_filter_dir}); any other request gets the unsupported-query error. A key's value goes
+ * into a variable whose name holds `%%`, which no value pattern matches: Caddy 2.6's vars_regexp
+ * also tries its regex on the variable's name.
+ */
+function settingsQuery(settings: SettingsPlan): string[] {
+  const lines = [
+    '# The filters, search and ordering of the settings file: one filter of prerendered_filters',
+    '# alone, with a value the build wrote files for, is answered from them; anything else the',
+    '# settings name gets 400 with an explicit error, never the unfiltered list.',
+    ...block('vars', ['api_keys ""', 'api_filter ""', 'api_filter_dir ""', 'api_answer ""']),
+  ];
+  for (const [i, key] of settings.keys.entries()) {
+    const value = `api%%${i}`;
+    lines.push(
+      `vars ${value} ""`,
+      `@setting_${i} vars_regexp setting_${i} {query} ${quoted(lastValue(key))}`,
+      `vars @setting_${i} ${value} {re.setting_${i}.1}`,
+      `@setting_${i}_sent not vars ${value} ""`,
+      `vars @setting_${i}_sent api_keys "{vars.api_keys}${key};"`,
+    );
+    const values = settings.filters.find((filter) => filter.field === key)?.values ?? [];
+    for (const [j, each] of values.entries()) {
+      lines.push(
+        `@setting_${i}_${j} vars_regexp ${value} ${quoted(each.pattern)}`,
+        ...block(`vars @setting_${i}_${j}`, [`api_filter ${key}`, `api_filter_dir ${each.dir}`]),
+      );
+    }
+  }
+  lines.push(
+    'vars api_state "{vars.api_format}:{vars.api_keys}:{vars.api_filter}"',
+    `@list_state vars_regexp api_state ${quoted(listState(settings))}`,
+    'vars @list_state api_answer list',
+  );
+  if (settings.filters.length > 0)
+    lines.push(
+      `@filter_state vars_regexp api_state ${quoted(filterState(settings))}`,
+      'vars @filter_state api_answer filter',
+    );
+  lines.push('@unsupported vars api_answer ""', ...fail('@unsupported', 400, settings.unsupportedFile));
+  return lines;
+}
+
+/** The file of a pre-rendered filter's answer: its first page, or the page {vars.api_page} names. */
+function filterAnswer(settings: SettingsPlan): string[] {
+  if (settings.filters.length === 0) return [];
+  if (!settings.paginated)
+    return ['@filter_answer vars api_answer filter', 'vars @filter_answer api_file {vars.api_filter_dir}/index.json'];
+  return [
+    ...block('@filter_first', ['vars api_answer filter', 'vars api_page ""']),
+    'vars @filter_first api_file {vars.api_filter_dir}/index.json',
+    ...block('@filter_page', ['vars api_answer filter', 'not vars api_page ""']),
+    'vars @filter_page api_file {vars.api_filter_dir}/page={vars.api_page}.json',
+  ];
+}
+
 function resourceRoute(plan: ServerPlan, resource: ResourcePlan): string[] {
   const query =
     resource.query.kind === 'ordered'
@@ -181,7 +243,9 @@ function resourceRoute(plan: ServerPlan, resource: ResourcePlan): string[] {
     `@${resource.name} vars_regexp {http.request.uri.path} ${quoted(exactPath(resource.path))}`,
     ...block(`route @${resource.name}`, [
       ...formatAndMethod(plan, resource),
+      ...(resource.settings ? settingsQuery(resource.settings) : []),
       ...query,
+      ...(resource.settings ? filterAnswer(resource.settings) : []),
       ...serveAnswer('{vars.api_file}'),
     ]),
   ];
@@ -332,11 +396,12 @@ export function renderCaddyfile(plan: ServerPlan): string {
 
 export const caddy: Target = {
   name: NAME,
+  prerendersFilters: true,
   files(context) {
     const plan = serverPlan(context, NAME);
     return new Map([
       ['Caddyfile', renderCaddyfile(plan)],
-      ['README.md', caddyReadme()],
+      ['README.md', caddyReadme() + settingsSection(settingsLists(plan))],
     ]);
   },
 };

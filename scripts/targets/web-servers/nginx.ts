@@ -16,10 +16,23 @@ import {
   QUERY_KEYS,
   type ResourcePlan,
   type ServerPlan,
+  type SettingsPlan,
   serverPlan,
+  settingsLists,
 } from './plan.ts';
-import { formatValue, HAS_COMMA, lastValue, orderingTerm, PAGE_LAST, PAGE_NUMBER, stripped } from './query.ts';
-import { nginxReadme } from './readmes.ts';
+import {
+  filterState,
+  formatValue,
+  HAS_COMMA,
+  lastValue,
+  listState,
+  NOT_EMPTY,
+  orderingTerm,
+  PAGE_LAST,
+  PAGE_NUMBER,
+  stripped,
+} from './query.ts';
+import { nginxReadme, settingsSection } from './readmes.ts';
 
 const NAME = 'nginx';
 /** Internal prefix the answers' files are served under; never reachable from outside. */
@@ -104,6 +117,50 @@ function pageQuery(plan: ServerPlan, list: ResourcePlan, pageFile: PageFile): st
   ];
 }
 
+/**
+ * The settings file's filters, search and ordering (SettingsPlan): $api_answer is `list` for a
+ * request the list's own files answer, `filter` for a pre-rendered filter's (its folder in
+ * $api_filter_dir); any other request gets the unsupported-query error.
+ */
+function settingsQuery(settings: SettingsPlan): string[] {
+  const lines = [
+    '# The filters, search and ordering of the settings file: one filter of prerendered_filters',
+    '# alone, with a value the build wrote files for, is answered from them; anything else the',
+    '# settings name gets 400 with an explicit error, never the unfiltered list.',
+    'set $api_keys "";',
+    'set $api_filter "";',
+    'set $api_filter_dir "";',
+  ];
+  for (const key of settings.keys) {
+    lines.push(...readKey(key), `if ($api_value ~ ${regex(NOT_EMPTY)}) { set $api_keys "\${api_keys}${key};"; }`);
+    for (const value of settings.filters.find((filter) => filter.field === key)?.values ?? []) {
+      lines.push(
+        `if ($api_value ~ ${regex(value.pattern)}) { set $api_filter ${key}; set $api_filter_dir ${value.dir}; }`,
+      );
+    }
+  }
+  lines.push(
+    'set $api_state "$api_format:$api_keys:$api_filter";',
+    'set $api_answer "";',
+    `if ($api_state ~ ${regex(listState(settings))}) { set $api_answer list; }`,
+  );
+  if (settings.filters.length > 0)
+    lines.push(`if ($api_state ~ ${regex(filterState(settings))}) { set $api_answer filter; }`);
+  lines.push(`if ($api_answer = "") { set $api_error ${settings.unsupportedFile}; return ${UNSUPPORTED_STATUS}; }`);
+  return lines;
+}
+
+/** The file of a pre-rendered filter's answer: its first page, or the page $api_page names. */
+function filterAnswer(settings: SettingsPlan): string[] {
+  if (settings.filters.length === 0) return [];
+  if (!settings.paginated) return ['if ($api_answer = filter) { set $api_file "${api_filter_dir}/index.json"; }'];
+  return [
+    'set $api_key "$api_answer:$api_page";',
+    'if ($api_key = "filter:") { set $api_file "${api_filter_dir}/index.json"; }',
+    `if ($api_key ~ ${regex('^filter:(.+)$')}) { set $api_file "\${api_filter_dir}/page=$1.json"; }`,
+  ];
+}
+
 function resourceLocation(plan: ServerPlan, resource: ResourcePlan): string[] {
   const query =
     resource.query.kind === 'ordered'
@@ -111,10 +168,13 @@ function resourceLocation(plan: ServerPlan, resource: ResourcePlan): string[] {
       : resource.query.kind === 'paginated'
         ? pageQuery(plan, resource, resource.query.pageFile)
         : [`set $api_file ${resource.listFile.get('')};`];
+  const { settings } = resource;
   const body = [
     ...dotSegmentCheck(),
     ...formatAndMethod(plan, resource),
+    ...(settings ? settingsQuery(settings) : []),
     ...query,
+    ...(settings ? filterAnswer(settings) : []),
     ...encodingVary(),
     '# Served from this location, so HEAD, ETag, If-None-Match and Range work as for any file.',
     'rewrite ^ /$api_file break;',
@@ -343,6 +403,7 @@ brotli_static on;
 
 export const nginx: Target = {
   name: NAME,
+  prerendersFilters: true,
   files(context) {
     // default_type is one type for every answer: nginx sets no Content-Type per request.
     const plan = serverPlan(context, NAME, ['content-type']);
@@ -350,7 +411,7 @@ export const nginx: Target = {
       ['api.conf', renderApiConf(plan)],
       ['brotli.conf', renderBrotliConf()],
       ['nginx.conf', renderExampleConf()],
-      ['README.md', nginxReadme()],
+      ['README.md', nginxReadme() + settingsSection(settingsLists(plan))],
     ]);
   },
 };

@@ -6,6 +6,7 @@
 import { methodNotAllowedBody } from '../../contract/bodies.ts';
 import type { HeaderRule } from '../../contract/headers.ts';
 import {
+  type FilterRoute,
   FORMATS,
   fileFor,
   INVALID_PAGE_FILE,
@@ -18,9 +19,12 @@ import {
   type Route,
   type Routed,
   UNSUPPORTED_ORDERING_FILE,
+  UNSUPPORTED_QUERY_FILE,
 } from '../../contract/routes.ts';
+import { SEARCH_PARAM } from '../../contract/search.ts';
 import { UserFacingError } from '../../shared/errors.ts';
 import type { TargetContext } from '../target.ts';
+import { filterValuePattern } from './query.ts';
 
 export interface ResourcePlan {
   name: string;
@@ -33,6 +37,31 @@ export interface ResourcePlan {
   listFile: ReadonlyMap<string, string>;
   /** What its query chooses besides `format`: an ordering, a page, or nothing. */
   query: ListQuery;
+  /** The filters, search and ordering the settings file gives it: none when absent. */
+  settings?: SettingsPlan;
+}
+
+/**
+ * How a list with settings is answered without code. Each key of `keys` sent with a value is
+ * counted; the request is answered by the list's own files when only `ordering` of a list that
+ * orders itself (the events) is, by a pre-rendered filter's files when only that filter is and
+ * its value is one of those written (and, on a paginated list, without `format`), and with the
+ * unsupported-query error (400) otherwise: never with the list unfiltered.
+ */
+export interface SettingsPlan {
+  /** The settings' query keys: each filter's field, `search`, `ordering`. */
+  keys: readonly string[];
+  /** Whether `ordering` alone is the list's own (its files answer it). */
+  ownOrdering: boolean;
+  paginated: boolean;
+  filters: readonly PrerenderedPlan[];
+  unsupportedFile: string;
+}
+
+/** A filter of `prerendered_filters` and the spellings of each value it has files for. */
+export interface PrerenderedPlan {
+  field: string;
+  values: ReadonlyArray<{ pattern: string; dir: string }>;
 }
 
 /** A list with ordering fields, a paginated list, or a list that reads no query key but `format`. */
@@ -158,7 +187,7 @@ export function everywhereValue(header: PlannedHeader | undefined): string | und
   return header.parts.map((part) => part.value).join(', ');
 }
 
-function resourcePlan(resource: Routed, routes: readonly Route[]): ResourcePlan {
+function resourcePlan(resource: Routed, routes: readonly Route[], filterRoutes: readonly FilterRoute[]): ResourcePlan {
   const { name, path } = resource;
   const resourceRoutes = routes.filter((route) => route.resource === name);
   const plain = resourceRoutes.find((route) => Object.keys(route.query).length === 0);
@@ -179,7 +208,41 @@ function resourcePlan(resource: Routed, routes: readonly Route[]): ResourcePlan 
       : resource.paginated
         ? { kind: 'paginated', pageFile: (format, page) => fileFor(path, format === '' ? { page } : { format, page }) }
         : { kind: 'plain' };
-  return { name, path, noSlash: path.slice(0, -1), optionsFile: optionsFile(name), listFile, query };
+  const settings = settingsPlan(resource, filterRoutes);
+  return {
+    name,
+    path,
+    noSlash: path.slice(0, -1),
+    optionsFile: optionsFile(name),
+    listFile,
+    query,
+    ...(settings ? { settings } : {}),
+  };
+}
+
+function settingsPlan(resource: Routed, filterRoutes: readonly FilterRoute[]): SettingsPlan | undefined {
+  const settings = resource.query;
+  if (settings === undefined || settings.filters.length + settings.search.length + settings.ordering.length === 0)
+    return undefined;
+  const keys = [
+    ...settings.filters.map((filter) => filter.field),
+    ...(settings.search.length > 0 ? [SEARCH_PARAM] : []),
+    QUERY_KEYS.ordering,
+  ];
+  const filters = settings.prerendered.map((field) => {
+    const kind = settings.filters.find((filter) => filter.field === field)?.kind ?? 'text';
+    const values = filterRoutes
+      .filter((route) => route.resource === resource.name && route.field === field)
+      .map((route) => ({ pattern: filterValuePattern(kind, route.value, resource.paginated), dir: route.dir }));
+    return { field, values };
+  });
+  return {
+    keys,
+    ownOrdering: resource.orderingFields.length > 0,
+    paginated: resource.paginated,
+    filters,
+    unsupportedFile: UNSUPPORTED_QUERY_FILE,
+  };
 }
 
 /** Every single-field ordering the route table has a file for, plus `id` (the default order). */
@@ -210,7 +273,12 @@ export function serverPlan(context: TargetContext, target: string, everywhereOnl
     if (!SAFE_FILE.test(route.file))
       throw new Error(`route table: ${target} cannot name the file ${route.file} unquoted`);
   }
-  const resources = (context.resources ?? RESOURCES).map((resource) => resourcePlan(resource, routes));
+  const filterRoutes = context.filterRoutes ?? [];
+  for (const route of filterRoutes) {
+    if (!SAFE_FILE.test(route.dir))
+      throw new Error(`route table: ${target} cannot name the folder ${route.dir} unquoted`);
+  }
+  const resources = (context.resources ?? RESOURCES).map((resource) => resourcePlan(resource, routes, filterRoutes));
   const marker = 'XMETHODX';
   const [before, after] = methodNotAllowedBody(marker).split(marker) as [string, string];
   return {
@@ -225,4 +293,11 @@ export function serverPlan(context: TargetContext, target: string, everywhereOnl
     headers: plannedHeaders(context.headerRules, target, everywhereOnly),
     documents: context.pages,
   };
+}
+
+/** The lists with settings, and their pre-rendered filters, for the README. */
+export function settingsLists(plan: ServerPlan): Array<{ path: string; prerendered: string[] }> {
+  return plan.resources.flatMap(({ path, settings }) =>
+    settings ? [{ path, prerendered: settings.filters.map((filter) => filter.field) }] : [],
+  );
 }

@@ -135,3 +135,66 @@ export function formatValues(formats: readonly string[]): string {
 export function exactPath(path: string): string {
   return `^${path.replace(/[.*+?^$()[\]{}|]/g, (char) => `[${char}]`)}$`;
 }
+
+/** Characters a client may leave unencoded in a query value besides the unreserved ones (RFC 3986 sub-delims and the like). */
+const RAW_IN_VALUE = /^[!()*,:@/;]$/;
+
+/** A character of a value as a client may send it: raw where a query may hold it, a space as `+`, or percent-encoded. */
+function valueChar(char: string): string {
+  const escapes = [...Buffer.from(char, 'utf8')].map(percentByte).join('');
+  if (char === ' ') return `(?:[+]|${escapes})`;
+  if (/^[A-Za-z0-9_.~-]$/.test(char)) return encodedChar(char);
+  if (RAW_IN_VALUE.test(char)) return `(?:[${char}]|${escapes})`;
+  return escapes;
+}
+
+/** A letter in either case, raw or percent-encoded (django-filter's BooleanWidget lowers the value). */
+function eitherCase(char: string): string {
+  const cases = [...new Set([char.toLowerCase(), char.toUpperCase()])];
+  return `(?:[${cases.join('')}]|${cases.map((one) => percentByte(one.charCodeAt(0))).join('|')})`;
+}
+
+/**
+ * The spellings of a query value that django-filter reads as `value` of a field of `kind`
+ * (contract/filters.ts), over the raw query: each character raw or percent-encoded (its UTF-8
+ * bytes, a hex digit in either case), a space as `+`; text, dates and UUIDs with Python's white
+ * space around them, which the form field strips, and integers with a `+` sign and leading zeros
+ * too, which it reads away. `exact` (a paginated list, whose page links repeat the value as
+ * read) takes only the spellings that decode to `value` itself. Other spellings (a decimal `2.0`,
+ * an upper-case UUID, raw bytes beyond ASCII) are not matched: refused, never another answer.
+ */
+export function filterValuePattern(kind: string, value: string, exact: boolean): string {
+  const literal = [...value].map(valueChar).join('');
+  if (kind === 'boolean') {
+    const word = value === 'true' ? 'true' : 'false';
+    return `^(?:${encodedChar(value === 'true' ? '1' : '0')}|${[...word].map(eitherCase).join('')})$`;
+  }
+  if (exact) return `^${literal}$`;
+  if (kind === 'integer') {
+    const negative = value.startsWith('-');
+    const digits = negative ? value.slice(1) : value;
+    const sign = negative ? '(?:-|%2[dD])' : '(?:%2[bB])?';
+    const number = digits === '0' ? '(?:0|%30)+' : `(?:0|%30)*${[...digits].map(valueChar).join('')}`;
+    return `^${STRIP_SPACE}*${sign}${number}${STRIP_SPACE}*$`;
+  }
+  return `^${STRIP_SPACE}*${literal}${STRIP_SPACE}*$`;
+}
+
+/** A value that is not empty: a key with one is counted among a request's filters. */
+export const NOT_EMPTY = '.';
+
+/**
+ * The state a configuration writes of a request to a list with settings, `<format>:<keys>:<filter>`:
+ * the format read (`api`, `json` or none), each settings key sent with a value followed by `;`
+ * (a comma would end a mod_rewrite flag), and the pre-rendered filter whose value matched. This pattern is a request the list's
+ * own files answer: no key but, on a list that orders itself, `ordering`.
+ */
+export function listState(settings: { ownOrdering: boolean }): string {
+  return `^[^:]*:${settings.ownOrdering ? '(?:ordering;)?' : ''}:$`;
+}
+
+/** A request a pre-rendered filter answers: its key alone, its value matched; on a paginated list, no format. */
+export function filterState(settings: { paginated: boolean; filters: ReadonlyArray<{ field: string }> }): string {
+  const fields = settings.filters.map(({ field }) => `${field};:${field}`).join('|');
+  return `^${settings.paginated ? '' : '[^:]*'}:(?:${fields})$`;
+}

@@ -155,3 +155,27 @@ What Apache cannot do besides:
   header.
 `;
 }
+
+/**
+ * What the configuration does with the settings file's filters, search and ordering, appended to
+ * its README only when a list has them (the README of a build without settings is unchanged).
+ */
+export function settingsSection(lists: ReadonlyArray<{ path: string; prerendered: readonly string[] }>): string {
+  if (lists.length === 0) return '';
+  const named = lists
+    .map(
+      ({ path, prerendered }) =>
+        `\`${path}\`${prerendered.length > 0 ? ` (pre-rendered: ${prerendered.map((field) => `\`${field}\``).join(', ')})` : ''}`,
+    )
+    .join(', ');
+  return `
+## Filters, search and ordering of the settings file
+
+The settings file gives ${named} filters, search or ordering. This server runs no code, so it
+answers a filter of \`prerendered_filters\` alone, with a value the records hold, from the files
+the build wrote for that value (\`<list>/_filters/<field>/<value>/\`, the bytes the local server
+sends, pages included), in every spelling Django reads as that value; every other filter, search
+or settings ordering of those lists gets **400** with \`_errors/unsupported-query.json\`, never the
+whole list. See docs/filters.md in the project.
+`;
+}

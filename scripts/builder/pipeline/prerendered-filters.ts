@@ -1,0 +1,136 @@
+// The answers of `prerendered_filters` for the targets without code: each value a pre-rendered
+// filter's field takes in the records, and the list filtered on it (with its pages), made from
+// the records' parts by the very functions the request handler answers with
+// (contract/query.ts), so a file holds the bytes the local server sends for that request.
+
+import { INVALID_PAGE_BODY, UNSUPPORTED_QUERY_BODY } from '../../contract/bodies.ts';
+import { filterMatcher, readFilters } from '../../contract/filters.ts';
+import { compareStrings } from '../../contract/ordering.ts';
+import {
+  partRecords,
+  queryAnswer,
+  type RecordsManifest,
+  readListQuery,
+  recordsManifestFile,
+  recordsPartFile,
+} from '../../contract/query.ts';
+import type { Resource } from '../../contract/resources/resource.ts';
+import {
+  type FilterRoute,
+  type FilterValue,
+  filterFile,
+  planFilterRoutes,
+  type Routed,
+  routingOf,
+  UNSUPPORTED_QUERY_FILE,
+} from '../../contract/routes.ts';
+import { type Catalogue, recordsOf } from './validate.ts';
+
+/** The value a request writes to filter on a record's field value; undefined for one no filter reads. */
+function requestValue(value: unknown): string | undefined {
+  if (typeof value === 'string') return value;
+  if (typeof value === 'boolean' || (typeof value === 'number' && Number.isSafeInteger(value))) return String(value);
+  return undefined;
+}
+
+/**
+ * Whether a request with `value` filters the records holding it: not null (an exact filter
+ * matches no null), and not a text django-filter reads otherwise (empty, which it ignores, or
+ * with white space around it, which it strips).
+ */
+function reachable(resource: Resource, field: string, value: string, held: unknown): boolean {
+  const filter = resource.query?.filters.find((each) => each.field === field);
+  if (filter === undefined) return false;
+  const { conditions, errors } = readFilters(new Map([[field, value]]), [filter]);
+  return errors === null && conditions.length === 1 && filterMatcher(conditions)({ [field]: held });
+}
+
+/** Each value of each pre-rendered filter, in code-point order, with how many records hold it. */
+export function filterValuesOf(
+  catalogue: Catalogue,
+  resources: readonly Resource[],
+): Record<string, Record<string, FilterValue[]>> {
+  const values: Record<string, Record<string, FilterValue[]>> = {};
+  for (const resource of resources) {
+    const fields = resource.query?.prerendered ?? [];
+    if (fields.length === 0) continue;
+    const records = recordsOf(catalogue, resource.name) as Array<Record<string, unknown>>;
+    values[resource.name] = Object.fromEntries(
+      fields.map((field) => {
+        const counts = new Map<string, number>();
+        const refused = new Set<string>();
+        for (const record of records) {
+          const value = requestValue(record[field]);
+          if (value === undefined || refused.has(value)) continue;
+          const count = counts.get(value);
+          if (count !== undefined) counts.set(value, count + 1);
+          else if (reachable(resource, field, value, record[field])) counts.set(value, 1);
+          else refused.add(value);
+        }
+        const sorted = [...counts].sort(([a], [b]) => compareStrings(a, b));
+        return [field, sorted.map(([value, count]) => ({ value, count }))];
+      }),
+    );
+  }
+  return values;
+}
+
+/** The pre-rendered filters' routes of a catalogue, for the targets and for filterFiles(). */
+export function filterRoutesOf(catalogue: Catalogue, pageSize: number, resources: readonly Resource[]): FilterRoute[] {
+  if (!resources.some((resource) => (resource.query?.prerendered.length ?? 0) > 0)) return [];
+  return planFilterRoutes(filterValuesOf(catalogue, resources), pageSize, routingOf(resources));
+}
+
+/** Whether the settings file gives a list filters, search or ordering. */
+const isQueried = (resource: Routed) =>
+  resource.query !== undefined &&
+  resource.query.filters.length + resource.query.search.length + resource.query.ordering.length > 0;
+
+/**
+ * The files of `routes`, read from the records' parts in `output` (builder/pipeline/records-parts.ts),
+ * and the error body of the queries the targets without code have no file for, written only when a
+ * list has settings: without them the output is what it was.
+ */
+export function filterFiles(
+  routes: readonly FilterRoute[],
+  output: ReadonlyMap<string, string>,
+  resources: readonly Resource[],
+): Map<string, string> {
+  const files = new Map<string, string>();
+  if (resources.some(isQueried)) files.set(UNSUPPORTED_QUERY_FILE, UNSUPPORTED_QUERY_BODY);
+  for (const resource of resources) {
+    const own = routes.filter((route) => route.resource === resource.name);
+    if (own.length === 0) continue;
+    const manifestText = output.get(recordsManifestFile(resource.name));
+    if (manifestText === undefined) throw new Error(`${resource.path}: no records for its pre-rendered filters`);
+    const manifest = JSON.parse(manifestText) as RecordsManifest;
+    const fields = [...new Set(own.map((route) => route.field))];
+    // The records' texts holding each value of each field, in the parts' order (the list's).
+    const groups = new Map(fields.map((field) => [field, new Map<string, string[]>()]));
+    for (let part = 1; part <= manifest.parts; part++) {
+      for (const text of partRecords(output.get(recordsPartFile(resource.name, part)) ?? '')) {
+        const record = JSON.parse(text) as Record<string, unknown>;
+        for (const [field, byValue] of groups) {
+          const value = requestValue(record[field]);
+          if (value === undefined) continue;
+          const texts = byValue.get(value);
+          if (texts === undefined) byValue.set(value, [text]);
+          else texts.push(text);
+        }
+      }
+    }
+    for (const route of own) {
+      const texts = groups.get(route.field)?.get(route.value) ?? [];
+      for (const page of [undefined, ...route.pages]) {
+        const pairs: Array<[string, string]> = [[route.field, route.value]];
+        if (page !== undefined) pairs.push(['page', page]);
+        const query = readListQuery(resource, new Map(pairs), new URLSearchParams(pairs).toString());
+        if (query === undefined || query.errors !== null) throw new Error(`${route.dir}: not a filter's request`);
+        const { status, body } = queryAnswer(query, texts, resource, manifest, INVALID_PAGE_BODY);
+        if (status !== 200) throw new Error(`${route.dir}: page ${page} is not one of its pages`);
+        files.set(filterFile(route.dir, page), body);
+      }
+    }
+  }
+  return files;
+}
