@@ -16,8 +16,8 @@
 // exits.
 
 import { type ChildProcessByStdio, spawn } from 'node:child_process';
+import type { Socket } from 'node:net';
 import { constants } from 'node:os';
-import type { Readable, Writable } from 'node:stream';
 
 // renameat2's number: x86-64 has its own table; arm64 and riscv64 share the generic one.
 const RENAMEAT2: Partial<Record<NodeJS.Architecture, number>> = { x64: 316, arm64: 276, riscv64: 276 };
@@ -55,7 +55,8 @@ interface Request {
 
 /** The perl that exchanges folders for this process, and the requests it has not answered, oldest first. */
 interface Exchanger {
-  child: ChildProcessByStdio<Writable, Readable, null>;
+  // Pipes to a child are sockets, which can stop holding the process open.
+  child: ChildProcessByStdio<Socket, Socket, null>;
   waiting: Request[];
 }
 
@@ -85,13 +86,15 @@ function answer(current: Exchanger, line: string): void {
   if (!request) return;
   if (current.waiting.length === 0) holdProcess(current, false);
   const status = Number(line);
-  if (status === 0) return request.resolve(true);
-  // No exchange on this kernel or file system.
-  if (!Number.isInteger(status) || UNSUPPORTED.has(status) || status === 255) return request.resolve(false);
-  const code = ERRNO_NAMES.get(status) ?? `errno ${status}`;
-  request.reject(
-    Object.assign(new Error(`${code}: cannot exchange ${request.a} and ${request.b}`), { code, path: request.b }),
-  );
+  // Not 0: no exchange on this kernel or file system, or the file system's refusal.
+  if (status === 0) request.resolve(true);
+  else if (!Number.isInteger(status) || UNSUPPORTED.has(status) || status === 255) request.resolve(false);
+  else {
+    const code = ERRNO_NAMES.get(status) ?? `errno ${status}`;
+    request.reject(
+      Object.assign(new Error(`${code}: cannot exchange ${request.a} and ${request.b}`), { code, path: request.b }),
+    );
+  }
 }
 
 /** Starts the perl that exchanges folders; it answers the requests in the order they were written. */
@@ -99,7 +102,7 @@ function startExchanger(syscall: number): Exchanger {
   const child = spawn('perl', ['-e', PROGRAM, String(syscall)], {
     env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
     stdio: ['pipe', 'pipe', 'ignore'],
-  });
+  }) as ChildProcessByStdio<Socket, Socket, null>;
   const current: Exchanger = { child, waiting: [] };
   let pending = '';
   child.stdout.setEncoding('latin1');

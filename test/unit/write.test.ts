@@ -325,6 +325,8 @@ describe('recoverOutput, run first by every write', () => {
 
 describe('exchangeFolders, the swap in one step', () => {
   const linux = process.platform === 'linux';
+  // Each build of the fixture, killed past it (by its PID) so that a hung exchange fails the test and leaves no process.
+  const BUILD_MS = 45_000;
 
   it.runIf(linux)('exchanges two folders on Linux', async () => {
     const parent = await tempDir();
@@ -357,36 +359,44 @@ describe('exchangeFolders, the swap in one step', () => {
     }
   });
 
-  it.runIf(linux)('one perl exchanges every folder of a build', async () => {
-    const dir = await tempDir();
-    // A perl on the PATH that counts its starts and keeps what it is asked (the pairs of paths).
-    const bin = await folder(path.join(dir, 'bin'), '');
-    const realPerl = spawnSync('sh', ['-c', 'command -v perl'], { encoding: 'utf8' }).stdout.trim();
-    const starts = path.join(dir, 'starts');
-    const asked = path.join(dir, 'asked');
-    await writeFile(
-      path.join(bin, 'perl'),
-      `#!/bin/sh\necho started >> '${starts}'\ntee -a '${asked}' | '${realPerl}' "$@"\n`,
-      { mode: 0o755 },
-    );
-    const env = { PATH: `${bin}${path.delimiter}${process.env.PATH ?? ''}` };
-    const first = await runCommand('build', ['--data', GOOD_DATA, ...outputArgs(dir)], { env, timeoutMs: 60_000 });
-    expect(first.code, first.stderr).toBe(0);
-    // The first build creates the folders: nothing to exchange, no perl.
-    await expect(readFile(starts, 'utf8')).rejects.toMatchObject({ code: 'ENOENT' });
-    const second = await runCommand('build', ['--data', GOOD_DATA, ...outputArgs(dir), '--page-size', '1'], {
-      env,
-      timeoutMs: 60_000,
-    });
-    expect(second.code, second.stderr).toBe(0);
-    expect(await readFile(starts, 'utf8')).toBe('started\n');
-    const folders = ['public', 'schemas', ...(await readdir(path.join(dir, 'targets'))).map((name) => `targets/${name}`)];
-    const exchanged = (await readFile(asked, 'utf8')).split('\0').filter((_, index) => index % 2 === 1);
-    expect(exchanged.sort()).toEqual(folders.map((name) => path.join(dir, name)).sort());
-    expect(folders.length).toBeGreaterThanOrEqual(10);
-    // Nothing left beside the folders: every previous output was exchanged out and removed.
-    expect((await readdir(dir)).sort()).toEqual(['asked', 'bin', 'public', 'schemas', 'starts', 'targets']);
-  });
+  it.runIf(linux)(
+    'one perl exchanges every folder of a build',
+    async () => {
+      const dir = await tempDir();
+      // A perl on the PATH that counts its starts and keeps what it is asked (the pairs of paths).
+      const bin = await folder(path.join(dir, 'bin'), '');
+      const realPerl = spawnSync('sh', ['-c', 'command -v perl'], { encoding: 'utf8' }).stdout.trim();
+      const starts = path.join(dir, 'starts');
+      const asked = path.join(dir, 'asked');
+      await writeFile(
+        path.join(bin, 'perl'),
+        `#!/bin/sh\necho started >> '${starts}'\ntee -a '${asked}' | '${realPerl}' "$@"\n`,
+        { mode: 0o755 },
+      );
+      const env = { PATH: `${bin}${path.delimiter}${process.env.PATH ?? ''}` };
+      const first = await runCommand('build', ['--data', GOOD_DATA, ...outputArgs(dir)], { env, timeoutMs: BUILD_MS });
+      expect(first.code, first.stderr).toBe(0);
+      // The first build creates the folders: nothing to exchange, no perl.
+      await expect(readFile(starts, 'utf8')).rejects.toMatchObject({ code: 'ENOENT' });
+      const second = await runCommand('build', ['--data', GOOD_DATA, ...outputArgs(dir), '--page-size', '1'], {
+        env,
+        timeoutMs: BUILD_MS,
+      });
+      expect(second.code, second.stderr).toBe(0);
+      expect(await readFile(starts, 'utf8')).toBe('started\n');
+      const folders = [
+        'public',
+        'schemas',
+        ...(await readdir(path.join(dir, 'targets'))).map((name) => `targets/${name}`),
+      ];
+      const exchanged = (await readFile(asked, 'utf8')).split('\0').filter((_, index) => index % 2 === 1);
+      expect(exchanged.sort()).toEqual(folders.map((name) => path.join(dir, name)).sort());
+      expect(folders.length).toBeGreaterThanOrEqual(10);
+      // Nothing left beside the folders: every previous output was exchanged out and removed.
+      expect((await readdir(dir)).sort()).toEqual(['asked', 'bin', 'public', 'schemas', 'starts', 'targets']);
+    },
+    3 * BUILD_MS,
+  );
 
   it.runIf(linux)('reports the file system error, with its code and path, when a folder is missing', async () => {
     const parent = await tempDir();
