@@ -15,6 +15,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { exchangeFolders } from '../../scripts/shared/exchange.ts';
 import { recoverOutput } from '../../scripts/shared/swap.ts';
 import { writeOutput } from '../../scripts/shared/write.ts';
+import { GOOD_DATA, outputArgs, runCommand } from './helpers/cli.ts';
 import { readTreeText, tempDirs } from './helpers/tree.ts';
 
 const tempDir = tempDirs('write-test-');
@@ -324,6 +325,8 @@ describe('recoverOutput, run first by every write', () => {
 
 describe('exchangeFolders, the swap in one step', () => {
   const linux = process.platform === 'linux';
+  // Each build of the fixture, killed past it (by its PID) so that a hung exchange fails the test and leaves no process.
+  const BUILD_MS = 45_000;
 
   it.runIf(linux)('exchanges two folders on Linux', async () => {
     const parent = await tempDir();
@@ -333,6 +336,67 @@ describe('exchangeFolders, the swap in one step', () => {
     expect(await readTreeText(a)).toEqual({ 'a.json': 'second' });
     expect(await readTreeText(b)).toEqual({ 'a.json': 'first' });
   });
+
+  it.runIf(linux)('exchanges several pairs asked at once, each answered for its own folders', async () => {
+    const parent = await tempDir();
+    // Names a line-based protocol would split or mangle: a newline, a non-ASCII letter.
+    const pairs = await Promise.all(
+      ['plain', 'new\nline', 'Zürich'].map(async (name, index) => [
+        await folder(path.join(parent, `${name}-a`), `a${index}`),
+        await folder(path.join(parent, `${name}-b`), `b${index}`),
+      ]),
+    );
+    const missing = path.join(parent, 'missing');
+    const answers = await Promise.allSettled([
+      ...pairs.map(([a, b]) => exchangeFolders(a as string, b as string)),
+      exchangeFolders(pairs[0]?.[0] as string, missing),
+    ]);
+    expect(answers.slice(0, 3)).toEqual(pairs.map(() => ({ status: 'fulfilled', value: true })));
+    expect(answers[3]).toMatchObject({ status: 'rejected', reason: { code: 'ENOENT', path: missing } });
+    for (const [index, [a, b]] of pairs.entries()) {
+      expect(await readTreeText(a as string)).toEqual({ 'a.json': `b${index}` });
+      expect(await readTreeText(b as string)).toEqual({ 'a.json': `a${index}` });
+    }
+  });
+
+  it.runIf(linux)(
+    'one perl exchanges every folder of a build',
+    async () => {
+      const dir = await tempDir();
+      // A perl on the PATH that counts its starts and keeps what it is asked (the pairs of paths).
+      const bin = await folder(path.join(dir, 'bin'), '');
+      const realPerl = spawnSync('sh', ['-c', 'command -v perl'], { encoding: 'utf8' }).stdout.trim();
+      const starts = path.join(dir, 'starts');
+      const asked = path.join(dir, 'asked');
+      await writeFile(
+        path.join(bin, 'perl'),
+        `#!/bin/sh\necho started >> '${starts}'\ntee -a '${asked}' | '${realPerl}' "$@"\n`,
+        { mode: 0o755 },
+      );
+      const env = { PATH: `${bin}${path.delimiter}${process.env.PATH ?? ''}` };
+      const first = await runCommand('build', ['--data', GOOD_DATA, ...outputArgs(dir)], { env, timeoutMs: BUILD_MS });
+      expect(first.code, first.stderr).toBe(0);
+      // The first build creates the folders: nothing to exchange, no perl.
+      await expect(readFile(starts, 'utf8')).rejects.toMatchObject({ code: 'ENOENT' });
+      const second = await runCommand('build', ['--data', GOOD_DATA, ...outputArgs(dir), '--page-size', '1'], {
+        env,
+        timeoutMs: BUILD_MS,
+      });
+      expect(second.code, second.stderr).toBe(0);
+      expect(await readFile(starts, 'utf8')).toBe('started\n');
+      const folders = [
+        'public',
+        'schemas',
+        ...(await readdir(path.join(dir, 'targets'))).map((name) => `targets/${name}`),
+      ];
+      const exchanged = (await readFile(asked, 'utf8')).split('\0').filter((_, index) => index % 2 === 1);
+      expect(exchanged.sort()).toEqual(folders.map((name) => path.join(dir, name)).sort());
+      expect(folders.length).toBeGreaterThanOrEqual(10);
+      // Nothing left beside the folders: every previous output was exchanged out and removed.
+      expect((await readdir(dir)).sort()).toEqual(['asked', 'bin', 'public', 'schemas', 'starts', 'targets']);
+    },
+    3 * BUILD_MS,
+  );
 
   it.runIf(linux)('reports the file system error, with its code and path, when a folder is missing', async () => {
     const parent = await tempDir();
