@@ -120,13 +120,13 @@ export const LOOKUP_PREFIX: Record<SearchLookup, string> = { icontains: '', ista
 
 /** The values of a list read in bulk: the first this many give the candidate terms. */
 const TERM_SOURCES = 100;
-/** Candidate terms tried per question, so that a large list costs a bounded time. */
+/** Terms found in one field only weighed per question, so that a large list costs a bounded time. */
 const TERMS_WEIGHED = 60;
 
 const codePoints = (text: string) => Array.from(text);
 
-/** PostgreSQL's upper(): JavaScript's where the text is ASCII, which both fold alike, and far faster on large lists. */
-const upper = (text: string) => (/^[\x00-\x7f]*$/.test(text) ? text.toUpperCase() : pgUpper(text));
+/** PostgreSQL's upper(): JavaScript's where the text is printable ASCII, which both fold alike, and far faster on large lists. */
+const upper = (text: string) => (/^[ -~]*$/.test(text) ? text.toUpperCase() : pgUpper(text));
 
 /**
  * Terms from one value, each one SearchFilter term (no space, no comma): pieces inside its words,
@@ -236,8 +236,10 @@ export class SearchProbes {
     candidates: readonly Lookup[],
   ): { term: string; answers: Map<Lookup, ListAnswer> } | undefined {
     const all = this.list.records.length;
-    for (const term of this.terms(field).slice(0, TERMS_WEIGHED)) {
+    let weighed = 0;
+    for (const term of this.terms(field)) {
       if (!this.onlyIn(field, term)) continue;
+      if (++weighed > TERMS_WEIGHED) break;
       const answers = new Map(
         candidates.map((lookup) => [lookup, answerOf(this.list, this.kept(field, term, lookup))]),
       );
