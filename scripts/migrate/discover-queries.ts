@@ -1,16 +1,18 @@
 // Which filters, search fields and orderings a running DRF service's lists take, found by asking
 // it with values from its own records (query-probes.ts). DRF ignores a query parameter no backend
-// reads, so a list without a filter, a search or an ordering answers as if it was not asked:
+// reads, so a list without a filter, a search or an ordering answers as if it was not asked.
+// First one request per list with all of them at once (every filter's value, a term no record
+// holds, every ordering): a list that answers it with its plain answer takes none. Otherwise:
 //
-// - filters: one request with a value for every field that could be filtered; a list that answers
-//   all its records has none. Otherwise each field on its own: an exact filter keeps exactly the
-//   records holding the value.
-// - search: a term no record holds; a list that answers all its records has no search (one with
-//   search keeps none). Otherwise, per text field, terms found only in that field (a word inside
-//   a value, its first letters, the whole value), each chosen so that the lookups still possible
-//   (icontains, istartswith, iexact, not searched) would answer it differently: at most three.
-// - orderings (on lists that do not declare their own): one request ordering by every field, each
-//   in a direction that changes the list's order; a list that answers its default order has none.
+// - filters: the values together; a list that answers all its records has none. Otherwise each
+//   field on its own: an exact filter keeps exactly the records holding the value.
+// - search: the term no record holds; a list that answers all its records has no search (one with
+//   search keeps none). Otherwise, per text field, terms found only in that field (a piece inside
+//   a word, a later word, its first letters, the whole value), each the first that the lookups
+//   still possible (icontains, istartswith, iexact, not searched) would answer differently: at
+//   most three.
+// - orderings (on lists that do not declare their own): the orderings together, each in a
+//   direction that changes the list's order; a list that answers its default order has none.
 //   Otherwise each field on its own.
 //
 // What the records cannot tell (every record holds the same value, no term found in one field
