@@ -7,7 +7,7 @@ import type { ReadProgress } from '../migrate/read-service.ts';
 import { EXIT_STATUS } from './exit-status.ts';
 import { runCommand } from './fail.ts';
 import { refuse, settingsOrExit } from './settings.ts';
-import { settingsFileText } from './settings-file.ts';
+import { readSettingsFile, settingsFileText } from './settings-file.ts';
 
 /** Plain lines off a terminal (a log, a CI job) come at most this often; a terminal gets one line rewritten. */
 const PLAIN_PROGRESS_MS = 1_000;
@@ -65,7 +65,8 @@ await runCommand(async () => {
       dataDir: settings.dataDir,
       configPath: settings.configPath,
       force: settings.force,
-      settingsText: settingsFileText,
+      // The file's other settings stay as the user wrote them.
+      settingsText: (found) => settingsFileText(found, readSettingsFile(settings.configPath)),
       onProgress: progress.update,
       log: (line) => {
         progress.end();

@@ -133,7 +133,35 @@ export function checkResourceSettings(
   return checked;
 }
 
-/** The file's text for `settings`: keys in a fixed order, so that a re-import diffs cleanly. */
-export function settingsFileText(settings: Required<Pick<FileSettings, 'baseUrl' | 'pageSize'>>): string {
-  return `${JSON.stringify({ baseUrl: settings.baseUrl, pageSize: settings.pageSize }, null, 2)}\n`;
+/**
+ * The file's text for `settings`, keeping the other settings of the file it replaces (`kept`, as
+ * readSettingsFile() read it): keys in a fixed order, so that a re-import diffs cleanly. A
+ * `resources` section is written only when `settings` has one; `prerendered_filters` the user
+ * chose are kept where the section still names them as filters.
+ */
+export function settingsFileText(
+  settings: Required<Pick<FileSettings, 'baseUrl' | 'pageSize'>> & Pick<FileSettings, 'resources'>,
+  kept: Readonly<Record<string, unknown>> = {},
+): string {
+  const resources = settings.resources && withPrerendered(settings.resources, kept.resources);
+  const values: Record<string, unknown> = {
+    ...kept,
+    baseUrl: settings.baseUrl,
+    pageSize: settings.pageSize,
+    resources,
+  };
+  const ordered: Record<string, unknown> = {};
+  for (const key of ['$schema', ...KEYS]) if (values[key] !== undefined) ordered[key] = values[key];
+  return `${JSON.stringify(ordered, null, 2)}\n`;
+}
+
+function withPrerendered(found: Record<string, ResourceSettings>, previous: unknown): Record<string, ResourceSettings> {
+  const before = (isObject(previous) ? previous : {}) as Record<string, ResourceSettings>;
+  return Object.fromEntries(
+    Object.entries(found).map(([name, section]) => {
+      const filters = section.filterset_fields ?? [];
+      const prerendered = (before[name]?.prerendered_filters ?? []).filter((field) => filters.includes(field));
+      return [name, prerendered.length > 0 ? { ...section, prerendered_filters: prerendered } : section];
+    }),
+  );
 }

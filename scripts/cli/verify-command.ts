@@ -11,6 +11,7 @@ import { build } from '../builder/build.ts';
 import { DataErrors, formatDataError } from '../builder/pipeline/errors.ts';
 import { serviceClient } from '../migrate/client.ts';
 import { summaryLine, verifyAgainst } from '../migrate/verify.ts';
+import { queryRequests } from '../migrate/verify-queries.ts';
 import { verifyRequests } from '../migrate/verify-requests.ts';
 import { createApiServer, listen } from '../respond/node-server.ts';
 import { EXIT_STATUS } from './exit-status.ts';
@@ -31,7 +32,7 @@ await runCommand(async () => {
   let server: http.Server | undefined;
   try {
     const outDir = path.join(folder, 'public');
-    const { dataDir, headersPath, baseUrl, pageSize } = settings;
+    const { dataDir, headersPath, baseUrl, pageSize, resourceSettings, configPath } = settings;
     // Output only: no deploy target's files, and no schemas.
     const targetsDir = path.join(folder, 'targets');
     // Its client asks for no Accept-Encoding: the answers' siblings would go unread.
@@ -40,6 +41,8 @@ await runCommand(async () => {
       headersPath,
       baseUrl,
       pageSize,
+      resourceSettings,
+      configPath,
       outDir,
       targetsDir,
       targets: [],
@@ -47,7 +50,7 @@ await runCommand(async () => {
     });
     server = createApiServer(outDir);
     const local = `${await listen(server, '127.0.0.1', 0)}/`;
-    const requests = verifyRequests(routes);
+    const requests = [...verifyRequests(routes), ...(await queryRequests(outDir))];
     console.error(`verify: ${requests.length} requests, each to ${service} and to this build of ${settings.dataDir}/`);
     const report = await verifyAgainst(
       { client: serviceClient(service), base: service },

@@ -7,12 +7,14 @@ import { readdir, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { byLocation, type DataError } from '../builder/pipeline/errors.ts';
 import { locateInFiles } from '../builder/pipeline/json-positions.ts';
+import type { ResourceSettings } from '../contract/query.ts';
 import { RESOURCES } from '../contract/resources/index.ts';
 import { countedAs, type Resource } from '../contract/resources/resource.ts';
 import { recoverOutput } from '../shared/swap.ts';
 import { writeOutput } from '../shared/write.ts';
 import type { ClientOptions } from './client.ts';
 import { convert } from './convert.ts';
+import { discoverQueries, foundLine } from './discover-queries.ts';
 import { ImportError, type ReadProgress, readService } from './read-service.ts';
 import { selfCheck } from './self-check.ts';
 
@@ -24,13 +26,21 @@ export interface ImportOptions {
   /** Replace a data folder that holds files. */
   force: boolean;
   /** The text of the settings file for these settings (cli/settings-file.ts: the build reads it). */
-  settingsText: (settings: { baseUrl: string; pageSize: number }) => string;
+  settingsText: (settings: ImportedSettings) => string;
   client?: ClientOptions;
   onProgress?: (progress: ReadProgress) => void;
   /** The lists to read and write: the API's when absent. */
   resources?: readonly Resource[];
   /** One line per finished step. */
   log?: (line: string) => void;
+}
+
+/** What the import learns of the service for the settings file. */
+export interface ImportedSettings {
+  baseUrl: string;
+  pageSize: number;
+  /** The lists' filters, search and orderings the service answers (discover-queries.ts); absent when none has any. */
+  resources?: Record<string, ResourceSettings>;
 }
 
 export interface ImportResult {
@@ -105,13 +115,49 @@ async function readAndProve(options: ImportOptions, log: (line: string) => void)
         `pageSize ${service.pageSize} is recorded, which gives the same page${onOnePage.length > 1 ? 's' : ''}`,
     );
   }
+  const resourceSettings = await queriesOf(options, resources, records, service.pageSize, log);
   const baseUrl = options.from.replace(/\/+$/, '');
   const data = convert(records, options.dataDir, resources);
   const check = selfCheck(data, service, baseUrl, resources);
   const skipped =
     check.unchecked.length > 0 ? ` (not compared, for the problems below: ${check.unchecked.join(', ')})` : '';
   log(`import: npm run build answers ${plural(check.compared, 'request')} with the service's bytes${skipped}`);
-  return { texts: data.texts, settings: { baseUrl, pageSize: service.pageSize }, problems: check.problems };
+  const settings: ImportedSettings = { baseUrl, pageSize: service.pageSize };
+  if (Object.keys(resourceSettings).length > 0) settings.resources = resourceSettings;
+  return { texts: data.texts, settings, problems: check.problems };
+}
+
+/** The filters, search and orderings each list answers, found by asking the service; one line per list. */
+async function queriesOf(
+  options: ImportOptions,
+  resources: readonly Resource[],
+  records: ReadonlyMap<string, unknown[]>,
+  pageSize: number,
+  log: (line: string) => void,
+): Promise<Record<string, ResourceSettings>> {
+  const lists = resources.map((resource) => ({
+    resource,
+    list: {
+      name: resource.name,
+      path: resource.path,
+      paginated: resource.paginated,
+      pageSize,
+      // What is not a record is the self-check's to report; the probes ask with the others.
+      records: (records.get(resource.name) ?? []).filter(
+        (record): record is Record<string, unknown> =>
+          record !== null && typeof record === 'object' && !Array.isArray(record),
+      ),
+    },
+  }));
+  const found = await discoverQueries(options.from, lists, options.client);
+  const settings: Record<string, ResourceSettings> = {};
+  for (const resource of resources) {
+    const queries = found.get(resource.name);
+    if (queries === undefined) continue;
+    log(`import: ${foundLine(resource.path, queries)}`);
+    if (Object.keys(queries.settings).length > 0) settings[resource.name] = queries.settings;
+  }
+  return settings;
 }
 
 export async function importService(options: ImportOptions): Promise<ImportResult> {
