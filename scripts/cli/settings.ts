@@ -8,6 +8,7 @@ import { misspellingDistance } from '../builder/pipeline/misspellings.ts';
 import { DEFAULT_PAGE_SIZE } from '../contract/pagination.ts';
 import type { ResourceSettings } from '../contract/query.ts';
 import { ProjectError } from '../shared/errors.ts';
+import { DEFAULT_OUTPUT_FOLDER } from '../shared/folders.ts';
 import { CLOUDFLARE_PLANS, type CloudflarePlan, DEFAULT_CLOUDFLARE_PLAN } from '../targets/limits.ts';
 import { REFUSED_TARGETS, TARGET_NAMES } from '../targets/names.ts';
 import { EXIT_STATUS } from './exit-status.ts';
@@ -15,7 +16,7 @@ import { readSettingsFile, SettingsFileError } from './settings-file.ts';
 
 export const DEFAULTS = {
   dataDir: 'data',
-  outDir: 'public',
+  outDir: DEFAULT_OUTPUT_FOLDER,
   headersPath: '_headers',
   targetsDir: 'targets',
   schemasDir: 'schemas',

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { isSibling } from '../shared/compress.ts';
 import { ProjectError } from '../shared/errors.ts';
+import { DEFAULT_OUTPUT_FOLDER } from '../shared/folders.ts';
 
 const run = promisify(execFile);
 
@@ -87,7 +88,12 @@ async function readRevision(repo: string, commit: string, folder: string): Promi
  * Reads a side named `spec`: a folder (relative to `cwd`), else a git revision of the repository
  * at `repo`, whose committed `folder/` is read.
  */
-export async function readSide(spec: string, repo: string, cwd = process.cwd(), folder = 'public'): Promise<Side> {
+export async function readSide(
+  spec: string,
+  repo: string,
+  cwd = process.cwd(),
+  folder = DEFAULT_OUTPUT_FOLDER,
+): Promise<Side> {
   const where = path.resolve(cwd, spec);
   if (await isFolder(where)) return { label: spec, files: await readFolder(where) };
   const commit = await commitOf(repo, spec);

@@ -333,7 +333,7 @@ export const apache: Target = {
     const plan = serverPlan(context, NAME, ['content-type']);
     return new Map([
       ['api.conf', renderApacheConf(plan)],
-      ['README.md', apacheReadme()],
+      ['README.md', apacheReadme(context.resources)],
     ]);
   },
 };

@@ -336,7 +336,7 @@ export const caddy: Target = {
     const plan = serverPlan(context, NAME);
     return new Map([
       ['Caddyfile', renderCaddyfile(plan)],
-      ['README.md', caddyReadme()],
+      ['README.md', caddyReadme(context.resources)],
     ]);
   },
 };

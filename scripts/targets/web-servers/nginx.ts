@@ -350,7 +350,7 @@ export const nginx: Target = {
       ['api.conf', renderApiConf(plan)],
       ['brotli.conf', renderBrotliConf()],
       ['nginx.conf', renderExampleConf()],
-      ['README.md', nginxReadme()],
+      ['README.md', nginxReadme(context.resources)],
     ]);
   },
 };
