@@ -48,7 +48,15 @@ export function compareSides(before: Side, after: Side, resources: readonly Rout
       ...report,
       identical: true,
       resources: resources.map(({ name }) => ({ resource: name, added: [], removed: [], changed: [] })),
-      answers: { appeared: [], vanished: [], reordered: [], pages: { shifts: [] }, bodies: [], headers: [] },
+      answers: {
+        appeared: [],
+        vanished: [],
+        reordered: [],
+        pages: { shifts: [] },
+        paginated: [],
+        bodies: [],
+        headers: [],
+      },
     };
   }
   const known: Known = { ids: new Map(), pages: new Map() };
