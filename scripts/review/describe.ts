@@ -203,6 +203,13 @@ export function describeReport(report: Report, nouns: Nouns = RESOURCES): Sectio
       .join(', ');
     sections.push({ title: resource, summary, lines });
   }
+  if (report.settings.length > 0) {
+    sections.push({
+      title: 'settings',
+      summary: plural(report.settings.length, 'change'),
+      lines: report.settings.map((change) => ({ ...fieldLine(change), depth: 0 })),
+    });
+  }
   const answers = answerLines(report, nouns);
   if (answers.length > 0) {
     const count = answers.filter((line) => line.depth === 0).length;
