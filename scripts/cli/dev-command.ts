@@ -74,33 +74,38 @@ await runCommand({ command: 'dev' }, async () => {
   let live: LiveBuild | undefined;
   let started: Promise<unknown> | undefined;
 
-  /** Shows `changes`; prints the outcome in one line, or the problems. */
-  const rebuild = async (changes: Changes): Promise<boolean> => {
+  /** Shows `changes`, or prints the problems: resolves to whether it built everything again or the data only, or false. */
+  const rebuild = async (changes: Changes): Promise<'full' | 'data' | false> => {
     const outcome = served ? 'the last good build is still served' : 'nothing is served yet';
+    const full = live === undefined || !onlyData(changes.paths, settings);
     try {
-      if (live !== undefined && onlyData(changes.paths, settings)) await live.reload(changes.paths);
+      let current = live;
+      if (current !== undefined && !full) await current.reload(changes.paths);
       else {
         settings = readSettings(process.argv.slice(2), process.env, 'dev');
-        live = await LiveBuild.open(preview.buildOptions(settings), live?.sources, changes.paths);
+        current = await LiveBuild.open(preview.buildOptions(settings), live?.sources, changes.paths);
+        live = current;
       }
-      await live.publish(undefined, () => preview.idle(ANSWERS_FIRST_MS));
+      await current.publish(undefined, () => preview.idle(ANSWERS_FIRST_MS));
     } catch (error) {
       // The settings file and the headers file may be mid-edit, or gone for a moment: not fatal here.
       sayFailure(error, { left: outcome, goesOn: true }, ['usage', 'refused', 'build', 'environment']);
       return false;
     }
-    console.error(
-      `rebuilt in ${Math.round(performance.now() - changes.firstSeenAt)} ms: ${describeChanges(changes.paths)}`,
-    );
-    return true;
+    return full ? 'full' : 'data';
   };
 
   // Watching from before the first build, so that no save is missed; each rebuild waits for it.
   await watchChanges(watched, async (changes) => {
     await started;
-    if (!(await rebuild(changes))) return;
-    preview.serve();
+    const rebuilt = await rebuild(changes);
+    if (!rebuilt) return;
+    // A full build may be of other settings: the server reads the lists' filters, search and orderings again.
+    preview.serve(rebuilt === 'full');
     served = true;
+    console.error(
+      `rebuilt in ${Math.round(performance.now() - changes.firstSeenAt)} ms: ${describeChanges(changes.paths)}`,
+    );
   });
   const first = firstBuild(preview, settings);
   started = first;
