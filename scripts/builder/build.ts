@@ -22,7 +22,7 @@ import {
   LimitsError,
 } from '../targets/limits.ts';
 import type { Target, TargetContext } from '../targets/target.ts';
-import { readCatalogue, withPath } from './pipeline/catalogue.ts';
+import { type CheckedCatalogue, readCatalogue, withPath } from './pipeline/catalogue.ts';
 import { filterFiles, filterRoutesOf } from './pipeline/prerendered-filters.ts';
 import { withQuerySettings } from './pipeline/query-fields.ts';
 import { recordsParts } from './pipeline/records-parts.ts';
@@ -233,30 +233,51 @@ export function writeSite(options: Pick<BuildOptions, 'outDir' | 'precompress'>,
 }
 
 /**
+ * What the live preview gives build() for its first publication: the catalogue it keeps (read
+ * and checked already), what it keeps of the render, and where the rendered output goes.
+ */
+export interface KeptSources {
+  checked: CheckedCatalogue;
+  prepared: Prepared;
+  /** The stage logger the preview times its own stages with. */
+  step: (line: string) => void;
+  /** Receives the rendered answers and the whole output, which later publications change in part. */
+  rendered: (site: { answers: Map<string, string>; files: Map<string, string> }) => void;
+}
+
+/**
  * Load → validate → render, with the targets asked for their files meanwhile. Apart from build()
  * so that the catalogue is garbage once the files are rendered: the write runs without it.
  */
-async function readAndRender(options: BuildOptions, selected: readonly Target[], step: (line: string) => void) {
-  const { catalogue, routes, headerRules, headersText, ...source } = await readCatalogue(
-    options,
-    step,
-    options.warn,
-  ).catch((error: unknown) => withPath(error, options.headersPath));
+async function readAndRender(
+  options: BuildOptions,
+  selected: readonly Target[],
+  step: (line: string) => void,
+  kept?: KeptSources,
+) {
+  const { catalogue, routes, headerRules, headersText, ...source } =
+    kept?.checked ??
+    (await readCatalogue(options, step, options.warn).catch((error: unknown) => withPath(error, options.headersPath)));
   const resources = options.resources ?? RESOURCES;
   const context = targetContext(routes, headerRules, options, filterRoutesOf(catalogue, options.pageSize, resources));
   // Asked first: esbuild bundles in a process of its own while this one renders.
   const targetFiles = Promise.all(selected.map((target) => target.files(context)));
   // Awaited by build(); when rendering fails, that is the error to report.
   targetFiles.catch(() => {});
-  const { files } = await renderSite(catalogue, context, headersText, options);
+  const site = await renderSite(catalogue, context, headersText, options, kept?.prepared);
+  kept?.rendered(site);
+  const { files } = site;
   step(`render: ${routes.length} routes, ${files.size} files`);
   return { routes, headersText, source, targetFiles, files };
 }
 
-/** Builds and writes the output and the selected targets' files; throws DataErrors on bad input. */
-export async function build(given: BuildOptions): Promise<BuildResult> {
+/**
+ * Builds and writes the output and the selected targets' files; throws DataErrors on bad input.
+ * `preview`: the live preview's first publication, from the catalogue it keeps in memory.
+ */
+export async function build(given: BuildOptions, preview?: KeptSources): Promise<BuildResult> {
   const options = withDeclaredQueries(given);
-  const step = stageLogger(options.log ?? (() => {}));
+  const step = preview?.step ?? stageLogger(options.log ?? (() => {}));
   const selected = TARGETS.filter((target) => !options.targets || options.targets.includes(target.name));
   // First repair what a killed build left where this one writes, even if it stops on bad data.
   if (!options.check) {
@@ -264,7 +285,7 @@ export async function build(given: BuildOptions): Promise<BuildResult> {
     if (options.schemasDir !== undefined) outputs.push(options.schemasDir);
     await Promise.all(outputs.map((dir) => recoverOutput(path.resolve(dir))));
   }
-  const { routes, headersText, source, targetFiles, files } = await readAndRender(options, selected, step);
+  const { routes, headersText, source, targetFiles, files } = await readAndRender(options, selected, step, preview);
   const allMade = await targetFiles;
   const kept = withinLimits(selected, allMade, files, options);
   const written = kept.map((index) => selected[index] as Target);

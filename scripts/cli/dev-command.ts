@@ -8,10 +8,9 @@ import path from 'node:path';
 import { stageLogger } from '../builder/build.ts';
 import { formatDataError } from '../builder/pipeline/errors.ts';
 import { LiveBuild } from '../builder/preview/live-build.ts';
-import { runCommand, userMessage } from './fail.ts';
+import { type Failure, failureOf, failureText, runCommand, type Stop } from './fail.ts';
 import { openPreview, type Preview } from './preview.ts';
-import { printBuildFailure } from './run-build.ts';
-import { readSettings, type Settings, settingsOrExit, UsageError } from './settings.ts';
+import { readSettings, type Settings, settingsOrExit } from './settings.ts';
 import { type Changes, watchChanges } from './watch-changes.ts';
 
 /**
@@ -38,6 +37,16 @@ function onlyData(paths: readonly string[], settings: Settings): boolean {
   });
 }
 
+/**
+ * Says why a build or a rebuild failed (fail.ts), when it is of one of `kinds`; any other failure
+ * is thrown, and ends the command.
+ */
+function sayFailure(error: unknown, stop: Stop, kinds: readonly Failure['kind'][]): void {
+  const failure = failureOf(error, { command: 'dev', ...stop });
+  if (!kinds.includes(failure.kind)) throw error;
+  console.error(failureText(error, failure));
+}
+
 /** The first build, a full one, printed as `npm run build` prints it; false when the data has problems. */
 async function firstBuild(preview: Preview, settings: Settings): Promise<{ live: LiveBuild; served: boolean }> {
   const step = stageLogger((line) => console.error(line));
@@ -52,12 +61,12 @@ async function firstBuild(preview: Preview, settings: Settings): Promise<{ live:
     );
     return { live, served: true };
   } catch (error) {
-    printBuildFailure(error, preview.outDir);
+    sayFailure(error, { left: `${preview.outDir}/ was left as it was` }, ['build']);
     return { live, served: false };
   }
 }
 
-await runCommand(async () => {
+await runCommand({ command: 'dev' }, async () => {
   let settings = settingsOrExit('dev');
   const preview = await openPreview(settings);
   const watched = [settings.dataDir, settings.headersPath, settings.configPath];
@@ -65,35 +74,38 @@ await runCommand(async () => {
   let live: LiveBuild | undefined;
   let started: Promise<unknown> | undefined;
 
-  /** Shows `changes`; prints the outcome in one line, or the problems. */
-  const rebuild = async (changes: Changes): Promise<boolean> => {
+  /** Shows `changes`, or prints the problems: resolves to whether it built everything again or the data only, or false. */
+  const rebuild = async (changes: Changes): Promise<'full' | 'data' | false> => {
     const outcome = served ? 'the last good build is still served' : 'nothing is served yet';
+    const full = live === undefined || !onlyData(changes.paths, settings);
     try {
-      if (live !== undefined && onlyData(changes.paths, settings)) await live.reload(changes.paths);
+      let current = live;
+      if (current !== undefined && !full) await current.reload(changes.paths);
       else {
         settings = readSettings(process.argv.slice(2), process.env, 'dev');
-        live = await LiveBuild.open(preview.buildOptions(settings), live?.sources, changes.paths);
+        current = await LiveBuild.open(preview.buildOptions(settings), live?.sources, changes.paths);
+        live = current;
       }
-      await live.publish(undefined, () => preview.idle(ANSWERS_FIRST_MS));
+      await current.publish(undefined, () => preview.idle(ANSWERS_FIRST_MS));
     } catch (error) {
       // The settings file and the headers file may be mid-edit, or gone for a moment: not fatal here.
-      const line = error instanceof UsageError ? error.message : userMessage(error);
-      if (line !== undefined) console.error(`${line}; ${outcome}.`);
-      else printBuildFailure(error, preview.outDir, outcome);
+      sayFailure(error, { left: outcome, goesOn: true }, ['usage', 'refused', 'build', 'environment']);
       return false;
     }
-    console.error(
-      `rebuilt in ${Math.round(performance.now() - changes.firstSeenAt)} ms: ${describeChanges(changes.paths)}`,
-    );
-    return true;
+    return full ? 'full' : 'data';
   };
 
   // Watching from before the first build, so that no save is missed; each rebuild waits for it.
   await watchChanges(watched, async (changes) => {
     await started;
-    if (!(await rebuild(changes))) return;
-    preview.serve();
+    const rebuilt = await rebuild(changes);
+    if (!rebuilt) return;
+    // A full build may be of other settings: the server reads the lists' filters, search and orderings again.
+    preview.serve(rebuilt === 'full');
     served = true;
+    console.error(
+      `rebuilt in ${Math.round(performance.now() - changes.firstSeenAt)} ms: ${describeChanges(changes.paths)}`,
+    );
   });
   const first = firstBuild(preview, settings);
   started = first;

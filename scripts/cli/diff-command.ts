@@ -3,19 +3,19 @@
 // tree's side is built into a temporary folder, so public/ is not touched.
 
 import { realpathSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from '../builder/build.ts';
-import { DataErrors, formatDataError } from '../builder/pipeline/errors.ts';
 import { compareSides } from '../review/compare.ts';
 import { formatJson } from '../review/format-json.ts';
 import { formatMarkdown } from '../review/format-markdown.ts';
 import { formatText } from '../review/format-text.ts';
-import { readSide, type Side, SideError } from '../review/side.ts';
+import { readSide, type Side, settingsOf } from '../review/side.ts';
 import { EXIT_STATUS } from './exit-status.ts';
-import { DEFAULTS, type DiffFormat, readSettings, UsageError, usage } from './settings.ts';
+import { failureOf, failureText } from './fail.ts';
+import { DEFAULTS, type DiffFormat, readSettings, type Settings, usage } from './settings.ts';
 
 /** Where the command writes, so that a test can run it in-process. */
 export interface DiffIo {
@@ -32,15 +32,22 @@ interface DiffArgs {
   exitCode: boolean;
   /** Absolute. */
   repo: string;
+  /** The settings file, absolute. */
+  configPath: string;
   baseUrl: string;
   pageSize: number;
+  resourceSettings: Settings['resourceSettings'];
   help: boolean;
 }
 
 /** The settings as every command reads them: flags, then variables, then the repo's settings file. */
 function parse(argv: string[], io: DiffIo): DiffArgs {
   const settings = readSettings(argv, io.env, 'diff', io.cwd);
-  return { ...settings, repo: path.resolve(io.cwd, settings.repo) };
+  return {
+    ...settings,
+    repo: path.resolve(io.cwd, settings.repo),
+    configPath: path.resolve(io.cwd, settings.configPath),
+  };
 }
 
 /** Builds the working tree's data/ and _headers into `folder` and reads the output back. */
@@ -54,16 +61,25 @@ async function workingTree(args: DiffArgs, folder: string): Promise<Side> {
     targets: [],
     baseUrl: args.baseUrl,
     pageSize: args.pageSize,
+    resourceSettings: args.resourceSettings,
+    configPath: args.configPath,
     check: false,
     // The review reads the answers only.
     precompress: false,
   });
   const side = await readSide(outDir, args.repo);
-  return { label: 'the working tree', files: side.files };
+  const text = await readFile(args.configPath, 'utf8').catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOENT') return undefined;
+    throw error;
+  });
+  return { label: 'the working tree', files: side.files, settings: settingsOf(text, args.configPath) };
 }
 
 async function sides(args: DiffArgs, cwd: string): Promise<[Side, Side]> {
-  const named = (spec: string) => readSide(spec, args.repo, cwd, DEFAULTS.outDir);
+  // The settings file as the revisions hold it: its path in the repository, if it is in it.
+  const inRepo = path.relative(args.repo, args.configPath).split(path.sep).join('/');
+  const settingsFile = inRepo.startsWith('../') || path.isAbsolute(inRepo) ? undefined : inRepo;
+  const named = (spec: string) => readSide(spec, args.repo, cwd, DEFAULTS.outDir, settingsFile);
   if (args.sides.length === 2) return Promise.all([named(args.sides[0] as string), named(args.sides[1] as string)]);
   const before = await named(args.sides[0] ?? 'HEAD');
   const folder = await mkdtemp(path.join(os.tmpdir(), 'api-diff-'));
@@ -90,17 +106,9 @@ export async function runDiff(argv: string[], io: DiffIo): Promise<number> {
     else io.out(formatText(report, colour));
     return args.exitCode && !report.identical ? EXIT_STATUS.differs : EXIT_STATUS.done;
   } catch (error) {
-    if (error instanceof DataErrors) {
-      for (const problem of error.errors) io.err(`${formatDataError(problem)}\n`);
-      io.err(`diff: the working tree does not build: ${error.message}\n`);
-      return EXIT_STATUS.refused;
-    }
-    if (error instanceof UsageError || error instanceof SideError) {
-      io.err(`diff: ${error.message}${error instanceof UsageError ? ' (see --help)' : ''}\n`);
-      return EXIT_STATUS.refused;
-    }
-    io.err(`diff: ${(error as Error).message.split('\n')[0]}\n`);
-    return EXIT_STATUS.refused;
+    const failure = failureOf(error, { command: 'diff', left: 'nothing was compared' });
+    io.err(`${failureText(error, failure)}\n`);
+    return failure.status;
   }
 }
 

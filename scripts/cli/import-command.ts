@@ -6,7 +6,7 @@ import { DataFolderInUse, importService } from '../migrate/import.ts';
 import type { ReadProgress } from '../migrate/read-service.ts';
 import { EXIT_STATUS } from './exit-status.ts';
 import { runCommand } from './fail.ts';
-import { refuse, settingsOrExit } from './settings.ts';
+import { settingsOrExit, UsageError } from './settings.ts';
 import { readSettingsFile, settingsFileText } from './settings-file.ts';
 
 /** Plain lines off a terminal (a log, a CI job) come at most this often; a terminal gets one line rewritten. */
@@ -56,7 +56,7 @@ function progressPrinter(): { update: (progress: ReadProgress) => void; end: () 
   };
 }
 
-await runCommand(async () => {
+await runCommand({ command: 'import' }, async () => {
   const settings = settingsOrExit('import');
   const progress = progressPrinter();
   try {
@@ -86,10 +86,7 @@ await runCommand(async () => {
     console.error('\nNext: npm run build (it reads the settings file; no flags needed).');
   } catch (error) {
     progress.end();
-    if (error instanceof DataFolderInUse) {
-      refuse(error, 'import');
-      return;
-    }
-    throw error;
+    // Its way out is --force, which the help shows.
+    throw error instanceof DataFolderInUse ? new UsageError(error.message, { cause: error }) : error;
   }
 });

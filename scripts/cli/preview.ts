@@ -17,8 +17,12 @@ export interface Preview {
   banner: string;
   /** What to build from `settings` (read again by `npm run dev` on each change) for the origin served. */
   buildOptions(settings: Settings): BuildOptions;
-  /** Answers from `outDir` from now on; it must hold a build. Until then every request gets a 503 saying it is building. */
-  serve(): void;
+  /**
+   * Answers from `outDir` from now on; it must hold a build. Until then every request gets a 503
+   * saying it is building. `anew`: the output was built under other settings (its lists' filters,
+   * search and orderings), which the server reads again.
+   */
+  serve(anew?: boolean): void;
   /** The first build failed on the data: the 503 says so, until `serve()`. */
   failed(): void;
   /** Resolves once no request has been answered for a moment (a client asking again), or after `atMostMs`. */
@@ -100,8 +104,8 @@ export async function openPreview(settings: Settings): Promise<Preview> {
       targets: [],
       targetsDir: current.targetsDir,
     }),
-    serve: () => {
-      if (answer === building || answer === hasProblems) {
+    serve: (anew = false) => {
+      if (anew || answer === building || answer === hasProblems) {
         const api = createApi(outDir);
         answer = api.listener;
         refused = api.refused;

@@ -29,7 +29,7 @@ async function otherLinkBase(root: string, served: string): Promise<string | und
   return sameHost && linked.port === here.port && linked.pathname === '/' ? undefined : base;
 }
 
-await runCommand(async () => {
+await runCommand({ command: 'serve' }, async () => {
   const settings = settingsOrExit('serve');
   const server = createApiServer(settings.outDir);
   const url = await listen(server, settings.host, settings.port);

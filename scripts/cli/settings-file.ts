@@ -151,7 +151,7 @@ export function settingsFileText(
     resources,
   };
   const ordered: Record<string, unknown> = {};
-  for (const key of ['$schema', ...KEYS]) if (values[key] !== undefined) ordered[key] = values[key];
+  for (const key of ['$schema', ...SETTINGS_FILE_KEYS]) if (values[key] !== undefined) ordered[key] = values[key];
   return `${JSON.stringify(ordered, null, 2)}\n`;
 }
 

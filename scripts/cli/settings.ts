@@ -8,6 +8,7 @@ import { misspellingDistance } from '../builder/pipeline/misspellings.ts';
 import { DEFAULT_PAGE_SIZE } from '../contract/pagination.ts';
 import type { ResourceSettings } from '../contract/query.ts';
 import { ProjectError } from '../shared/errors.ts';
+import { DEFAULT_OUTPUT_FOLDER } from '../shared/folders.ts';
 import { CLOUDFLARE_PLANS, type CloudflarePlan, DEFAULT_CLOUDFLARE_PLAN } from '../targets/limits.ts';
 import { REFUSED_TARGETS, TARGET_NAMES } from '../targets/names.ts';
 import { EXIT_STATUS } from './exit-status.ts';
@@ -15,7 +16,7 @@ import { readSettingsFile, SettingsFileError } from './settings-file.ts';
 
 export const DEFAULTS = {
   dataDir: 'data',
-  outDir: 'public',
+  outDir: DEFAULT_OUTPUT_FOLDER,
   headersPath: '_headers',
   targetsDir: 'targets',
   schemasDir: 'schemas',
@@ -76,8 +77,11 @@ export interface Settings {
 export const DIFF_FORMATS = ['text', 'markdown', 'json'] as const;
 export type DiffFormat = (typeof DIFF_FORMATS)[number];
 
-/** A setting given wrongly, or a flag the command does not take: the message, then exit status 2. */
-export class UsageError extends ProjectError {}
+/** A setting given wrongly, or a flag the command does not take: the message, then exit status 2 (fail.ts). */
+export class UsageError extends ProjectError {
+  /** The command whose --help the message points to, once known. */
+  command?: CommandName;
+}
 
 interface Option {
   flag: string;
@@ -549,15 +553,9 @@ export function readSettings(
 }
 
 /**
- * Refuses what the user asked of `commandName` (a usage error, or an input it cannot take): the
- * message and where the help is, exit status 2.
+ * The settings of this process's command line; prints the help (exit 0). A usage error is thrown
+ * with the command named, for runCommand (fail.ts) to say.
  */
-export function refuse(error: Error, commandName: CommandName): void {
-  console.error(`${error.message}\nSee \`${COMMANDS[commandName].name} -- --help\`.`);
-  process.exitCode = EXIT_STATUS.refused;
-}
-
-/** The settings of this process's command line; prints the help (exit 0) or a usage error (exit 2). */
 export function settingsOrExit(commandName: CommandName): Settings {
   try {
     const settings = readSettings(process.argv.slice(2), process.env, commandName);
@@ -567,8 +565,7 @@ export function settingsOrExit(commandName: CommandName): Settings {
     }
     return settings;
   } catch (error) {
-    if (!(error instanceof UsageError)) throw error;
-    refuse(error, commandName);
-    process.exit(EXIT_STATUS.refused);
+    if (error instanceof UsageError) error.command ??= commandName;
+    throw error;
   }
 }

@@ -6,7 +6,7 @@ import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { prettyJson } from '../review/pretty.ts';
-import { EXIT_STATUS } from './exit-status.ts';
+import { RefusedInput } from '../shared/errors.ts';
 import { runCommand } from './fail.ts';
 import { settingsOrExit } from './settings.ts';
 
@@ -26,17 +26,18 @@ function textconvCommand(): string {
   return `node -e ${shellQuote(script)}`;
 }
 
-await runCommand(async () => {
+await runCommand({ command: 'setup-git' }, async () => {
   const repo = path.resolve(settingsOrExit('setup-git').repo);
   const git = (...args: string[]) => run('git', ['-C', repo, 'config', '--local', ...args]);
   try {
     await git(`diff.${DRIVER}.textconv`, textconvCommand());
     await git(`diff.${DRIVER}.cachetextconv`, 'true');
   } catch (error) {
+    // Not a git work tree, or a config git cannot write: git's own words.
     const stderr = (error as { stderr?: string }).stderr?.trim();
-    console.error(`setup-git: ${stderr || (error as Error).message.split('\n')[0]}`);
-    process.exitCode = EXIT_STATUS.refused;
-    return;
+    throw new RefusedInput(stderr || (error as Error).message.split('\n')[0] || 'git config failed', {
+      cause: error,
+    });
   }
   console.log(
     `Set diff.${DRIVER}.textconv in ${repo}/.git/config: git diff now shows public/**/*.json one value per line.`,

@@ -7,10 +7,11 @@ import { openPreview } from './preview.ts';
 import { runBuild } from './run-build.ts';
 import { settingsOrExit } from './settings.ts';
 
-await runCommand(async () => {
+await runCommand({ command: 'start' }, async () => {
   const settings = settingsOrExit('start');
   const preview = await openPreview(settings);
-  if (!(await runBuild(preview.buildOptions(settings)))) process.exit(EXIT_STATUS.failed);
+  const status = await runBuild(preview.buildOptions(settings));
+  if (status !== EXIT_STATUS.done) process.exit(status);
   preview.serve();
   console.error(preview.banner);
 });

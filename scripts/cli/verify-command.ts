@@ -8,7 +8,6 @@ import type http from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { build } from '../builder/build.ts';
-import { DataErrors, formatDataError } from '../builder/pipeline/errors.ts';
 import { serviceClient } from '../migrate/client.ts';
 import { summaryLine, verifyAgainst } from '../migrate/verify.ts';
 import { queryRequests } from '../migrate/verify-queries.ts';
@@ -18,7 +17,7 @@ import { EXIT_STATUS } from './exit-status.ts';
 import { runCommand } from './fail.ts';
 import { settingsOrExit } from './settings.ts';
 
-await runCommand(async () => {
+await runCommand({ command: 'verify', left: 'nothing was verified' }, async () => {
   const settings = settingsOrExit('verify');
   const service = settings.against as string;
   const folder = await mkdtemp(path.join(tmpdir(), 'static-api-verify-'));
@@ -60,11 +59,6 @@ await runCommand(async () => {
     if (report.lines.length > 0) console.log('Each difference reads: as the service answers → as this build answers.');
     for (const line of [...report.lines, ...report.notes, summaryLine(report)]) console.log(line);
     process.exitCode = report.differ > 0 ? EXIT_STATUS.differs : EXIT_STATUS.done;
-  } catch (error) {
-    if (!(error instanceof DataErrors)) throw error;
-    for (const problem of error.errors) console.error(formatDataError(problem));
-    console.error(`\n${error.message}; nothing was verified.`);
-    process.exitCode = EXIT_STATUS.failed;
   } finally {
     server?.closeAllConnections();
     server?.close();

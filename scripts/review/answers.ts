@@ -1,5 +1,5 @@
 // How the answers changed beyond their records: routes that appeared or vanished, lists whose
-// order changed (as moves), the texture pages that shift, the links' origin and the page size,
+// order changed (as moves), the pages of each paginated list that shift, the links' origin and the page size,
 // the OPTIONS and error bodies, and the `_headers` rules.
 
 import { parseHeadersFile } from '../contract/headers.ts';
@@ -35,6 +35,11 @@ export interface PagesDiff {
   shifts: Shift[];
 }
 
+/** How the pages of one paginated list changed: `resource` names it. */
+export interface ListPagesDiff extends PagesDiff {
+  resource: string;
+}
+
 export interface BodyChange {
   answer: string;
   fields: FieldChange[];
@@ -52,7 +57,10 @@ export interface AnswersDiff {
   appeared: string[];
   vanished: string[];
   reordered: Reorder[];
+  /** The first paginated list's pages (the API's one, the textures), as version 1 of the report has them. */
   pages: PagesDiff;
+  /** Every paginated list whose pages differ, in the order of the declarations. */
+  paginated: ListPagesDiff[];
   bodies: BodyChange[];
   headers: HeaderChange[];
 }
@@ -209,13 +217,9 @@ function shifts(old: readonly Page[], now: readonly Page[], pageSize: number): S
   return found;
 }
 
-/**
- * How the pages of the build's first paginated list changed (the API's one: the textures);
- * nothing when they are the same, byte for byte.
- */
-function pagesDiff(known: Known, resources: readonly Routed[]): PagesDiff {
-  const paginated = resources.find((resource) => resource.paginated);
-  const sides = paginated === undefined ? undefined : known.pages.get(paginated);
+/** How the pages of `resource` changed; nothing when they are the same, byte for byte. */
+function pagesDiff(known: Known, resource: Routed, resources: readonly Routed[]): PagesDiff {
+  const sides = known.pages.get(resource);
   if (sides === undefined) return { shifts: [] };
   const [old, now] = sides;
   const diff: PagesDiff = { shifts: [] };
@@ -231,6 +235,28 @@ function pagesDiff(known: Known, resources: readonly Routed[]): PagesDiff {
     if (size !== null) diff.shifts = shifts(old, now, size);
   }
   return diff;
+}
+
+/**
+ * The pages of every paginated list of the declarations, an entry for each whose count, page
+ * size, base URL or shifts changed (its records' changes are in the records' part).
+ */
+function paginatedDiffs(known: Known, resources: readonly Routed[]): ListPagesDiff[] {
+  return resources
+    .filter((resource) => resource.paginated && known.pages.has(resource))
+    .map((resource) => ({ resource: resource.name, ...pagesDiff(known, resource, resources) }))
+    .filter((pages) => pages.count || pages.pageSize || pages.baseUrl || pages.shifts.length > 0);
+}
+
+/** `pages` (the first paginated list's, as version 1 has it) and `paginated` (every one's). */
+function pagesOf(known: Known, resources: readonly Routed[]): Pick<AnswersDiff, 'pages' | 'paginated'> {
+  const paginated = paginatedDiffs(known, resources);
+  const first = resources.find((resource) => resource.paginated);
+  const { resource: _, ...pages } = paginated.find((entry) => entry.resource === first?.name) ?? {
+    resource: '',
+    shifts: [],
+  };
+  return { pages, paginated };
 }
 
 function bodies(before: Files, after: Files, names: AnswerNames): BodyChange[] {
@@ -295,7 +321,7 @@ export function diffAnswers(
     appeared: named([...now].filter((file) => !old.has(file))),
     vanished: named([...old].filter((file) => !now.has(file))),
     reordered: reorders(before, after, changed, known, naming),
-    pages: pagesDiff(known, resources),
+    ...pagesOf(known, resources),
     bodies: bodies(before, after, names),
     headers: headers(before.get('_headers'), after.get('_headers')),
   };

@@ -19,6 +19,7 @@ import {
   sameBytes,
 } from './records.ts';
 import type { Side } from './side.ts';
+import { diffValues, type FieldChange } from './values.ts';
 
 export interface Report {
   /** The version of this format; raised when a field changes meaning or goes. */
@@ -29,6 +30,11 @@ export interface Report {
   identical: boolean;
   resources: ResourceDiff[];
   answers: AnswersDiff;
+  /**
+   * How the settings file changed (`pageSize`, `resources.company.filterset_fields[]`), where both
+   * sides' settings are known (a revision, the working tree); a setting shapes the API.
+   */
+  settings: FieldChange[];
 }
 
 function sameFiles(a: Files, b: Files): boolean {
@@ -42,13 +48,25 @@ function sameFiles(a: Files, b: Files): boolean {
  * its own.
  */
 export function compareSides(before: Side, after: Side, resources: readonly Routed[] = RESOURCES): Report {
+  const settings: FieldChange[] = [];
+  if (before.settings !== undefined && after.settings !== undefined)
+    diffValues('', before.settings, after.settings, settings);
   const report = { version: 1 as const, before: before.label, after: after.label };
-  if (sameFiles(before.files, after.files)) {
+  if (sameFiles(before.files, after.files) && settings.length === 0) {
     return {
       ...report,
       identical: true,
       resources: resources.map(({ name }) => ({ resource: name, added: [], removed: [], changed: [] })),
-      answers: { appeared: [], vanished: [], reordered: [], pages: { shifts: [] }, bodies: [], headers: [] },
+      answers: {
+        appeared: [],
+        vanished: [],
+        reordered: [],
+        pages: { shifts: [] },
+        paginated: [],
+        bodies: [],
+        headers: [],
+      },
+      settings,
     };
   }
   const known: Known = { ids: new Map(), pages: new Map() };
@@ -81,5 +99,5 @@ export function compareSides(before: Side, after: Side, resources: readonly Rout
   }
   const changed = new Map(diffs.map((diff) => [diff.resource, new Set(diff.changed.map((record) => record.id))]));
   const answers = diffAnswers(before.files, after.files, changed, known, resources);
-  return { ...report, identical: false, resources: diffs, answers };
+  return { ...report, identical: false, resources: diffs, answers, settings };
 }

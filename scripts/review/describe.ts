@@ -3,8 +3,8 @@
 
 import type { PlainJson } from '../contract/json.ts';
 import { RESOURCES } from '../contract/resources/index.ts';
-import { countedAs } from '../contract/resources/resource.ts';
-import type { Shift } from './answers.ts';
+import { countedAs, type Resource } from '../contract/resources/resource.ts';
+import type { ListPagesDiff, Shift } from './answers.ts';
 import type { Report } from './compare.ts';
 import type { Added } from './records.ts';
 import type { FieldChange } from './values.ts';
@@ -78,16 +78,52 @@ function plural(count: number, one: string, many = `${one}s`): string {
   return `${count} ${count === 1 ? one : many}`;
 }
 
-/** The records of the pages the report's `pages` describes (the first paginated list's): `texture`, `textures`. */
-const [PAGED_ONE, PAGED_MANY] = countedAs(
-  RESOURCES.find((resource) => resource.paginated) ?? { one: 'record', many: 'records' },
-);
+/** What a list's records are called where its declaration is known: `texture`, `textures`; else `record`, `records`. */
+export type Nouns = readonly Pick<Resource, 'name' | 'one' | 'many'>[];
 
-function shiftLine(shift: Shift): Line {
+function nounsOf(resource: string, nouns: Nouns): [one: string, many: string] {
+  return countedAs(nouns.find((each) => each.name === resource) ?? { one: 'record', many: 'records' });
+}
+
+function shiftLine(shift: Shift, [one, many]: [string, string]): Line {
   const pages = shift.from === shift.to ? `page ${shift.from} shifts` : `pages ${shift.from}–${shift.to} shift`;
   const size = Math.abs(shift.by);
-  const count = size === 1 ? `one ${PAGED_ONE}` : `${size} ${PAGED_MANY}`;
+  const count = size === 1 ? `one ${one}` : `${size} ${many}`;
   return { kind: 'note', depth: 0, text: `${pages} ${shift.by > 0 ? 'by' : 'back by'} ${count}` };
+}
+
+/**
+ * The lines of each paginated list whose pages changed; the base URL, which every list's links
+ * share, in one line.
+ */
+function pagesLines(paginated: readonly ListPagesDiff[], nouns: Nouns): Line[] {
+  const lines: Line[] = [];
+  let baseUrlSaid = false;
+  for (const pages of paginated) {
+    const named = nounsOf(pages.resource, nouns);
+    if (pages.count) {
+      lines.push({
+        kind: 'changed',
+        depth: 0,
+        text: `${named[0]} count: ${pages.count.before} → ${pages.count.after}`,
+      });
+    }
+    if (pages.baseUrl && !baseUrlSaid) {
+      const { before, after } = pages.baseUrl;
+      lines.push({ kind: 'changed', depth: 0, text: `every page link: base URL ${before} → ${after}` });
+      baseUrlSaid = true;
+    }
+    if (pages.pageSize) {
+      const { before, after } = pages.pageSize;
+      lines.push({
+        kind: 'changed',
+        depth: 0,
+        text: `page size ${before} → ${after}: every ${named[0]} page is cut anew`,
+      });
+    }
+    lines.push(...pages.shifts.map((shift) => shiftLine(shift, named)));
+  }
+  return lines;
 }
 
 /** Routes with a page, such as `/virtualbooth-texture/?format=api&page=7`, grouped into page ranges. */
@@ -115,25 +151,10 @@ function routeLines(routes: readonly string[], kind: 'added' | 'removed'): Line[
   return lines;
 }
 
-function answerLines(report: Report): Line[] {
-  const { appeared, vanished, reordered, pages, bodies, headers } = report.answers;
+function answerLines(report: Report, nouns: Nouns): Line[] {
+  const { appeared, vanished, reordered, paginated, bodies, headers } = report.answers;
   const lines: Line[] = [...routeLines(appeared, 'added'), ...routeLines(vanished, 'removed')];
-  if (pages.count) {
-    lines.push({ kind: 'changed', depth: 0, text: `${PAGED_ONE} count: ${pages.count.before} → ${pages.count.after}` });
-  }
-  if (pages.baseUrl) {
-    const { before, after } = pages.baseUrl;
-    lines.push({ kind: 'changed', depth: 0, text: `every page link: base URL ${before} → ${after}` });
-  }
-  if (pages.pageSize) {
-    const { before, after } = pages.pageSize;
-    lines.push({
-      kind: 'changed',
-      depth: 0,
-      text: `page size ${before} → ${after}: every ${PAGED_ONE} page is cut anew`,
-    });
-  }
-  lines.push(...pages.shifts.map(shiftLine));
+  lines.push(...pagesLines(paginated, nouns));
   for (const { answer, moves } of reordered) {
     const shown = moves
       .slice(0, MOVES_SHOWN)
@@ -158,8 +179,11 @@ function recordLines(kind: 'added' | 'removed', records: readonly Added[]): Line
   return records.map(({ id, record }) => ({ kind, depth: 0, text: recordName(id, record) }));
 }
 
-/** The sections that have something to say, resources first; none when the sides are the same. */
-export function describeReport(report: Report): Section[] {
+/**
+ * The sections that have something to say, resources first; none when the sides are the same.
+ * `nouns` name the records of each paginated list (the API's declarations when absent).
+ */
+export function describeReport(report: Report, nouns: Nouns = RESOURCES): Section[] {
   const sections: Section[] = [];
   for (const { resource, added, removed, changed } of report.resources) {
     const lines = [...recordLines('added', added), ...recordLines('removed', removed)];
@@ -179,7 +203,14 @@ export function describeReport(report: Report): Section[] {
       .join(', ');
     sections.push({ title: resource, summary, lines });
   }
-  const answers = answerLines(report);
+  if (report.settings.length > 0) {
+    sections.push({
+      title: 'settings',
+      summary: plural(report.settings.length, 'change'),
+      lines: report.settings.map((change) => ({ ...fieldLine(change), depth: 0 })),
+    });
+  }
+  const answers = answerLines(report, nouns);
   if (answers.length > 0) {
     const count = answers.filter((line) => line.depth === 0).length;
     sections.push({ title: 'answers', summary: plural(count, 'change'), lines: answers });

@@ -3,7 +3,7 @@
 // characters) with a last line saying how much was left out.
 
 import type { Report } from './compare.ts';
-import { describeReport, type LineKind, noChange } from './describe.ts';
+import { describeReport, type LineKind, type Nouns, noChange } from './describe.ts';
 
 /** The most characters the comment may have; GitHub refuses a comment over 65,536. */
 export const MARKDOWN_LIMIT = 65_000;
@@ -17,8 +17,8 @@ const RESERVE = 400;
 /** The line that identifies the comment, so the workflow updates it instead of adding another. */
 export const MARKER = '<!-- api-diff -->';
 
-export function formatMarkdown(report: Report, limit = MARKDOWN_LIMIT): string {
-  const sections = describeReport(report);
+export function formatMarkdown(report: Report, limit = MARKDOWN_LIMIT, nouns?: Nouns): string {
+  const sections = describeReport(report, nouns);
   const head = [MARKER, `### API changes from \`${report.before}\` to \`${report.after}\``, ''];
   if (sections.length === 0) return `${[...head, noChange(report)].join('\n')}\n`;
   head.push(

@@ -2,14 +2,14 @@
 // terminal without NO_COLOR).
 
 import type { Report } from './compare.ts';
-import { describeReport, type LineKind, noChange } from './describe.ts';
+import { describeReport, type LineKind, type Nouns, noChange } from './describe.ts';
 
 const MARKS: Record<LineKind, string> = { added: '+', removed: '-', changed: '~', note: '·' };
 const COLOURS: Record<LineKind, string> = { added: '32', removed: '31', changed: '33', note: '36' };
 
-export function formatText(report: Report, colour: boolean): string {
+export function formatText(report: Report, colour: boolean, nouns?: Nouns): string {
   const paint = (code: string, text: string) => (colour ? `\x1b[${code}m${text}\x1b[0m` : text);
-  const sections = describeReport(report);
+  const sections = describeReport(report, nouns);
   if (sections.length === 0) return `${noChange(report)}\n`;
   const out = [`API changes from ${report.before} to ${report.after}`];
   for (const section of sections) {

@@ -6,8 +6,10 @@ import { execFile, spawn } from 'node:child_process';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import type { PlainJson } from '../contract/json.ts';
 import { isSibling } from '../shared/compress.ts';
-import { ProjectError } from '../shared/errors.ts';
+import { RefusedInput } from '../shared/errors.ts';
+import { DEFAULT_OUTPUT_FOLDER } from '../shared/folders.ts';
 
 const run = promisify(execFile);
 
@@ -16,10 +18,15 @@ export interface Side {
   label: string;
   /** Each file's bytes (UTF-8, half the size of a string of text beyond Latin-1) by path. */
   files: Map<string, Buffer>;
+  /**
+   * The settings file the side was built with (`$schema` aside), `{}` when there was none;
+   * undefined where it is not known (a folder of built output).
+   */
+  settings?: Record<string, PlainJson>;
 }
 
 /** A side that cannot be read: not a folder, not a revision, or a revision without `public/`. */
-export class SideError extends ProjectError {}
+export class SideError extends RefusedInput {}
 
 async function isFolder(where: string): Promise<boolean> {
   try {
@@ -83,11 +90,43 @@ async function readRevision(repo: string, commit: string, folder: string): Promi
   return files;
 }
 
+/** A settings file's text as the review compares it: its settings without `$schema`; `{}` for none. */
+export function settingsOf(text: string | undefined, shown: string): Record<string, PlainJson> {
+  if (text === undefined) return {};
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (error) {
+    throw new SideError(`${shown} is not JSON (${(error as Error).message})`, { cause: error });
+  }
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed))
+    throw new SideError(`${shown} is not an object of settings`);
+  const { $schema: _, ...settings } = parsed as Record<string, PlainJson>;
+  return settings;
+}
+
+/** The text of `file` committed at `commit`; undefined when it has none. */
+async function committedText(repo: string, commit: string, file: string): Promise<string | undefined> {
+  try {
+    const { stdout } = await run('git', ['cat-file', 'blob', `${commit}:${file}`], { cwd: repo, maxBuffer: 1 << 26 });
+    return stdout;
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * Reads a side named `spec`: a folder (relative to `cwd`), else a git revision of the repository
- * at `repo`, whose committed `folder/` is read.
+ * at `repo`, whose committed `folder/` is read, and with `settingsFile` (a path in the
+ * repository) the settings committed beside it.
  */
-export async function readSide(spec: string, repo: string, cwd = process.cwd(), folder = 'public'): Promise<Side> {
+export async function readSide(
+  spec: string,
+  repo: string,
+  cwd = process.cwd(),
+  folder = DEFAULT_OUTPUT_FOLDER,
+  settingsFile?: string,
+): Promise<Side> {
   const where = path.resolve(cwd, spec);
   if (await isFolder(where)) return { label: spec, files: await readFolder(where) };
   const commit = await commitOf(repo, spec);
@@ -96,5 +135,7 @@ export async function readSide(spec: string, repo: string, cwd = process.cwd(), 
   }
   const files = await readRevision(repo, commit, folder);
   if (files.size === 0) throw new SideError(`revision ${spec} has no committed ${folder}/`);
-  return { label: spec, files };
+  if (settingsFile === undefined) return { label: spec, files };
+  const shown = `${spec}:${settingsFile}`;
+  return { label: spec, files, settings: settingsOf(await committedText(repo, commit, settingsFile), shown) };
 }

@@ -4,8 +4,13 @@
 
 const OFF = ['', '0', 'false'];
 
-/** Read where the runtime has an environment (Node, Netlify), never in a Cloudflare worker. */
+let requested: boolean | undefined;
+
+/** Read once, where the runtime has an environment (Node, Netlify), never in a Cloudflare worker. */
 export function debugRequested(): boolean {
-  const value = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env?.DEBUG;
-  return value !== undefined && !OFF.includes(value.trim().toLowerCase());
+  if (requested === undefined) {
+    const value = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env?.DEBUG;
+    requested = value !== undefined && !OFF.includes(value.trim().toLowerCase());
+  }
+  return requested;
 }

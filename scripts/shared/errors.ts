@@ -16,6 +16,12 @@ export class ProjectError extends Error {
  */
 export class UserFacingError extends ProjectError {}
 
+/**
+ * An input the command cannot take at all (a side of a diff that is no side, a git that refuses
+ * the setting): its message after the command's name, and exit status 2 (cli/fail.ts).
+ */
+export class RefusedInput extends UserFacingError {}
+
 const ERRNO_TEXT: Record<string, string> = {
   ENOENT: 'no such file or folder',
   EACCES: 'permission denied',

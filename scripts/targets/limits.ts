@@ -4,7 +4,7 @@
 // (`cloudflare/limits.ts`, `netlify/limits.ts`, `vercel/limits.ts`), listed by target name in
 // `index.ts`. Limits change: each one names the page it was read from and when.
 
-import { RESOURCES, type Routed } from '../contract/routes.ts';
+import { fileFor, RESOURCES, type Routed } from '../contract/routes.ts';
 import { UserFacingError } from '../shared/errors.ts';
 
 export const CLOUDFLARE_PLANS = ['free', 'paid'] as const;
@@ -34,7 +34,11 @@ type Uploaded = (sizes: ReadonlyMap<string, number>) => ReadonlyMap<string, numb
  * the entries of vercel.json that each become a route.
  */
 type Measure =
-  | { kind: 'file-size'; files?: RegExp; uploaded?: Uploaded }
+  | {
+      kind: 'file-size';
+      files?: RegExp | ((file: string, resources: readonly Routed[]) => boolean);
+      uploaded?: Uploaded;
+    }
   | { kind: 'file-count'; extra: number; uploaded?: Uploaded }
   | {
       kind: 'rules';
@@ -56,6 +60,14 @@ export interface Limit {
   source: string;
   /** When `source` was read. */
   read: string;
+}
+
+/**
+ * The files a handler sorts whole to answer an ordering by several fields: the list file of each
+ * resource whose declaration takes `?ordering=`.
+ */
+export function sortedListFile(file: string, resources: readonly Routed[]): boolean {
+  return resources.some((resource) => resource.orderingFields.length > 0 && file === fileFor(resource.path, {}));
 }
 
 const MIB = 1024 * 1024;
@@ -145,7 +157,11 @@ function measurements(limit: Limit, built: Built, outDir: string, targetDir: str
   switch (measure.kind) {
     case 'file-size':
       return [...sizesOf(built, measure.uploaded)]
-        .filter(([file]) => measure.files?.test(file) ?? true)
+        .filter(([file]) => {
+          const { files } = measure;
+          if (files === undefined) return true;
+          return typeof files === 'function' ? files(file, built.resources ?? RESOURCES) : files.test(file);
+        })
         .map(([file, size]) => ({
           subject: `${outDir}/${file}`,
           amount: size,

@@ -1,5 +1,6 @@
 // No stack trace reaches a user: `npm run build`, `check`, `serve` and `start`, run as real
-// processes, end each input or environment problem with one line and exit status 1; an
+// processes, end each input or environment problem with one line and exit status 1; every
+// command's usage error and refused input end through the same mapping (cli/fail.ts); an
 // unexpected internal error asks for a bug report in one line, with the stack only under
 // DEBUG=1 or --debug.
 
@@ -9,7 +10,12 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { userMessage } from '../../scripts/cli/fail.ts';
+import { DataErrors } from '../../scripts/builder/pipeline/errors.ts';
+import { failureOf, userMessage } from '../../scripts/cli/fail.ts';
+import { UsageError } from '../../scripts/cli/settings.ts';
+import { RefusedInput } from '../../scripts/shared/errors.ts';
+import { OutputError } from '../../scripts/shared/write.ts';
+import { LimitsError } from '../../scripts/targets/limits.ts';
 import { cleanEnv, GOOD_DATA, hasStackTrace, outputArgs, ROOT, runCommand, startCommand } from './helpers/cli.ts';
 import { tempDirs } from './helpers/tree.ts';
 
@@ -207,4 +213,96 @@ describe('a request the local server fails to answer', () => {
     expect(hasStackTrace(quiet)).toBe(false);
     expect(hasStackTrace(await failedRequest({ DEBUG: '1' }))).toBe(true);
   }, 60_000);
+});
+
+describe('every command through the one mapping of an error (cli/fail.ts)', () => {
+  it.each([
+    ['build', 'npm run build'],
+    ['serve', 'npm run serve'],
+    ['start', 'npm start'],
+    ['dev', 'npm run dev'],
+    ['import', 'npm run import'],
+    ['verify', 'npm run verify'],
+    ['setup-git', 'npm run setup-git'],
+  ] as const)(
+    '%s: a flag it does not take is exit status 2, the message and where the help is',
+    async (command, name) => {
+      const result = await runCommand(command, ['--no-such-flag']);
+      expect(result.code, result.stderr).toBe(2);
+      expect(hasStackTrace(result.stderr)).toBe(false);
+      expect(result.stderr.trim().split('\n').at(-1)).toBe(`See \`${name} -- --help\`.`);
+    },
+  );
+
+  it('diff: a flag it does not take is exit status 2 and one line named after it', async () => {
+    const result = await runCommand('diff', ['--no-such-flag']);
+    expect(result.code, result.stderr).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toMatch(/^diff: .*no-such-flag.* \(see --help\)\n$/);
+  });
+
+  it('diff: the working tree with data problems is exit status 2, the problems, then what was not done', async () => {
+    const repo = await tempDir();
+    spawnSync('git', ['init', '-q', repo]);
+    await mkdir(path.join(repo, 'data', 'company'), { recursive: true });
+    await writeFile(path.join(repo, 'data', 'company', 'broken.json'), '[{"id": 1}');
+    await writeFile(path.join(repo, '_headers'), '/*\n  Content-Type: application/json\n');
+    const result = await runCommand('diff', [path.join(ROOT, 'public'), '--repo', repo]);
+    expect(result.code, result.stderr).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toContain(`${path.join('data', 'company', 'broken.json')}`);
+    expect(result.stderr).toMatch(/\ndiff: \d+ problems? in the source data; nothing was compared\.\n$/);
+  });
+
+  it('setup-git: a folder that is no git work tree is exit status 2 and git’s own words, named after it', async () => {
+    const dir = await tempDir();
+    const result = await runCommand('setup-git', ['--repo', dir], {
+      env: { GIT_CEILING_DIRECTORIES: path.dirname(dir) },
+    });
+    expect(result.code, result.stderr).toBe(2);
+    expect(hasStackTrace(result.stderr)).toBe(false);
+    expect(result.stderr.trim().split('\n')).toHaveLength(1);
+    expect(result.stderr).toMatch(/^setup-git: fatal: .*git repository\n$/);
+  });
+
+  it('maps each kind of error to its lines and status, for a command that ends and for one that goes on', () => {
+    const usage = Object.assign(new UsageError('--port must be a whole number'), { command: 'start' as const });
+    expect(failureOf(usage)).toEqual({
+      lines: ['--port must be a whole number', 'See `npm start -- --help`.'],
+      status: 2,
+      kind: 'usage',
+    });
+    expect(failureOf(new UsageError('--format must be one of text'), { command: 'diff' })).toMatchObject({
+      lines: ['diff: --format must be one of text (see --help)'],
+      status: 2,
+    });
+    expect(failureOf(new RefusedInput('"x" is no side'), { command: 'diff' }).lines).toEqual(['diff: "x" is no side']);
+    const problems = new DataErrors([{ file: 'data/company/a.json', message: 'not JSON' } as never]);
+    const data = failureOf(problems, { command: 'verify', left: 'nothing was verified' });
+    expect(data.status).toBe(1);
+    expect(data.lines.slice(-2)).toEqual(['', `${problems.message}; nothing was verified.`]);
+    expect(failureOf(problems, { command: 'diff', left: 'nothing was compared' }).status).toBe(2);
+    expect(failureOf(new LimitsError(['netlify: too big']))).toMatchObject({
+      lines: ['netlify: too big', '', 'The chosen targets cannot take this build; nothing was written.'],
+      status: 1,
+    });
+    const output = new OutputError('public', 'public/a.json', 'EACCES');
+    expect(failureOf(output).lines).toEqual([`${output.message}; public/ was left as it was.`]);
+    const goesOn = { command: 'dev' as const, left: 'the last good build is still served', goesOn: true };
+    expect(failureOf(output, goesOn).lines).toEqual([`${output.message}; the last good build is still served.`]);
+    expect(failureOf(new UsageError('bad settings'), goesOn).lines).toEqual([
+      'bad settings; the last good build is still served.',
+    ]);
+    const missing = Object.assign(new Error('ENOENT'), { code: 'ENOENT', path: '_headers' });
+    expect(failureOf(missing)).toEqual({
+      lines: ['_headers: no such file or folder (ENOENT)'],
+      status: 1,
+      kind: 'environment',
+    });
+    expect(failureOf(new TypeError('x is undefined'), { command: 'diff' })).toMatchObject({
+      lines: [expect.stringMatching(/^diff: internal error: x is undefined\. This is a bug/)],
+      status: 2,
+      kind: 'bug',
+    });
+  });
 });

@@ -286,6 +286,31 @@ describe('npm run dev', () => {
     }
   });
 
+  it('rebuilds with the settings file as it is now: a filter it adds answers the filtered list', async () => {
+    const dir = await project();
+    const dev = await start('dev', dir);
+    const cities = async () => {
+      const answer = await fetch(`${dev.url}/company/?city=Remscheid`);
+      return { status: answer.status, cities: ((await answer.json()) as Array<{ city: string }>).map((c) => c.city) };
+    };
+    // No filter in the settings: the parameter is ignored, as DRF ignores it.
+    const before = await cities();
+    expect(before.status).toBe(200);
+    expect(new Set(before.cities).size).toBeGreaterThan(1);
+    const mark = dev.stderr().length;
+    await writeFile(
+      path.join(dir, 'static-api.config.json'),
+      JSON.stringify({ resources: { company: { filterset_fields: ['city'] } } }),
+    );
+    await dev.printed(/^rebuilt in \d+ ms: static-api\.config\.json changed$/m, mark);
+    expect(await cities()).toEqual({ status: 200, cities: ['Remscheid'] });
+    // And without it again: the whole list.
+    const again = dev.stderr().length;
+    await writeFile(path.join(dir, 'static-api.config.json'), JSON.stringify({}));
+    await dev.printed(/^rebuilt in \d+ ms: static-api\.config\.json changed$/m, again);
+    expect((await cities()).cities).toEqual(before.cities);
+  });
+
   it("ignores the temporary files of an editor's save without a word, and prints a problem once per save", async () => {
     const dir = await project();
     const dev = await start('dev', dir);

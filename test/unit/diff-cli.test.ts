@@ -184,4 +184,54 @@ describe('npm run diff', () => {
       'base URL https://api.example.com/v1 → http://localhost:3000',
     );
   });
+
+  it('a changed setting is a change of the API: the settings committed at the revision against the working tree', async () => {
+    const repo = path.join(scratch, 'repo-settings-changed');
+    const settings = { baseUrl: 'https://api.example.com', pageSize: 3 };
+    const git = (...args: string[]) =>
+      run('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args], { cwd: repo });
+    const config = path.join(repo, 'static-api.config.json');
+    await cp(path.join(FIXTURES, 'before', 'data'), path.join(repo, 'data'), { recursive: true });
+    await cp('_headers', path.join(repo, '_headers'));
+    await writeFile(config, `${JSON.stringify(settings)}\n`);
+    await buildInto('before', path.join(repo, 'public'), settings);
+    await git('init', '-q');
+    await git('add', '.');
+    await git('commit', '-q', '-m', 'before');
+
+    // A setting that leaves every answer's bytes as they were still differs, with --exit-code too.
+    await writeFile(config, `${JSON.stringify({ ...settings, targets: ['nginx'] })}\n`);
+    const targetsOnly = await diff(['HEAD', '--repo', repo, '--exit-code', '--format', 'json']);
+    expect(targetsOnly.status).toBe(1);
+    const onlySettings = JSON.parse(targetsOnly.out) as Report;
+    expect(onlySettings.identical).toBe(false);
+    expect(onlySettings.settings).toEqual([{ path: 'targets', after: ['nginx'] }]);
+
+    // A filter given to a list, and the page size: each said in the three formats.
+    const changed = { ...settings, pageSize: 4, resources: { company: { filterset_fields: ['city'] } } };
+    await writeFile(config, `${JSON.stringify(changed)}\n`);
+    const report = JSON.parse((await diff(['HEAD', '--repo', repo, '--format', 'json'])).out) as Report;
+    expect(report.settings).toEqual([
+      { path: 'pageSize', before: 3, after: 4 },
+      { path: 'resources', after: { company: { filterset_fields: ['city'] } } },
+    ]);
+    const text = (await diff(['HEAD', '--repo', repo])).out;
+    expect(text).toContain(
+      'settings: 2 changes\n  ~ pageSize: 3 → 4\n  + resources: {"company":{"filterset_fields":["city"]}}\n',
+    );
+    const markdown = (await diff(['HEAD', '--repo', repo, '--format', 'markdown'])).out;
+    expect(markdown).toContain('| settings | 2 changes |');
+    expect(markdown).toContain('! pageSize: 3 → 4\n+ resources: {"company":{"filterset_fields":["city"]}}\n');
+
+    // Committed, then changed again: a value added to the list is one line.
+    await git('commit', '-q', '-am', 'filters');
+    await writeFile(
+      config,
+      `${JSON.stringify({ ...changed, resources: { company: { filterset_fields: ['city', 'country_name'] } } })}\n`,
+    );
+    const again = JSON.parse((await diff(['HEAD', '--repo', repo, '--format', 'json'])).out) as Report;
+    expect(again.settings).toEqual([{ path: 'resources.company.filterset_fields[]', after: 'country_name' }]);
+    // Two folders of built output have no settings to compare.
+    expect((await diff([BEFORE, BEFORE_AGAIN, '--format', 'json'])).out).toContain('"settings": []');
+  }, 60_000);
 });

@@ -77,7 +77,15 @@ async function diff(edit: Edit, settings?: BuildSettings): Promise<Report> {
   return compareSides(before, await side(edit, settings));
 }
 const resource = (report: Report, name: string) => report.resources.find((entry) => entry.resource === name);
-const NO_ANSWERS = { appeared: [], vanished: [], reordered: [], pages: { shifts: [] }, bodies: [], headers: [] };
+const NO_ANSWERS = {
+  appeared: [],
+  vanished: [],
+  reordered: [],
+  pages: { shifts: [] },
+  paginated: [],
+  bodies: [],
+  headers: [],
+};
 const SLATE = '00000009-0000-4000-8000-000000000000';
 
 describe('records by resource', () => {

@@ -15,7 +15,7 @@ import path from 'node:path';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { Ajv2020 } from 'ajv2020/dist/2020.js';
 import { afterEach, describe, expect, it } from 'vitest';
-import { build } from '../../scripts/builder/build.ts';
+import { build, targetContext } from '../../scripts/builder/build.ts';
 import { referencePage } from '../../scripts/builder/documents/reference.ts';
 import { LiveBuild } from '../../scripts/builder/preview/live-build.ts';
 import { DEFAULTS } from '../../scripts/cli/settings.ts';
@@ -24,7 +24,11 @@ import { declare, UNIQUE_IDS } from '../../scripts/contract/resources/resource.t
 import { planRoutes, resolve, routingOf } from '../../scripts/contract/routes.ts';
 import { createApiServer, listen } from '../../scripts/respond/node-server.ts';
 import { compareSides } from '../../scripts/review/compare.ts';
+import { formatMarkdown } from '../../scripts/review/format-markdown.ts';
+import { formatText } from '../../scripts/review/format-text.ts';
 import { readSide } from '../../scripts/review/side.ts';
+import { cloudflarePagesStatic as cloudflarePagesStaticTarget } from '../../scripts/targets/cloudflare/pages-static.ts';
+import { nginx } from '../../scripts/targets/web-servers/nginx.ts';
 import { cloudflarePagesStatic } from '../e2e/targets/cloudflare-pages-static.ts';
 import { cloudflareWorkers } from '../e2e/targets/cloudflare-workers.ts';
 import { freePort } from '../e2e/targets/process.ts';
@@ -139,6 +143,11 @@ describe('a fifth resource, declared only in this test', () => {
     expect(resolve('GET', '/category/?page=2', routing)).toMatchObject({ kind: 'file', file: 'category/page=2.json' });
     expect(resolve('GET', '/category', routing)).toMatchObject({ kind: 'redirect', location: '/category/' });
     expect(resolve('GET', '/category/?page=9', routing)).toMatchObject({ ifMissing: { status: 404 } });
+    // The targets' READMEs count it with the API's lists.
+    const context = targetContext(result.routes, [], { resources: RESOURCES_WITH_CATEGORIES });
+    for (const target of [nginx, cloudflarePagesStaticTarget]) {
+      expect((await target.files(context)).get('README.md'), target.name).toContain('the five lists');
+    }
     // The four are as they were.
     const sample = await readTreeText(path.join(ROOT, DEFAULTS.outDir));
     for (const file of ['company/index.json', 'virtualfair/index.json', 'event/ordering=-name.json']) {
@@ -272,6 +281,24 @@ describe('a fifth resource, declared only in this test', () => {
     expect(report.answers.reordered).toEqual([
       { answer: '/category/ (all pages)', moves: [{ id, before: 1, after: 10 }] },
     ]);
+    // Its pages: the first two hold the records after it, each one place back; the textures' did not change.
+    expect(report.answers.paginated).toEqual([{ resource: 'category', shifts: [{ from: 1, to: 2, by: -1 }] }]);
+    expect(report.answers.pages).toEqual({ shifts: [] });
+    expect(formatText(report, false, RESOURCES_WITH_CATEGORIES)).toContain('pages 1–2 shift back by one category');
+    // One more category, and a texture page size: each list's pages said in its own words.
+    writeFileSync(file, JSON.stringify([...renamed, { id: uuid(99), name: 'Zz' }]));
+    const third = await temp();
+    await build({ ...noTargets(third), pageSize: 3 });
+    const grown = compareSides(await side(after), await side(third), RESOURCES_WITH_CATEGORIES);
+    expect(grown.answers.paginated.map((pages) => [pages.resource, pages.count, pages.pageSize])).toEqual([
+      ['virtualbooth-texture', undefined, { before: PAGE_SIZE, after: 3 }],
+      ['category', { before: 10, after: 11 }, { before: PAGE_SIZE, after: 3 }],
+    ]);
+    const text = formatText(grown, false, RESOURCES_WITH_CATEGORIES);
+    expect(text).toContain('category count: 10 → 11');
+    expect(text).toContain(`page size ${PAGE_SIZE} → 3: every category page is cut anew`);
+    expect(text).toContain(`page size ${PAGE_SIZE} → 3: every texture page is cut anew`);
+    expect(formatMarkdown(grown, undefined, RESOURCES_WITH_CATEGORIES)).toContain('! category count: 10 → 11');
   });
 
   it('is published by the live preview as a full build writes it, also after a change', async () => {

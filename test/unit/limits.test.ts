@@ -242,6 +242,23 @@ describe('file sizes and counts, on measured sizes', () => {
     expect(findings('_errors/not-found.json', 30_000_000)).toEqual([]);
   });
 
+  it('the list sorted whole is each one whose declaration takes ?ordering=, not only the events', () => {
+    const of = sample(10);
+    const tag = { name: 'tag', path: '/tag/', title: 'Tag', orderingFields: ['name'], paginated: false };
+    const resources = [...RESOURCES, tag];
+    const sizes = (file: string, bytes: number) => new Map([...built(of, 'x').sizes, [file, bytes]]);
+    const over = (target: keyof typeof LIMITS, file: string, bytes: number) =>
+      check(of, target, LIMITS[target], { sizes: sizes(file, bytes), resources }).map((line) => line.split(';')[0]);
+    expect(over('netlify', 'tag/index.json', 6_500_000)).toEqual([
+      `netlify: ${of.outDir}/tag/index.json is 6.5 MB, over the limit of 6 MB buffered per Netlify function answer`,
+    ]);
+    expect(over('cloudflare-workers', 'tag/index.json', 26 * MIB)).toContain(
+      `cloudflare-workers: ${of.outDir}/tag/index.json is 26.0 MiB, over the limit of 25 MiB sorted per request within a Worker's 128 MB of memory`,
+    );
+    // A list that takes no ordering is streamed, never sorted: only the 20 MB bound holds it.
+    expect(over('netlify', 'company/index.json', 6_500_000)).toEqual([]);
+  });
+
   it("the file count follows the Cloudflare plan: 20,000 free, 100,000 paid; Pages' static target adds 404.html", () => {
     const of = sample(10);
     const many = (count: number) => new Map(Array.from({ length: count }, (_, index) => [`f${index}.json`, 10]));

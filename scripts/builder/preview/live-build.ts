@@ -11,14 +11,7 @@ import { RESOURCES } from '../../contract/resources/index.ts';
 import type { Resource } from '../../contract/resources/resource.ts';
 import type { Route } from '../../contract/routes.ts';
 import { replaceFiles, writeSiblingsOf } from '../../shared/replace-files.ts';
-import {
-  addSiteFiles,
-  type BuildOptions,
-  renderSite,
-  targetContext,
-  withDeclaredQueries,
-  writeSite,
-} from '../build.ts';
+import { addSiteFiles, type BuildOptions, build, targetContext, withDeclaredQueries } from '../build.ts';
 import { readHeaders } from '../pipeline/catalogue.ts';
 import type { DataError } from '../pipeline/errors.ts';
 import { recordsParts } from '../pipeline/records-parts.ts';
@@ -122,6 +115,14 @@ export class LiveBuild {
     return new LiveBuild(options, sources, headersText, headers);
   }
 
+  /**
+   * The declarations with the settings file's filters, search and ordering as they are now: the
+   * sources, kept from the build this one replaces, may have been read under other settings.
+   */
+  private get resources(): readonly Resource[] {
+    return this.options.resources ?? RESOURCES;
+  }
+
   /** Takes in the changed files (or folders) of the data folder; publish() then shows them. */
   async reload(changed: readonly string[]): Promise<void> {
     const { resources, gone, come } = await this.sources.reload(changed);
@@ -153,7 +154,7 @@ export class LiveBuild {
     if (problems) throw problems;
     step('validate: no problems');
     const catalogue = this.sources.catalogue();
-    const resources = this.sources.resources;
+    const resources = this.resources;
     const { pageSize } = this.options;
     const pageCounts = (sortedOf: (resource: Resource) => number) =>
       resources.filter((resource) => resource.paginated).map((resource) => pageCount(sortedOf(resource), pageSize));
@@ -180,15 +181,34 @@ export class LiveBuild {
     let changedFiles: number;
     try {
       if (!this.published) {
-        const site = await renderSite(catalogue, context, this.headersText, this.options, {
-          sorted,
-          texts: this.texts,
-        });
-        this.answers = site.answers;
-        const output = site.files;
-        step(`render: ${routes.length} routes, ${output.size} files`);
-        await writeSite({ ...this.options, precompress }, output);
-        step(`write: ${output.size} files into ${this.options.outDir}/`);
+        // The first publication is the build itself, from the catalogue kept here.
+        let output = new Map<string, string>();
+        await build(
+          // Only the output: no target (whose folder is then not read) and no schemas.
+          {
+            ...this.options,
+            targets: [],
+            targetsDir: this.options.outDir,
+            schemasDir: undefined,
+            check: false,
+            precompress,
+          },
+          {
+            checked: {
+              catalogue,
+              routes,
+              headersText: this.headersText,
+              headerRules: this.headers.rules,
+              ...this.sources.counts,
+            },
+            prepared: { sorted, texts: this.texts },
+            step,
+            rendered: (site) => {
+              this.answers = site.answers;
+              output = site.files;
+            },
+          },
+        );
         this.written = output;
         changedFiles = output.size;
         this.published = true;
@@ -274,7 +294,7 @@ export class LiveBuild {
    * moved, unless the count (which every page shows) changed.
    */
   private routesToRender(routes: readonly Route[], sorted: ReadonlyMap<string, readonly object[]>): Route[] {
-    const resources = this.sources.resources;
+    const resources = this.resources;
     const shown = new Set([...this.dirty].flatMap((resource) => shownIn(resource, resources)));
     const paginated = new Set(resources.filter((resource) => resource.paginated).map((resource) => resource.name));
     const chosen = routes.filter((route) => shown.has(route.resource) && !paginated.has(route.resource));

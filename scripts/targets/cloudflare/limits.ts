@@ -1,7 +1,7 @@
 // What Cloudflare's services accept, for the three Cloudflare targets, checked by targets/limits.ts.
 // Cloudflare's targets with code do not count public/_headers: the worker applies its rules itself.
 
-import { type Limit, READ, WEB_SERVERS } from '../limits.ts';
+import { type Limit, READ, sortedListFile, WEB_SERVERS } from '../limits.ts';
 import { MAX_ASSET_BYTES, uploadedFiles } from './assets.ts';
 
 const WORKERS_LIMITS = 'https://developers.cloudflare.com/workers/platform/limits/';
@@ -44,14 +44,14 @@ function assetLimits(service: string, source: string, upload: 'code' | 'static')
 }
 
 /**
- * The one answer the worker holds whole: an ordering by several fields parses the event list and
- * sorts it. Cloudflare gives a Worker 128 MB, and the parsed records take several times the
+ * The one answer the worker holds whole: an ordering by several fields parses a list that takes
+ * `?ordering=` and sorts it. Cloudflare gives a Worker 128 MB, and the parsed records take several times the
  * text; the list is held to what a single asset could be before lists came in parts, which the
  * worker has always sorted. Not measured in workerd: a bound kept, not one found.
  */
 function sortedInMemory(): Limit {
   return {
-    measure: { kind: 'file-size', files: /^event\/index\.json$/ },
+    measure: { kind: 'file-size', files: sortedListFile },
     max: MAX_ASSET_BYTES,
     what: "sorted per request within a Worker's 128 MB of memory",
     ways: `another target (${WEB_SERVERS}, which answer an ordering by several fields with 400)`,

@@ -18,6 +18,7 @@ import {
   type Routed,
 } from '../../contract/routes.ts';
 import { generatedMarkdownNote, generatedNote } from '../generated-note.ts';
+import { theLists } from '../list-count.ts';
 import type { Target } from '../target.ts';
 
 const NAME = 'cloudflare-pages-static';
@@ -105,11 +106,11 @@ export function renderPagesHeaders(rules: readonly HeaderRule[], documents: read
   return `${[generatedNote(NAME, '#'), ...lines, ...documentLines].join('\n')}\n`;
 }
 
-function readme(): string {
+function readme(resources?: readonly Routed[]): string {
   return `${generatedMarkdownNote(NAME)}
 # Cloudflare Pages, static only (\`_headers\` and \`_redirects\`, no code)
 
-Pages cannot see the query string, so this target serves the four lists and nothing that
+Pages cannot see the query string, so this target serves ${theLists(resources)} and nothing that
 depends on a query parameter. Use \`cloudflare-pages\` (\`_worker.js\`) or \`cloudflare-workers\`
 for the whole API; both run the same worker as the local server.
 
@@ -126,7 +127,7 @@ cp targets/${NAME}/_redirects targets/${NAME}/_headers targets/${NAME}/404.html 
 npx wrangler pages deploy ${DEPLOY_DIR} --project-name <your-project>
 \`\`\`
 
-What it serves like the DRF service: the four lists (\`/company/\` ...) with the \`_headers\`
+What it serves like the DRF service: ${theLists(resources)} (\`/company/\` ...) with the \`_headers\`
 headers, HEAD, the 301 from \`/company\` to \`/company/\` (query kept), and
 \`{"detail":"Not found."}\` with 404 for unknown paths and for the output's own file names.
 
@@ -154,6 +155,6 @@ export const cloudflarePagesStatic: Target = {
       ['_redirects', renderPagesRedirects(routes, pages, resources)],
       ['_headers', renderPagesHeaders(headerRules, pages)],
       ['404.html', NOT_FOUND_BODY],
-      ['README.md', readme()],
+      ['README.md', readme(resources)],
     ]),
 };

@@ -1,6 +1,6 @@
 // What Netlify accepts, for the netlify target, checked by targets/limits.ts.
 
-import { type Limit, READ, WEB_SERVERS } from '../limits.ts';
+import { type Limit, READ, sortedListFile, WEB_SERVERS } from '../limits.ts';
 
 export const NETLIFY_LIMITS: readonly Limit[] = [
   {
@@ -24,7 +24,7 @@ export const NETLIFY_LIMITS: readonly Limit[] = [
   },
   {
     // An ordering by several fields is sorted and sent whole, buffered.
-    measure: { kind: 'file-size', files: /^event\/index\.json$/ },
+    measure: { kind: 'file-size', files: sortedListFile },
     max: 6_000_000,
     what: 'buffered per Netlify function answer',
     ways: `another target (cloudflare-workers, ${WEB_SERVERS})`,

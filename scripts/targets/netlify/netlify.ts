@@ -8,6 +8,7 @@
 
 import { type PageRoute, RESOURCES, type Routed } from '../../contract/routes.ts';
 import { CDN_CACHE_CONTROL } from '../../respond/netlify-function.ts';
+import { DEFAULT_OUTPUT_FOLDER } from '../../shared/folders.ts';
 import { generatedMarkdownNote, generatedNote } from '../generated-note.ts';
 import type { Target } from '../target.ts';
 import { bundleFunctionCode, type FunctionConfig, functionFile } from './bundle.ts';
@@ -60,7 +61,7 @@ function netlifyToml(pages: readonly PageRoute[]): string {
 # There is no build command: build before deploying, with your production --base-url.
 
 [build]
-  publish = "public"
+  publish = "${DEFAULT_OUTPUT_FOLDER}"
 
 [functions]
   directory = "${FUNCTIONS_DIR}"

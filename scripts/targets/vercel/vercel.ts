@@ -22,6 +22,7 @@ import {
   type Routed,
 } from '../../contract/routes.ts';
 import { SEARCH_PARAM } from '../../contract/search.ts';
+import { DEFAULT_OUTPUT_FOLDER } from '../../shared/folders.ts';
 import { generatedMarkdownNote } from '../generated-note.ts';
 import { combinations, fileAnswer, listKeys, subsets } from '../query-answers.ts';
 import type { Target } from '../target.ts';
@@ -223,7 +224,7 @@ export function vercelConfig(
   return {
     $schema: 'https://openapi.vercel.sh/vercel.json',
     framework: null,
-    outputDirectory: 'public',
+    outputDirectory: DEFAULT_OUTPUT_FOLDER,
     // No .html guessing; trailingSlash is left unset: `true` would 308 every path without a
     // slash (unknown ones too), `false` would redirect /company/ to /company.
     cleanUrls: false,

@@ -398,7 +398,7 @@ export const apache: Target = {
     const plan = serverPlan(context, NAME, ['content-type']);
     return new Map([
       ['api.conf', renderApacheConf(plan)],
-      ['README.md', apacheReadme() + settingsSection(settingsLists(plan))],
+      ['README.md', apacheReadme(context.resources) + settingsSection(settingsLists(plan))],
     ]);
   },
 };

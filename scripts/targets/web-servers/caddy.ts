@@ -401,7 +401,7 @@ export const caddy: Target = {
     const plan = serverPlan(context, NAME);
     return new Map([
       ['Caddyfile', renderCaddyfile(plan)],
-      ['README.md', caddyReadme() + settingsSection(settingsLists(plan))],
+      ['README.md', caddyReadme(context.resources) + settingsSection(settingsLists(plan))],
     ]);
   },
 };

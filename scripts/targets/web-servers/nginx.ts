@@ -411,7 +411,7 @@ export const nginx: Target = {
       ['api.conf', renderApiConf(plan)],
       ['brotli.conf', renderBrotliConf()],
       ['nginx.conf', renderExampleConf()],
-      ['README.md', nginxReadme() + settingsSection(settingsLists(plan))],
+      ['README.md', nginxReadme(context.resources) + settingsSection(settingsLists(plan))],
     ]);
   },
 };

@@ -2,15 +2,18 @@
 // what the server answers differently from DRF. The same differences are the entries of
 // test/e2e/expectations.ts (KNOWN_DIFFERENCES), which the end-to-end suite holds them to.
 
+import type { Routed } from '../../contract/routes.ts';
 import { generatedMarkdownNote } from '../generated-note.ts';
+import { theLists } from '../list-count.ts';
 
 /** What all three answer like DRF, and what none of them can, because they route with regexes. */
 const shared = (
   target: string,
+  resources?: readonly Routed[],
 ) => `What it answers like the DRF service (the end-to-end suite runs against the real server:
 \`E2E_TARGETS=${target} npx playwright test\`):
 
-- the four lists with the \`_headers\` headers (each once), HEAD, ETag and If-None-Match (304);
+- ${theLists(resources)} with the \`_headers\` headers (each once), HEAD, ETag and If-None-Match (304);
 - an answer of 4 KiB or more sent as its precompressed \`.br\` or \`.gz\` sibling (written by the
   build beside it) to a client whose \`Accept-Encoding\` accepts it, br first, with
   \`Content-Encoding\`, \`Accept-Encoding\` added to \`Vary\` and an ETag of its own (304 to it);
@@ -38,7 +41,7 @@ What it cannot do, because the server only matches regexes on the raw query stri
 - **Exotic page numbers.** A page written with percent-encoded or non-ASCII digits (\`%32\`,
   \`%EF%BC%92\`) or with underscores (\`1_0\`) is 404 Invalid page; DRF reads them as numbers.`;
 
-export function nginxReadme(): string {
+export function nginxReadme(resources?: readonly Routed[]): string {
   return `${generatedMarkdownNote('nginx')}
 # nginx
 
@@ -79,13 +82,13 @@ Elsewhere, load it at the top of nginx.conf: \`load_module modules/ngx_http_brot
 
 Written for nginx 1.22 (Debian 12's \`nginx-light\` is enough: core, rewrite, headers, gzip_static).
 
-${shared('nginx')}
+${shared('nginx', resources)}
 
 Also: nginx's 405 status line reads \`405 Not Allowed\` (the code is what clients read).
 `;
 }
 
-export function caddyReadme(): string {
+export function caddyReadme(resources?: readonly Routed[]): string {
   return `${generatedMarkdownNote('caddy')}
 # Caddy
 
@@ -110,11 +113,11 @@ written (\`header\` with \`defer\`): the file server's \`precompressed\` sets it
 \`http.ServeContent\` then writes no \`Content-Length\` (GET chunked, HEAD with no length). A
 \`Range\` gets a slice of the compressed bytes (206).
 
-${shared('caddy')}
+${shared('caddy', resources)}
 `;
 }
 
-export function apacheReadme(): string {
+export function apacheReadme(resources?: readonly Routed[]): string {
   return `${generatedMarkdownNote('apache')}
 # Apache httpd
 
@@ -142,7 +145,7 @@ the compressed bytes (206). mod_deflate and mod_brotli are not needed; where the
 the \`no-gzip\` and \`no-brotli\` variables the rules set keep them from compressing a sibling
 again (they still compress the smaller answers on the fly, as without siblings).
 
-${shared('apache')}
+${shared('apache', resources)}
 
 What Apache cannot do besides:
 
