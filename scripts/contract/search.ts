@@ -68,6 +68,12 @@ export function matchesTerm(upperValue: string, upperTerm: string, lookup: Searc
   }
 }
 
+/** A value's text as a search compares it: PostgreSQL's upper case of its text, null for null. */
+export function searchText(value: unknown): string | null {
+  const text = pgText(value);
+  return text === null ? null : pgUpper(text);
+}
+
 /** A search made once per request: the terms' upper cases, and a test of one record. */
 export function searchMatcher(
   terms: readonly string[],
@@ -75,10 +81,7 @@ export function searchMatcher(
 ): (record: Readonly<Record<string, unknown>>) => boolean {
   const upperTerms = terms.map(pgUpper);
   return (record) => {
-    const values = fields.map(({ field }) => {
-      const text = pgText(record[field]);
-      return text === null ? null : pgUpper(text);
-    });
+    const values = fields.map(({ field }) => searchText(record[field]));
     // Every term must match, each in at least one field.
     return upperTerms.every((term) =>
       fields.some((field, index) => {

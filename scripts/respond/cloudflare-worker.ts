@@ -46,6 +46,7 @@ function assetStore(assets: Assets, origin: string): FileStore<Response> {
         etag: async () => asset.headers.get('ETag'),
         contentType: asset.headers.get('Content-Type') ?? 'application/json',
         text: () => asset.text(),
+        bytes: async () => new Uint8Array(await asset.arrayBuffer()),
         discard: async () => asset.body?.cancel(),
         body: asset,
       };

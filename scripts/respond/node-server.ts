@@ -127,9 +127,9 @@ async function openInOutput(publicDir: string, file: string): Promise<Body | nul
 }
 
 /** The text of a file of the output; it is closed once read. */
-async function readText(body: Body): Promise<string> {
+async function readBytes(body: Body): Promise<Buffer> {
   try {
-    return (await readAll(body)).toString('utf8');
+    return await readAll(body);
   } finally {
     await body.handle.close();
   }
@@ -158,15 +158,17 @@ function folderStore(
       const body = current ? { ...sibling, encoding } : own;
       if (body === null) return null;
       opened(body);
+      const bytes = async () => {
+        if (body.encoding === undefined) return readBytes(body);
+        await body.handle.close();
+        const reopened = await openInOutput(publicDir, file);
+        if (reopened === null) throw new Error(`the build has ${body.file} but no ${file}`);
+        return readBytes(reopened);
+      };
       return {
         etag: async () => etags.etagOf(path.join(publicDir, body.file), body.stats, () => readAll(body)),
-        text: async () => {
-          if (body.encoding === undefined) return readText(body);
-          await body.handle.close();
-          const reopened = await openInOutput(publicDir, file);
-          if (reopened === null) throw new Error(`the build has ${body.file} but no ${file}`);
-          return readText(reopened);
-        },
+        text: async () => (await bytes()).toString('utf8'),
+        bytes,
         discard: () => body.handle.close(),
         body,
       };
