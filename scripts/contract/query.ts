@@ -4,11 +4,11 @@
 // from, and the answer made from them. DRF's filter backends in their order: DjangoFilterBackend,
 // SearchFilter, OrderingFilter, then the pagination.
 
-import { type Condition, type FilterField, filterMatcher, readFilters } from './filters.ts';
+import { type Condition, type FilterField, readFilters } from './filters.ts';
 import { encodePlain } from './json.ts';
-import { type Comparable, compareStrings, fieldValue, type OrderTerm, parseOrdering, sortRecords } from './ordering.ts';
+import { compareStrings, type OrderTerm, parseOrdering, sortRecords } from './ordering.ts';
 import { pageCount, parsePage, quotePlus } from './pagination.ts';
-import { SEARCH_PARAM, type SearchField, type SearchLookup, searchMatcher, searchTerms } from './search.ts';
+import { SEARCH_PARAM, type SearchField, type SearchLookup, searchTerms } from './search.ts';
 import { pgUpper } from './upper-case.ts';
 
 /** What a resource accepts beyond its declaration, from the settings file's `resources` section. */
@@ -128,13 +128,6 @@ export function recordStarts(bytes: Uint8Array): Int32Array {
   return starts;
 }
 
-/** The records' texts of a part, as partText() wrote them. */
-export function partRecords(text: string): string[] {
-  const body = text.trimEnd().slice(1, -1);
-  if (body === '') return [];
-  return body.split(',\n');
-}
-
 /** What a list request asks beyond the default answer, read as DRF's backends read it. */
 export interface ListQuery {
   resource: string;
@@ -215,74 +208,6 @@ export function linkQuery(search: string, page: number | undefined): string {
     .sort(compareStrings)
     .flatMap((key) => (values.get(key) as string[]).map((value) => `${quotePlus(key)}=${quotePlus(value)}`))
     .join('&');
-}
-
-/** A record read from a part: its values, and its text as the list writes it. */
-interface Found {
-  id: Comparable;
-  record: Record<string, unknown>;
-  text: string;
-}
-
-/**
- * A pattern that finds a term of printable ASCII in any text whose PostgreSQL upper case holds
- * the term's: each letter in either case, and `ı` and `ſ` too, the two characters beyond ASCII
- * whose upper case is an ASCII letter (I and S). It may find more (the Kelvin sign for a k).
- */
-function asciiTermPattern(term: string): RegExp {
-  const escaped = term.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
-  return new RegExp(escaped.replace(/[iI]/g, '[iIı]').replace(/[sS]/g, '[sSſ]'), 'i');
-}
-
-/** Keeps the records of parts that match a query, part by part: only the matches are held. */
-export class Selection {
-  private readonly found: Found[] = [];
-  private readonly matches: (record: Record<string, unknown>) => boolean;
-
-  /**
-   * A test of a record's text that every match passes, cheaper than parsing it: each filter's
-   * `"field":value` is in it, and each search term made of printable ASCII (which JSON writes as
-   * it is) is in it, ignoring case (asciiTermPattern).
-   */
-  private readonly mayMatch: (text: string) => boolean;
-
-  constructor(
-    private readonly query: ListQuery,
-    settings: QuerySettings,
-  ) {
-    const needles = query.conditions.map(({ field, kind, equals }) =>
-      kind === 'integer' ? `"${field}":${equals}` : `"${field}":${encodePlain(equals)}`,
-    );
-    const plainTerms = query.terms.filter((term) => /^[\x20-\x7e]+$/.test(term) && !/["\\]/.test(term));
-    const patterns = plainTerms.map(asciiTermPattern);
-    this.mayMatch = (text) => {
-      for (const needle of needles) if (!text.includes(needle)) return false;
-      for (const pattern of patterns) if (!pattern.test(text)) return false;
-      return true;
-    };
-    const filters = filterMatcher(query.conditions);
-    const search = query.terms.length > 0 ? searchMatcher(query.terms, settings.search) : () => true;
-    this.matches = (record) => filters(record) && search(record);
-  }
-
-  /** Reads one part's text (partText()). */
-  add(partTextRead: string): void {
-    for (const text of partRecords(partTextRead)) {
-      if (!this.mayMatch(text)) continue;
-      const record = JSON.parse(text) as Record<string, unknown>;
-      if (this.matches(record)) this.found.push({ id: record.id as Comparable, record, text });
-    }
-  }
-
-  /** The matching records' texts, ordered as asked (then by id), else in the list's default order. */
-  texts(): string[] {
-    const { ordering } = this.query;
-    const ordered =
-      ordering.length === 0
-        ? this.found
-        : sortRecords(this.found, ordering, (found, field) => fieldValue(found.record, field));
-    return ordered.map((found) => found.text);
-  }
 }
 
 /** The columns a query reads (recordsColumns()'s names). */
@@ -425,29 +350,6 @@ export function positionsByPart(
     else list.push(entry);
   }
   return byPart;
-}
-
-/** An answer's status and body. */
-export interface QueryBody {
-  status: 200 | 404;
-  body: string;
-}
-
-/**
- * The answer to a query of a list from its selected records: the list, or a page of it with the
- * count of the selection and links that keep the request's parameters; 404 Invalid page for a
- * page the selection does not have.
- */
-export function queryAnswer(
-  query: ListQuery,
-  texts: readonly string[],
-  list: { paginated: boolean; path: string },
-  manifest: Pick<RecordsManifest, 'pageSize' | 'baseUrl'>,
-  invalidPageBody: string,
-): QueryBody {
-  const page = answerPage(query, texts.length, list, manifest);
-  if (page === null) return { status: 404, body: invalidPageBody };
-  return { status: 200, body: page.body(texts.slice(page.start, page.end)) };
 }
 
 /**

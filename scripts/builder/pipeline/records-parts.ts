@@ -10,6 +10,7 @@ import {
   columnText,
   PART_BYTES,
   partText,
+  type QuerySettings,
   RECORDS_PER_PART,
   type RecordsManifest,
   recordsColumnFile,
@@ -74,6 +75,29 @@ function columnLines(kind: 'value' | 'upper' | 'rank', values: readonly Comparab
   return values.map((value) => encodePlain(value));
 }
 
+/** A list's columns (recordsColumns()) for its records in their parts' order: the files, and each one's chunks' lengths. */
+export function columnFiles(
+  resource: string,
+  query: QuerySettings,
+  orderingFields: readonly string[],
+  records: readonly object[],
+  chunkBytes = COLUMN_BYTES,
+): { files: Map<string, string>; chunks: Record<string, number[]> } {
+  const files = new Map<string, string>();
+  const chunks: Record<string, number[]> = {};
+  for (const { column, field, kind } of recordsColumns(query, orderingFields)) {
+    const lines = columnLines(
+      kind,
+      records.map((record) => fieldValue(record, field)),
+    );
+    const split = splitParts(lines, Number.POSITIVE_INFINITY, chunkBytes);
+    for (const [index, chunk] of split.entries())
+      files.set(recordsColumnFile(resource, column, index + 1), columnText(chunk));
+    chunks[column] = split.map((chunk) => chunk.length);
+  }
+  return { files, chunks };
+}
+
 /** `_records/<resource>/index.json`, its parts `1.json`... and its columns, for each resource with settings. */
 export function recordsParts(
   catalogue: Catalogue,
@@ -94,22 +118,13 @@ export function recordsParts(
     // (embedded records, numbers with decimals), else the record's.
     const shown =
       resource.embeds || resource.floats?.length ? texts.map((text) => JSON.parse(text) as object) : records;
-    const columns: Record<string, number[]> = {};
-    for (const { column, field, kind } of recordsColumns(resource.query, resource.orderingFields)) {
-      const lines = columnLines(
-        kind,
-        shown.map((record) => fieldValue(record, field)),
-      );
-      const chunks = splitParts(lines, Number.POSITIVE_INFINITY, COLUMN_BYTES);
-      for (const [index, chunk] of chunks.entries())
-        files.set(recordsColumnFile(resource.name, column, index + 1), columnText(chunk));
-      columns[column] = chunks.map((chunk) => chunk.length);
-    }
+    const columns = columnFiles(resource.name, resource.query, resource.orderingFields, shown);
+    for (const [file, text] of columns.files) files.set(file, text);
     const manifest: RecordsManifest = {
       count: records.length,
       parts: parts.length,
       partRecords: parts.map((part) => part.length),
-      columns,
+      columns: columns.chunks,
       pageSize: settings.pageSize,
       baseUrl: settings.baseUrl,
       query: resource.query,
