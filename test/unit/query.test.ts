@@ -1,10 +1,9 @@
 // contract/query.ts: the reading of a list request, the page links, the parts' layout, and the
-// quick test of a record's text that lets a large list be read without parsing every record.
+// columns a request selects and orders the records from without parsing one.
 
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { columnFiles } from '../../scripts/builder/pipeline/records-parts.ts';
-import { filterMatcher } from '../../scripts/contract/filters.ts';
 import { encodePlain } from '../../scripts/contract/json.ts';
 import { sortRecords } from '../../scripts/contract/ordering.ts';
 import {
@@ -17,7 +16,8 @@ import {
   selectedPositions,
 } from '../../scripts/contract/query.ts';
 import { resolve } from '../../scripts/contract/routes.ts';
-import { searchField, searchMatcher } from '../../scripts/contract/search.ts';
+import { searchField } from '../../scripts/contract/search.ts';
+import { filterMatcher, searchMatcher } from './helpers/record-match.ts';
 
 const SETTINGS: QuerySettings = {
   filters: [

@@ -1,7 +1,8 @@
 // The records a server with code answers a filter, a search or an ordering from, written by the
 // build for each resource whose settings ask for them: the list's records in its default order,
 // in parts small enough that an answer reads one part at a time (a Cloudflare worker has 128 MB
-// for a list of any size), and a manifest with what the answer needs besides them.
+// for a list of any size), the columns it selects and orders them by without parsing one
+// (contract/query.ts), and a manifest with what the answer needs besides them.
 
 import { encodePlain } from '../../contract/json.ts';
 import { type Comparable, fieldValue, sortRecords } from '../../contract/ordering.ts';
