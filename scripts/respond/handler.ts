@@ -34,6 +34,22 @@ import { debugRequested } from '../shared/debug.ts';
 
 export type ReplyHeaders = Record<string, string>;
 
+/** A body the handler writes: a text, bytes, or bytes in chunks to send one after another. */
+export type ReplyBody = string | Uint8Array | readonly Uint8Array[];
+
+/** A body's bytes, for an adapter that sends them at once. */
+export function bodyBytes(body: ReplyBody): Uint8Array {
+  if (typeof body === 'string') return UTF8.encode(body);
+  if (body instanceof Uint8Array) return body;
+  const bytes = new Uint8Array(body.reduce((sum, chunk) => sum + chunk.length, 0));
+  let offset = 0;
+  for (const chunk of body) {
+    bytes.set(chunk, offset);
+    offset += chunk.length;
+  }
+  return bytes;
+}
+
 const UTF8 = new TextEncoder();
 
 /** What a request needs to be answered: method, request target (path and query), validator. */
@@ -72,7 +88,7 @@ export interface FileStore<Body> {
  * the store (the adapter's file server or asset binding streams them), always with status 200.
  */
 export type Reply<Body> =
-  | { status: number; headers: ReplyHeaders; body: string | Uint8Array }
+  | { status: number; headers: ReplyHeaders; body: ReplyBody }
   | { status: 200; headers: ReplyHeaders; file: OpenedFile<Body> }
   | { status: 304; headers: ReplyHeaders; body: null };
 
@@ -184,25 +200,34 @@ export function createHandler(rules: readonly HeaderRule[], resources: readonly 
     if (page === null) return { status: 404, headers: withContentType(headers), body: INVALID_PAGE_BODY };
     // The records' bytes as the parts hold them, copied out of each part as it is read, so a part
     // is garbage once its records are: the answer is never decoded, joined and encoded again.
-    const records = new Array<Uint8Array>(page.end - page.start);
+    const wanted = positions.slice(page.start, page.end);
+    const byPart = positionsByPart(wanted, manifest.partRecords);
+    const copies: Uint8Array[] = [];
+    const records = new Array<Uint8Array>(wanted.length);
     let bytes = 0;
-    for (const [part, wanted] of positionsByPart(positions.slice(page.start, page.end), manifest.partRecords)) {
+    for (const [part, kept] of byPart) {
       const partBytes = await bytesOf(store, recordsPartFile(resource.name, part));
       const starts = recordStarts(partBytes);
-      const kept = wanted.map(({ index }) =>
-        partBytes.subarray(starts[index] as number, (starts[index + 1] as number) - 2),
-      );
-      const copy = new Uint8Array(kept.reduce((sum, record) => sum + record.length, 0));
+      const ranges = kept.map(({ index }) => [starts[index] as number, (starts[index + 1] as number) - 2] as const);
+      // In the default order a part's records are one run of the answer: copied with their commas.
+      const comma = query.ordering.length === 0 ? 1 : 0;
+      const first = copies.length === 0 ? 0 : comma;
+      const copy = new Uint8Array(ranges.reduce((sum, [start, end]) => sum + end - start + comma, first - comma));
       let offset = 0;
-      for (const [at, record] of kept.entries()) {
-        copy.set(record, offset);
-        records[(wanted[at] as { at: number }).at] = copy.subarray(offset, offset + record.length);
-        offset += record.length;
+      for (const [at, [start, end]] of ranges.entries()) {
+        if (comma && (at > 0 || first)) copy[offset++] = 44; // ,
+        copy.set(partBytes.subarray(start, end), offset);
+        records[(kept[at] as { at: number }).at] = copy.subarray(offset, offset + end - start);
+        offset += end - start;
       }
+      copies.push(copy);
       bytes += copy.length;
     }
     const before = UTF8.encode(page.before);
     const after = UTF8.encode(page.after);
+    // Sent as the copies, one after another: the answer is held once.
+    if (query.ordering.length === 0)
+      return { status: 200, headers: withContentType(headers), body: [before, ...copies, after] };
     const body = new Uint8Array(before.length + bytes + Math.max(0, records.length - 1) + after.length);
     body.set(before, 0);
     let offset = before.length;

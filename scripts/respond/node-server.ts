@@ -18,7 +18,15 @@ import { ENCODINGS, type Encoding, siblingOfFile } from '../shared/compress.ts';
 import { UserFacingError } from '../shared/errors.ts';
 import { listLeftovers, newestComplete } from '../shared/swap.ts';
 import { chooseEncoding } from './encodings.ts';
-import { type ApiRequest, createHandler, type FileStore, type Handler, logFailure, type Reply } from './handler.ts';
+import {
+  type ApiRequest,
+  bodyBytes,
+  createHandler,
+  type FileStore,
+  type Handler,
+  logFailure,
+  type Reply,
+} from './handler.ts';
 
 /** A problem that stops the server from starting, said in one line (no output, a bad `_headers`). */
 export class ServeError extends UserFacingError {}
@@ -377,8 +385,11 @@ export function createApi(
       return;
     }
     // On HEAD node sends the headers only, Content-Length included.
-    res.writeHead(reply.status, { ...headers, 'Content-Length': Buffer.byteLength(reply.body) });
-    res.end(reply.body);
+    const chunks = typeof reply.body === 'string' || reply.body instanceof Uint8Array ? [reply.body] : reply.body;
+    const length = chunks.reduce((sum, chunk) => sum + Buffer.byteLength(chunk), 0);
+    res.writeHead(reply.status, { ...headers, 'Content-Length': length });
+    for (const chunk of chunks) res.write(chunk);
+    res.end();
   }
 
   /**
@@ -402,8 +413,8 @@ export function createApi(
           headers: handler.failure('/').headers,
           body: MALFORMED_BODY,
         };
-    const body = 'file' in reply ? await reply.file.text() : (reply.body ?? '');
-    const bytes = request?.method === 'HEAD' || reply.status === 304 ? Buffer.alloc(0) : Buffer.from(body);
+    const body = bodyBytes('file' in reply ? await reply.file.text() : (reply.body ?? ''));
+    const bytes = request?.method === 'HEAD' || reply.status === 304 ? Buffer.alloc(0) : body;
     const lines = [
       `HTTP/1.1 ${reply.status} ${http.STATUS_CODES[reply.status] ?? ''}`,
       ...Object.entries(reply.headers).map(([name, value]) => `${name}: ${value}`),
