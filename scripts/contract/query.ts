@@ -4,11 +4,12 @@
 // from, and the answer made from them. DRF's filter backends in their order: DjangoFilterBackend,
 // SearchFilter, OrderingFilter, then the pagination.
 
-import { type Condition, type FilterField, filterMatcher, readFilters } from './filters.ts';
+import { type Condition, type FilterField, readFilters } from './filters.ts';
 import { encodePlain } from './json.ts';
-import { type Comparable, compareStrings, fieldValue, type OrderTerm, parseOrdering, sortRecords } from './ordering.ts';
+import { compareStrings, type OrderTerm, parseOrdering, sortRecords } from './ordering.ts';
 import { pageCount, parsePage, quotePlus } from './pagination.ts';
-import { SEARCH_PARAM, type SearchField, searchMatcher, searchTerms } from './search.ts';
+import { SEARCH_PARAM, type SearchField, type SearchLookup, searchTerms } from './search.ts';
+import { pgUpper } from './upper-case.ts';
 
 /** What a resource accepts beyond its declaration, from the settings file's `resources` section. */
 export interface QuerySettings {
@@ -58,10 +59,49 @@ export const PART_BYTES = 1024 * 1024;
 export const recordsManifestFile = (resource: string) => `_records/${resource}/index.json`;
 export const recordsPartFile = (resource: string, part: number) => `_records/${resource}/${part}.json`;
 
+/**
+ * Beside the parts, the build writes columns: for every record, in the parts' order, one line an
+ * answer needs to select and order without parsing a record. `value-<field>`, a filter's field
+ * as JSON (the record's `"field":value` text); `upper-<field>`, a search field as searchText()
+ * gives it, null as an empty line and a line feed as a space (a search term holds no white
+ * space, so neither changes what it matches); `rank-<field>`, an ordering field's rank (equal
+ * values one rank, null last, as compareValues() orders them) and always `rank-id`, the
+ * tie-break. A column is in chunks of at most COLUMN_BYTES (a longer line alone), each a line
+ * feed, then each line followed by one: a value is found by a search of its text, natively.
+ */
+export const COLUMN_BYTES = 4 * 1024 * 1024;
+export const recordsColumnFile = (resource: string, column: string, chunk: number) =>
+  `_records/${resource}/${column}/${chunk}.txt`;
+const valueColumn = (field: string) => `value-${field}`;
+const upperColumn = (field: string) => `upper-${field}`;
+const rankColumn = (field: string) => `rank-${field}`;
+
+/** A column chunk's text (its lines must hold no line feed). */
+export function columnText(lines: readonly string[]): string {
+  return `\n${lines.join('\n')}\n`;
+}
+
+/** The columns the build writes for a list with these settings and ordering fields. */
+export function recordsColumns(
+  settings: QuerySettings,
+  orderingFields: readonly string[],
+): Array<{ column: string; field: string; kind: 'value' | 'upper' | 'rank' }> {
+  const ordered = orderingFields.length > 0 ? orderingFields : settings.ordering;
+  return [
+    ...settings.filters.map(({ field }) => ({ column: valueColumn(field), field, kind: 'value' as const })),
+    ...settings.search.map(({ field }) => ({ column: upperColumn(field), field, kind: 'upper' as const })),
+    ...[...new Set([...ordered, 'id'])].map((field) => ({ column: rankColumn(field), field, kind: 'rank' as const })),
+  ];
+}
+
 /** `_records/<resource>/index.json`: what an answer needs besides the records. */
 export interface RecordsManifest {
   count: number;
   parts: number;
+  /** The number of records of each part, in order. */
+  partRecords: number[];
+  /** The number of records of each chunk of each column, in order. */
+  columns: Record<string, number[]>;
   /** The build's page size and base URL, for a paginated list's envelope and links. */
   pageSize: number;
   baseUrl: string;
@@ -74,11 +114,18 @@ export function partText(records: readonly string[]): string {
   return `[${records.join(',\n')}]\n`;
 }
 
-/** The records' texts of a part, as partText() wrote them. */
-export function partRecords(text: string): string[] {
-  const body = text.trimEnd().slice(1, -1);
-  if (body === '') return [];
-  return body.split(',\n');
+/**
+ * Where each record of a part is in its UTF-8 bytes: record `i` is from `starts[i]` to before
+ * `starts[i + 1] - 1`. A record's JSON holds no line feed, so each line feed ends one.
+ */
+export function recordStarts(bytes: Uint8Array): Int32Array {
+  const lineFeeds: number[] = [];
+  for (let at = bytes.indexOf(10); at !== -1; at = bytes.indexOf(10, at + 1)) lineFeeds.push(at);
+  // The first record starts after `[`; each line feed ends one (`,` or `]` before it).
+  const starts = new Int32Array(lineFeeds.length + 1);
+  starts[0] = 1;
+  for (const [index, at] of lineFeeds.entries()) starts[index + 1] = at + 1;
+  return starts;
 }
 
 /** What a list request asks beyond the default answer, read as DRF's backends read it. */
@@ -163,108 +210,181 @@ export function linkQuery(search: string, page: number | undefined): string {
     .join('&');
 }
 
-/** A record read from a part: its values, and its text as the list writes it. */
-interface Found {
-  id: Comparable;
-  record: Record<string, unknown>;
+/** The columns a query reads (recordsColumns()'s names). */
+export function queryColumns(query: ListQuery, settings: QuerySettings): string[] {
+  const columns = query.conditions.map(({ field }) => valueColumn(field));
+  if (query.terms.length > 0) columns.push(...settings.search.map(({ field }) => upperColumn(field)));
+  if (query.ordering.length > 0)
+    columns.push(...[...new Set([...query.ordering.map(({ field }) => field), 'id'])].map(rankColumn));
+  return columns;
+}
+
+/** A column as the handler reads it: each chunk's text (columnText()) and its number of lines. */
+export interface ColumnChunk {
   text: string;
+  lines: number;
 }
 
 /**
- * A pattern that finds a term of printable ASCII in any text whose PostgreSQL upper case holds
- * the term's: each letter in either case, and `ı` and `ſ` too, the two characters beyond ASCII
- * whose upper case is an ASCII letter (I and S). It may find more (the Kelvin sign for a k).
+ * Marks in `into` the position of every line of a column that holds `needle`; a needle that
+ * begins with a line feed is found only at a line's start. A line is marked once.
  */
-function asciiTermPattern(term: string): RegExp {
-  const escaped = term.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
-  return new RegExp(escaped.replace(/[iI]/g, '[iIı]').replace(/[sS]/g, '[sSſ]'), 'i');
+function markLines(chunks: readonly ColumnChunk[], needle: string, into: Uint8Array): void {
+  const skip = needle.startsWith('\n') ? 1 : 0;
+  let base = 0;
+  for (const { text, lines } of chunks) {
+    // `line` is the line that starts after the line feed at `start`.
+    let line = -1;
+    let start = -1;
+    for (let hit = text.indexOf(needle, 1 - skip); hit !== -1; ) {
+      const at = hit + skip;
+      for (let next = text.indexOf('\n', start + 1); next !== -1 && next < at; next = text.indexOf('\n', next + 1)) {
+        line++;
+        start = next;
+      }
+      into[base + line] = 1;
+      const end = text.indexOf('\n', at);
+      line++;
+      start = end;
+      hit = text.indexOf(needle, end + 1 - skip);
+    }
+    base += lines;
+  }
 }
 
-/** Keeps the records of parts that match a query, part by part: only the matches are held. */
-export class Selection {
-  private readonly found: Found[] = [];
-  private readonly matches: (record: Record<string, unknown>) => boolean;
+/** The needle that finds a search term in a search field's column, after the field's lookup. */
+function termNeedle(upperTerm: string, lookup: SearchLookup): string {
+  if (lookup === 'istartswith') return `\n${upperTerm}`;
+  if (lookup === 'iexact') return `\n${upperTerm}\n`;
+  return upperTerm;
+}
 
-  /**
-   * A test of a record's text that every match passes, cheaper than parsing it: each filter's
-   * `"field":value` is in it, and each search term made of printable ASCII (which JSON writes as
-   * it is) is in it, ignoring case (asciiTermPattern).
-   */
-  private readonly mayMatch: (text: string) => boolean;
-
-  constructor(
-    private readonly query: ListQuery,
-    settings: QuerySettings,
-  ) {
-    const needles = query.conditions.map(({ field, kind, equals }) =>
-      kind === 'integer' ? `"${field}":${equals}` : `"${field}":${encodePlain(equals)}`,
-    );
-    const plainTerms = query.terms.filter((term) => /^[\x20-\x7e]+$/.test(term) && !/["\\]/.test(term));
-    const patterns = plainTerms.map(asciiTermPattern);
-    this.mayMatch = (text) => {
-      for (const needle of needles) if (!text.includes(needle)) return false;
-      for (const pattern of patterns) if (!pattern.test(text)) return false;
-      return true;
-    };
-    const filters = filterMatcher(query.conditions);
-    const search = query.terms.length > 0 ? searchMatcher(query.terms, settings.search) : () => true;
-    this.matches = (record) => filters(record) && search(record);
-  }
-
-  /** Reads one part's text (partText()). */
-  add(partTextRead: string): void {
-    for (const text of partRecords(partTextRead)) {
-      if (!this.mayMatch(text)) continue;
-      const record = JSON.parse(text) as Record<string, unknown>;
-      if (this.matches(record)) this.found.push({ id: record.id as Comparable, record, text });
+/** A rank column's values. */
+function ranksOf(chunks: readonly ColumnChunk[]): Int32Array {
+  const ranks = new Int32Array(chunks.reduce((sum, { lines }) => sum + lines, 0));
+  let at = 0;
+  for (const { text } of chunks) {
+    let value = 0;
+    for (let i = 1; i < text.length; i++) {
+      const code = text.charCodeAt(i);
+      if (code === 10) {
+        ranks[at++] = value;
+        value = 0;
+      } else value = value * 10 + code - 48;
     }
   }
-
-  /** The matching records' texts, ordered as asked (then by id), else in the list's default order. */
-  texts(): string[] {
-    const { ordering } = this.query;
-    const ordered =
-      ordering.length === 0
-        ? this.found
-        : sortRecords(this.found, ordering, (found, field) => fieldValue(found.record, field));
-    return ordered.map((found) => found.text);
-  }
+  return ranks;
 }
-
-/** An answer's status and body. */
-export interface QueryBody {
-  status: 200 | 404;
-  body: string;
-}
-
-const listText = (texts: readonly string[]) => `[${texts.join(',')}]`;
 
 /**
- * The answer to a query of a list from its selected records: the list, or a page of it with the
- * count of the selection and links that keep the request's parameters; 404 Invalid page for a
- * page the selection does not have.
+ * The positions (in the parts' order) of the records a query selects, in the order it asks, from
+ * the columns alone (queryColumns()): no record is parsed.
  */
-export function queryAnswer(
+export function selectedPositions(
   query: ListQuery,
-  texts: readonly string[],
+  settings: QuerySettings,
+  count: number,
+  columns: ReadonlyMap<string, readonly ColumnChunk[]>,
+): number[] {
+  const columnOf = (name: string) => columns.get(name) as readonly ColumnChunk[];
+  let selected: Uint8Array | undefined;
+  const keep = (marked: Uint8Array) => {
+    const into = selected;
+    if (into === undefined) selected = marked;
+    else for (let i = 0; i < count; i++) into[i] = (into[i] as number) & (marked[i] as number);
+  };
+  for (const { field, kind, equals } of query.conditions) {
+    const marked = new Uint8Array(count);
+    // No record's JSON holds an integer's value as a text, nor `beyond` (an integer no record holds).
+    const json = kind === 'integer' ? (equals as string) : encodePlain(equals);
+    markLines(columnOf(valueColumn(field)), `\n${json}\n`, marked);
+    keep(marked);
+  }
+  for (const term of query.terms) {
+    const marked = new Uint8Array(count);
+    const upperTerm = pgUpper(term);
+    for (const { field, lookup } of settings.search)
+      markLines(columnOf(upperColumn(field)), termNeedle(upperTerm, lookup), marked);
+    keep(marked);
+  }
+  let positions: number[] = [];
+  if (selected === undefined) positions = Array.from({ length: count }, (_, position) => position);
+  else for (let position = 0; position < count; position++) if (selected[position]) positions.push(position);
+  if (query.ordering.length > 0) {
+    const ids = ranksOf(columnOf(rankColumn('id')));
+    const rankOf = new Map(query.ordering.map(({ field }) => [field, ranksOf(columnOf(rankColumn(field)))]));
+    positions = sortRecords(
+      positions.map((position) => ({ id: ids[position] as number, position })),
+      query.ordering,
+      (found, field) => (field === 'id' ? found.id : ((rankOf.get(field) as Int32Array)[found.position] as number)),
+    ).map(({ position }) => position);
+  }
+  return positions;
+}
+
+/** Where the records at these positions are: for each part that holds one, its positions there. */
+export function positionsByPart(
+  positions: readonly number[],
+  partRecords: readonly number[],
+): Map<number, Array<{ at: number; index: number }>> {
+  const starts: number[] = [];
+  let start = 0;
+  for (const records of partRecords) {
+    starts.push(start);
+    start += records;
+  }
+  const byPart = new Map<number, Array<{ at: number; index: number }>>();
+  for (const [at, position] of positions.entries()) {
+    // The last part that starts at or before the position (binary search).
+    let low = 0;
+    let high = starts.length - 1;
+    while (low < high) {
+      const middle = (low + high + 1) >> 1;
+      if ((starts[middle] as number) <= position) low = middle;
+      else high = middle - 1;
+    }
+    const part = low + 1;
+    const list = byPart.get(part);
+    const entry = { at, index: position - (starts[low] as number) };
+    if (list === undefined) byPart.set(part, [entry]);
+    else list.push(entry);
+  }
+  return byPart;
+}
+
+/**
+ * Which of a selection's records an answer shows (from `start` to before `end`) and its body:
+ * `before`, their texts joined by commas, `after`; null for a page the selection does not have
+ * (404 Invalid page).
+ */
+export function answerPage(
+  query: ListQuery,
+  count: number,
   list: { paginated: boolean; path: string },
   manifest: Pick<RecordsManifest, 'pageSize' | 'baseUrl'>,
-  invalidPageBody: string,
-): QueryBody {
-  if (!list.paginated) return { status: 200, body: listText(texts) };
-  const pages = pageCount(texts.length, manifest.pageSize);
-  const requested = query.page === undefined ? '1' : parsePage(query.page);
-  const page = requested === 'last' ? pages : requested === null || requested.length > 15 ? 0 : Number(requested);
-  if (page < 1 || page > pages) return { status: 404, body: invalidPageBody };
-  const link = (to: number) => {
-    const search = linkQuery(query.search, to === 1 ? undefined : to);
-    return `${manifest.baseUrl}${list.path}${search ? `?${search}` : ''}`;
-  };
-  const head = encodePlain({
-    count: texts.length,
-    next: page < pages ? link(page + 1) : null,
-    previous: page > 1 ? link(page - 1) : null,
-  });
-  const onPage = texts.slice((page - 1) * manifest.pageSize, page * manifest.pageSize);
-  return { status: 200, body: `${head.slice(0, -1)},"results":${listText(onPage)}}` };
+): { start: number; end: number; before: string; after: string; body: (texts: readonly string[]) => string } | null {
+  let start = 0;
+  let end = count;
+  let before = '[';
+  let after = ']';
+  if (list.paginated) {
+    const pages = pageCount(count, manifest.pageSize);
+    const requested = query.page === undefined ? '1' : parsePage(query.page);
+    const page = requested === 'last' ? pages : requested === null || requested.length > 15 ? 0 : Number(requested);
+    if (page < 1 || page > pages) return null;
+    const link = (to: number) => {
+      const search = linkQuery(query.search, to === 1 ? undefined : to);
+      return `${manifest.baseUrl}${list.path}${search ? `?${search}` : ''}`;
+    };
+    const head = encodePlain({
+      count,
+      next: page < pages ? link(page + 1) : null,
+      previous: page > 1 ? link(page - 1) : null,
+    });
+    start = (page - 1) * manifest.pageSize;
+    end = Math.min(count, page * manifest.pageSize);
+    before = `${head.slice(0, -1)},"results":[`;
+    after = ']}';
+  }
+  return { start, end, before, after, body: (texts) => `${before}${texts.join(',')}${after}` };
 }

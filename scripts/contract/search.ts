@@ -52,39 +52,8 @@ export function pgText(value: unknown): string | null {
   return null;
 }
 
-/**
- * Whether a value's text matches a term: `UPPER(x::text) LIKE UPPER('%term%')` and its kin. The
- * pattern's own `%`, `_` and `\` are escaped by Django, so a term is a plain substring. LIKE and
- * `=` compare the bytes, so the upper cases compare code point by code point.
- */
-export function matchesTerm(upperValue: string, upperTerm: string, lookup: SearchLookup): boolean {
-  switch (lookup) {
-    case 'icontains':
-      return upperValue.includes(upperTerm);
-    case 'istartswith':
-      return upperValue.startsWith(upperTerm);
-    case 'iexact':
-      return upperValue === upperTerm;
-  }
-}
-
-/** A search made once per request: the terms' upper cases, and a test of one record. */
-export function searchMatcher(
-  terms: readonly string[],
-  fields: readonly SearchField[],
-): (record: Readonly<Record<string, unknown>>) => boolean {
-  const upperTerms = terms.map(pgUpper);
-  return (record) => {
-    const values = fields.map(({ field }) => {
-      const text = pgText(record[field]);
-      return text === null ? null : pgUpper(text);
-    });
-    // Every term must match, each in at least one field.
-    return upperTerms.every((term) =>
-      fields.some((field, index) => {
-        const value = values[index];
-        return value != null && matchesTerm(value, term, field.lookup);
-      }),
-    );
-  };
+/** A value's text as a search compares it: PostgreSQL's upper case of its text, null for null. */
+export function searchText(value: unknown): string | null {
+  const text = pgText(value);
+  return text === null ? null : pgUpper(text);
 }

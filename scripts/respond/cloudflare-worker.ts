@@ -6,7 +6,7 @@
 import type { HeaderRule } from '../contract/headers.ts';
 import { RESOURCES, type Routed } from '../contract/routes.ts';
 import { manifestFile, type PartsManifest, parseManifest, partFile } from '../shared/parts.ts';
-import { createHandler, type FileStore, logFailure, type OpenedFile, type Reply } from './handler.ts';
+import { createHandler, type FileStore, logFailure, type OpenedFile, type Reply, type ReplyBody } from './handler.ts';
 
 /** Cloudflare's static assets binding (a Fetcher): the one binding the worker needs. */
 export interface Assets {
@@ -46,6 +46,7 @@ function assetStore(assets: Assets, origin: string): FileStore<Response> {
         etag: async () => asset.headers.get('ETag'),
         contentType: asset.headers.get('Content-Type') ?? 'application/json',
         text: () => asset.text(),
+        bytes: async () => new Uint8Array(await asset.arrayBuffer()),
         discard: async () => asset.body?.cancel(),
         body: asset,
       };
@@ -123,6 +124,19 @@ async function openParts(assets: Assets, origin: string, file: string): Promise<
   };
 }
 
+/** A body in chunks as a stream that lets each go once it is sent; a text or bytes as they are. */
+function streamOf(body: ReplyBody | null): string | Uint8Array | ReadableStream<Uint8Array> | null {
+  if (body === null || typeof body === 'string' || body instanceof Uint8Array) return body;
+  const chunks = [...body];
+  return new ReadableStream<Uint8Array>({
+    pull(controller) {
+      const chunk = chunks.shift();
+      if (chunk === undefined) controller.close();
+      else controller.enqueue(chunk);
+    },
+  });
+}
+
 /**
  * HEAD is GET without the body. No Content-Length is set by hand: Cloudflare's edge gzips JSON
  * for clients that accept it, and GET then goes out chunked without one, so a hand-set length
@@ -130,7 +144,8 @@ async function openParts(assets: Assets, origin: string, file: string): Promise<
  */
 async function toResponse(request: Request, reply: Reply<Response>): Promise<Response> {
   const init = { status: reply.status, headers: reply.headers };
-  if (request.method !== 'HEAD') return new Response('file' in reply ? reply.file.body.body : reply.body, init);
+  if (request.method !== 'HEAD')
+    return new Response('file' in reply ? reply.file.body.body : streamOf(reply.body), init);
   if ('file' in reply) await reply.file.discard?.();
   return new Response(null, init);
 }

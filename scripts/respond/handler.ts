@@ -17,17 +17,40 @@ import { encode, type Json } from '../contract/json.ts';
 import { acceptable } from '../contract/negotiation.ts';
 import { sortRecords } from '../contract/ordering.ts';
 import {
+  answerPage,
+  type ColumnChunk,
   type ListQuery,
-  queryAnswer,
+  positionsByPart,
+  queryColumns,
   type RecordsManifest,
+  recordStarts,
+  recordsColumnFile,
   recordsManifestFile,
   recordsPartFile,
-  Selection,
+  selectedPositions,
 } from '../contract/query.ts';
 import { type Answer, FORMATS, NOT_FOUND_FILE, RESOURCES, type Routed, resolve } from '../contract/routes.ts';
 import { debugRequested } from '../shared/debug.ts';
 
 export type ReplyHeaders = Record<string, string>;
+
+/** A body the handler writes: a text, bytes, or bytes in chunks to send one after another. */
+export type ReplyBody = string | Uint8Array | readonly Uint8Array[];
+
+/** A body's bytes, for an adapter that sends them at once. */
+export function bodyBytes(body: ReplyBody): Uint8Array {
+  if (typeof body === 'string') return UTF8.encode(body);
+  if (body instanceof Uint8Array) return body;
+  const bytes = new Uint8Array(body.reduce((sum, chunk) => sum + chunk.length, 0));
+  let offset = 0;
+  for (const chunk of body) {
+    bytes.set(chunk, offset);
+    offset += chunk.length;
+  }
+  return bytes;
+}
+
+const UTF8 = new TextEncoder();
 
 /** What a request needs to be answered: method, request target (path and query), validator. */
 export interface ApiRequest {
@@ -46,6 +69,8 @@ export interface OpenedFile<Body> {
   /** The Content-Type the store would send, used when `_headers` sets none. */
   contentType?: string | null;
   text(): Promise<string>;
+  /** Its bytes, where the store reads them without decoding them (else text()'s, encoded). */
+  bytes?(): Promise<Uint8Array>;
   /** Frees a body that is not going to be sent (a 304). */
   discard?(): Promise<void>;
   body: Body;
@@ -63,7 +88,7 @@ export interface FileStore<Body> {
  * the store (the adapter's file server or asset binding streams them), always with status 200.
  */
 export type Reply<Body> =
-  | { status: number; headers: ReplyHeaders; body: string }
+  | { status: number; headers: ReplyHeaders; body: ReplyBody }
   | { status: 200; headers: ReplyHeaders; file: OpenedFile<Body> }
   | { status: 304; headers: ReplyHeaders; body: null };
 
@@ -145,19 +170,74 @@ export function createHandler(rules: readonly HeaderRule[], resources: readonly 
     return opened.text();
   }
 
+  /** The bytes of a file the build must hold. */
+  async function bytesOf<Body>(store: FileStore<Body>, file: string): Promise<Uint8Array> {
+    const opened = await store.open(file);
+    if (opened === null) throw new Error(`the build has no ${file}`);
+    return opened.bytes ? opened.bytes() : UTF8.encode(await opened.text());
+  }
+
   /**
-   * A list filtered, searched or ordered: its records read part by part, only the matches kept,
-   * so a large list is never held whole.
+   * A list filtered, searched or ordered: the records selected and ordered from the columns the
+   * query needs, then only the parts that hold a record of the answer read, each kept only for
+   * its records' texts; no record is parsed, so a large list is never held as objects.
    */
   async function queried<Body>(store: FileStore<Body>, query: ListQuery, headers: ReplyHeaders): Promise<Reply<Body>> {
     if (query.errors !== null) return { status: 400, headers: withContentType(headers), body: encode(query.errors) };
     const resource = byName.get(query.resource) as Routed;
     const manifest = JSON.parse(await textOf(store, recordsManifestFile(resource.name))) as RecordsManifest;
-    const selection = new Selection(query, resource.query ?? manifest.query);
-    for (let part = 1; part <= manifest.parts; part++)
-      selection.add(await textOf(store, recordsPartFile(resource.name, part)));
-    const { status, body } = queryAnswer(query, selection.texts(), resource, manifest, INVALID_PAGE_BODY);
-    return { status, headers: withContentType(headers), body };
+    const settings = resource.query ?? manifest.query;
+    const columns = new Map<string, ColumnChunk[]>();
+    for (const column of queryColumns(query, settings)) {
+      const chunks: ColumnChunk[] = [];
+      for (const [index, lines] of (manifest.columns[column] ?? []).entries())
+        chunks.push({ text: await textOf(store, recordsColumnFile(resource.name, column, index + 1)), lines });
+      columns.set(column, chunks);
+    }
+    const positions = selectedPositions(query, settings, manifest.count, columns);
+    columns.clear();
+    const page = answerPage(query, positions.length, resource, manifest);
+    if (page === null) return { status: 404, headers: withContentType(headers), body: INVALID_PAGE_BODY };
+    // The records' bytes as the parts hold them, copied out of each part as it is read, so a part
+    // is garbage once its records are: the answer is never decoded, joined and encoded again.
+    const wanted = positions.slice(page.start, page.end);
+    const byPart = positionsByPart(wanted, manifest.partRecords);
+    const copies: Uint8Array[] = [];
+    const records = new Array<Uint8Array>(wanted.length);
+    let bytes = 0;
+    for (const [part, kept] of byPart) {
+      const partBytes = await bytesOf(store, recordsPartFile(resource.name, part));
+      const starts = recordStarts(partBytes);
+      const ranges = kept.map(({ index }) => [starts[index] as number, (starts[index + 1] as number) - 2] as const);
+      // In the default order a part's records are one run of the answer: copied with their commas.
+      const comma = query.ordering.length === 0 ? 1 : 0;
+      const first = copies.length === 0 ? 0 : comma;
+      const copy = new Uint8Array(ranges.reduce((sum, [start, end]) => sum + end - start + comma, first - comma));
+      let offset = 0;
+      for (const [at, [start, end]] of ranges.entries()) {
+        if (comma && (at > 0 || first)) copy[offset++] = 44; // ,
+        copy.set(partBytes.subarray(start, end), offset);
+        records[(kept[at] as { at: number }).at] = copy.subarray(offset, offset + end - start);
+        offset += end - start;
+      }
+      copies.push(copy);
+      bytes += copy.length;
+    }
+    const before = UTF8.encode(page.before);
+    const after = UTF8.encode(page.after);
+    // Sent as the copies, one after another: the answer is held once.
+    if (query.ordering.length === 0)
+      return { status: 200, headers: withContentType(headers), body: [before, ...copies, after] };
+    const body = new Uint8Array(before.length + bytes + Math.max(0, records.length - 1) + after.length);
+    body.set(before, 0);
+    let offset = before.length;
+    for (const [index, record] of records.entries()) {
+      if (index > 0) body[offset++] = 44; // ,
+      body.set(record, offset);
+      offset += record.length;
+    }
+    body.set(after, offset);
+    return { status: 200, headers: withContentType(headers), body };
   }
 
   async function reply<Body>(

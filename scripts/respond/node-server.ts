@@ -18,7 +18,15 @@ import { ENCODINGS, type Encoding, siblingOfFile } from '../shared/compress.ts';
 import { UserFacingError } from '../shared/errors.ts';
 import { listLeftovers, newestComplete } from '../shared/swap.ts';
 import { chooseEncoding } from './encodings.ts';
-import { type ApiRequest, createHandler, type FileStore, type Handler, logFailure, type Reply } from './handler.ts';
+import {
+  type ApiRequest,
+  bodyBytes,
+  createHandler,
+  type FileStore,
+  type Handler,
+  logFailure,
+  type Reply,
+} from './handler.ts';
 
 /** A problem that stops the server from starting, said in one line (no output, a bad `_headers`). */
 export class ServeError extends UserFacingError {}
@@ -127,9 +135,9 @@ async function openInOutput(publicDir: string, file: string): Promise<Body | nul
 }
 
 /** The text of a file of the output; it is closed once read. */
-async function readText(body: Body): Promise<string> {
+async function readBytes(body: Body): Promise<Buffer> {
   try {
-    return (await readAll(body)).toString('utf8');
+    return await readAll(body);
   } finally {
     await body.handle.close();
   }
@@ -158,15 +166,17 @@ function folderStore(
       const body = current ? { ...sibling, encoding } : own;
       if (body === null) return null;
       opened(body);
+      const bytes = async () => {
+        if (body.encoding === undefined) return readBytes(body);
+        await body.handle.close();
+        const reopened = await openInOutput(publicDir, file);
+        if (reopened === null) throw new Error(`the build has ${body.file} but no ${file}`);
+        return readBytes(reopened);
+      };
       return {
         etag: async () => etags.etagOf(path.join(publicDir, body.file), body.stats, () => readAll(body)),
-        text: async () => {
-          if (body.encoding === undefined) return readText(body);
-          await body.handle.close();
-          const reopened = await openInOutput(publicDir, file);
-          if (reopened === null) throw new Error(`the build has ${body.file} but no ${file}`);
-          return readText(reopened);
-        },
+        text: async () => (await bytes()).toString('utf8'),
+        bytes,
         discard: () => body.handle.close(),
         body,
       };
@@ -375,8 +385,11 @@ export function createApi(
       return;
     }
     // On HEAD node sends the headers only, Content-Length included.
-    res.writeHead(reply.status, { ...headers, 'Content-Length': Buffer.byteLength(reply.body) });
-    res.end(reply.body);
+    const chunks = typeof reply.body === 'string' || reply.body instanceof Uint8Array ? [reply.body] : reply.body;
+    const length = chunks.reduce((sum, chunk) => sum + Buffer.byteLength(chunk), 0);
+    res.writeHead(reply.status, { ...headers, 'Content-Length': length });
+    for (const chunk of chunks) res.write(chunk);
+    res.end();
   }
 
   /**
@@ -400,8 +413,8 @@ export function createApi(
           headers: handler.failure('/').headers,
           body: MALFORMED_BODY,
         };
-    const body = 'file' in reply ? await reply.file.text() : (reply.body ?? '');
-    const bytes = request?.method === 'HEAD' || reply.status === 304 ? Buffer.alloc(0) : Buffer.from(body);
+    const body = bodyBytes('file' in reply ? await reply.file.text() : (reply.body ?? ''));
+    const bytes = request?.method === 'HEAD' || reply.status === 304 ? Buffer.alloc(0) : body;
     const lines = [
       `HTTP/1.1 ${reply.status} ${http.STATUS_CODES[reply.status] ?? ''}`,
       ...Object.entries(reply.headers).map(([name, value]) => `${name}: ${value}`),

@@ -1,20 +1,23 @@
 // contract/query.ts: the reading of a list request, the page links, the parts' layout, and the
-// quick test of a record's text that lets a large list be read without parsing every record.
+// columns a request selects and orders the records from without parsing one.
 
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { columnFiles } from '../../scripts/builder/pipeline/records-parts.ts';
+import { encodePlain } from '../../scripts/contract/json.ts';
+import { sortRecords } from '../../scripts/contract/ordering.ts';
 import {
-  type ListQuery,
   linkQuery,
-  partRecords,
   partText,
   type QuerySettings,
   readListQuery,
-  Selection,
+  recordStarts,
+  recordsColumnFile,
+  selectedPositions,
 } from '../../scripts/contract/query.ts';
 import { resolve } from '../../scripts/contract/routes.ts';
 import { searchField } from '../../scripts/contract/search.ts';
-import { upperCodePoint } from '../../scripts/contract/upper-case.ts';
+import { filterMatcher, searchMatcher } from './helpers/record-match.ts';
 
 const SETTINGS: QuerySettings = {
   filters: [
@@ -62,60 +65,95 @@ describe('the page links', () => {
 });
 
 describe("a list's parts", () => {
-  it('give back the texts written, whatever they hold', () => {
+  it('give back the bytes of each text written, whatever it holds', () => {
     fc.assert(
       fc.property(fc.array(fc.jsonValue()), (values) => {
-        const texts = values.map((value) => JSON.stringify({ id: 1, value }));
-        expect(partRecords(partText(texts))).toEqual(texts);
+        const texts = values.map((value) => encodePlain({ id: 1, value } as never));
+        const bytes = Buffer.from(partText(texts));
+        const starts = recordStarts(bytes);
+        const read = texts.map((_, index) =>
+          bytes.subarray(starts[index] as number, (starts[index + 1] as number) - 2).toString('utf8'),
+        );
+        expect(read).toEqual(texts);
       }),
     );
   });
 });
 
-describe('the quick test of a record text', () => {
-  it('lets through every code point whose PostgreSQL upper case is an ASCII letter', () => {
-    for (let codePoint = 0x80; codePoint < 0x110000; codePoint++) {
-      if (codePoint >= 0xd800 && codePoint <= 0xdfff) continue;
-      const upper = upperCodePoint(codePoint);
-      if (upper >= 0x80) continue;
-      const search = `search=${String.fromCodePoint(upper).toLowerCase()}`;
-      const selection = new Selection(read(LIST, search) as ListQuery, SETTINGS);
-      selection.add(partText([JSON.stringify({ id: 1, name: `x${String.fromCodePoint(codePoint)}` })]));
-      expect(selection.texts(), codePoint.toString(16)).toHaveLength(1);
-    }
-  });
+describe('the columns a request is answered from', () => {
+  const word = fc.array(
+    fc.constantFrom(
+      'a',
+      'S',
+      'ı',
+      'ſ',
+      'ß',
+      'é',
+      'İ',
+      '"',
+      '\\',
+      '東',
+      'k',
+      'K',
+      '1',
+      '\u2028',
+      '\n',
+      ' ',
+      '-',
+      '.',
+      '(',
+    ),
+    { minLength: 1, maxLength: 4 },
+  );
+  const text = word.map((chars) => chars.join(''));
+  const params = fc.record(
+    {
+      search: fc.array(text, { maxLength: 2 }).map((terms) => terms.join(' ')),
+      city: text,
+      id: fc.nat({ max: 6 }).map(String),
+      ordering: fc.constantFrom('name', '-name', 'id', '-id', 'name,-id', '-name,id', 'city'),
+    },
+    { requiredKeys: [] },
+  );
 
-  it('selects what the full match selects (property)', () => {
-    const word = fc.array(
-      fc.constantFrom('a', 'S', 'ı', 'ſ', 'ß', 'é', '"', '\\', '東', 'k', 'K', '1', '\u2028', '-', '.', '('),
-      {
-        minLength: 1,
-        maxLength: 4,
-      },
-    );
-    const text = word.map((chars) => chars.join(''));
+  it('select and order what the records themselves select, at any chunk size (property)', () => {
     fc.assert(
       fc.property(
-        fc.array(fc.record({ id: fc.nat(), name: text, city: fc.option(text) }), { maxLength: 6 }),
-        text,
-        fc.option(text),
-        (records, term, city) => {
-          const search = `search=${encodeURIComponent(term)}${city === null ? '' : `&city=${encodeURIComponent(city)}`}`;
-          const query = read(LIST, search) as ListQuery;
-          fc.pre(query !== undefined);
-          const texts = records.map((record) => JSON.stringify(record).replace(/\u2028/g, '\\u2028'));
-          const selection = new Selection(query, SETTINGS);
-          selection.add(partText(texts));
-          const unfiltered = new Selection({ ...query, conditions: [], terms: [] }, SETTINGS);
-          unfiltered.add(partText(texts));
-          const full = new Selection(query, SETTINGS) as unknown as { mayMatch: () => boolean };
-          full.mayMatch = () => true;
-          (full as unknown as Selection).add(partText(texts));
-          expect(selection.texts()).toEqual((full as unknown as Selection).texts());
-          expect(unfiltered.texts()).toEqual(texts);
+        fc.uniqueArray(fc.record({ id: fc.nat({ max: 6 }), name: text, city: fc.option(text) }), {
+          selector: (record) => record.id,
+          maxLength: 7,
+        }),
+        params,
+        fc.integer({ min: 1, max: 40 }),
+        (records, given, chunkBytes) => {
+          const search = new URLSearchParams(given as Record<string, string>).toString();
+          const query = read(LIST, search);
+          fc.pre(query !== undefined && query.errors === null);
+          const settings = { ...SETTINGS, filters: [...SETTINGS.filters], search: [...SETTINGS.search] };
+          const { files, chunks } = columnFiles('company', settings, [], records, chunkBytes);
+          const columns = new Map(
+            Object.entries(chunks).map(([column, lengths]) => [
+              column,
+              lengths.map((lines, index) => ({
+                text: files.get(recordsColumnFile('company', column, index + 1)) as string,
+                lines,
+              })),
+            ]),
+          );
+          const matches = (record: (typeof records)[number]) =>
+            filterMatcher(query.conditions)(record) && searchMatcher(query.terms, settings.search)(record);
+          const expected = sortRecords(records.filter(matches), query.ordering).map((record) =>
+            records.indexOf(record),
+          );
+          const selected = selectedPositions(query, settings, records.length, columns);
+          expect(query.ordering.length > 0 ? selected : [...selected].sort((x, y) => x - y)).toEqual(
+            query.ordering.length > 0
+              ? expected
+              : records.map((_, index) => index).filter((index) => matches(records[index] as never)),
+          );
         },
       ),
-      { numRuns: 300 },
+      { numRuns: 500 },
     );
   });
 });

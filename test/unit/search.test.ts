@@ -5,9 +5,10 @@
 import { execFileSync } from 'node:child_process';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { searchField, searchMatcher, searchTerms } from '../../scripts/contract/search.ts';
+import { searchField, searchTerms } from '../../scripts/contract/search.ts';
 import { pgUpper, upperCodePoint } from '../../scripts/contract/upper-case.ts';
 import { findProgram, reportMissing } from '../installed.ts';
+import { searchMatcher } from './helpers/record-match.ts';
 
 const python = findProgram(['/usr/bin/python3', 'python3']);
 if (python === undefined) reportMissing('python3', "the comparison of the search with Python's and glibc's");
