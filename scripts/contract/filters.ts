@@ -197,3 +197,15 @@ export function readFilters(params: ReadonlyMap<string, string>, fields: readonl
   }
   return { conditions, errors };
 }
+
+/** Whether a record holds every condition's value; null holds none. */
+export function filterMatcher(
+  conditions: readonly Condition[],
+): (record: Readonly<Record<string, unknown>>) => boolean {
+  return (record) =>
+    conditions.every(({ field, kind, equals }) => {
+      const value = record[field];
+      if (value === null || value === undefined) return false;
+      return kind === 'integer' ? String(value) === equals : value === equals;
+    });
+}

@@ -114,6 +114,13 @@ export function partText(records: readonly string[]): string {
   return `[${records.join(',\n')}]\n`;
 }
 
+/** The records' texts of a part's text, in order. */
+export function partRecords(text: string): string[] {
+  const body = text.trimEnd().slice(1, -1);
+  if (body === '') return [];
+  return body.split(',\n');
+}
+
 /**
  * Where each record of a part is in its UTF-8 bytes: record `i` is from `starts[i]` to before
  * `starts[i + 1] - 1`. A record's JSON holds no line feed, so each line feed ends one.

@@ -57,3 +57,19 @@ export function searchText(value: unknown): string | null {
   const text = pgText(value);
   return text === null ? null : pgUpper(text);
 }
+
+/**
+ * Whether a value's text matches a term: `UPPER(x::text) LIKE UPPER('%term%')` and its kin. The
+ * pattern's own `%`, `_` and `\` are escaped by Django, so a term is a plain substring. LIKE and
+ * `=` compare the bytes, so the upper cases compare code point by code point.
+ */
+export function matchesTerm(upperValue: string, upperTerm: string, lookup: SearchLookup): boolean {
+  switch (lookup) {
+    case 'icontains':
+      return upperValue.includes(upperTerm);
+    case 'istartswith':
+      return upperValue.startsWith(upperTerm);
+    case 'iexact':
+      return upperValue === upperTerm;
+  }
+}

@@ -6,9 +6,8 @@ import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { type FilterKind, readFilters } from '../../scripts/contract/filters.ts';
+import { type FilterKind, filterMatcher, readFilters } from '../../scripts/contract/filters.ts';
 import { reportMissing } from '../installed.ts';
-import { filterMatcher } from './helpers/record-match.ts';
 
 const ORACLE = fileURLToPath(new URL('./helpers/django-forms.py', import.meta.url));
 

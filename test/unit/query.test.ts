@@ -4,6 +4,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { columnFiles } from '../../scripts/builder/pipeline/records-parts.ts';
+import { filterMatcher } from '../../scripts/contract/filters.ts';
 import { encodePlain } from '../../scripts/contract/json.ts';
 import { sortRecords } from '../../scripts/contract/ordering.ts';
 import {
@@ -17,7 +18,7 @@ import {
 } from '../../scripts/contract/query.ts';
 import { resolve } from '../../scripts/contract/routes.ts';
 import { searchField } from '../../scripts/contract/search.ts';
-import { filterMatcher, searchMatcher } from './helpers/record-match.ts';
+import { searchMatcher } from './helpers/record-match.ts';
 
 const SETTINGS: QuerySettings = {
   filters: [

@@ -3,12 +3,12 @@
 // the records' parts by the very functions the request handler answers with
 // (contract/query.ts), so a file holds the bytes the local server sends for that request.
 
-import { INVALID_PAGE_BODY, UNSUPPORTED_QUERY_BODY } from '../../contract/bodies.ts';
+import { UNSUPPORTED_QUERY_BODY } from '../../contract/bodies.ts';
 import { filterMatcher, readFilters } from '../../contract/filters.ts';
 import { compareStrings } from '../../contract/ordering.ts';
 import {
+  answerPage,
   partRecords,
-  queryAnswer,
   type RecordsManifest,
   readListQuery,
   recordsManifestFile,
@@ -126,9 +126,9 @@ export function filterFiles(
         if (page !== undefined) pairs.push(['page', page]);
         const query = readListQuery(resource, new Map(pairs), new URLSearchParams(pairs).toString());
         if (query === undefined || query.errors !== null) throw new Error(`${route.dir}: not a filter's request`);
-        const { status, body } = queryAnswer(query, texts, resource, manifest, INVALID_PAGE_BODY);
-        if (status !== 200) throw new Error(`${route.dir}: page ${page} is not one of its pages`);
-        files.set(filterFile(route.dir, page), body);
+        const answer = answerPage(query, texts.length, resource, manifest);
+        if (answer === null) throw new Error(`${route.dir}: page ${page} is not one of its pages`);
+        files.set(filterFile(route.dir, page), answer.body(texts.slice(answer.start, answer.end)));
       }
     }
   }
