@@ -155,25 +155,25 @@ export function createWorker(rules: readonly HeaderRule[], resources: readonly R
   const handler = createHandler(rules, resources);
   return {
     async fetch(request, env) {
-      const url = new URL(request.url);
+      const { origin } = new URL(request.url);
       // The path as the runtime hands it over, not parsed again: URL parsing resolves dot segments
       // (`/company/./` would be `/company/`), where the contract answers 404. (workerd itself
       // resolves them before the worker runs; a runtime that does not leaves them to the handler.)
-      const target = request.url.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i, '').replace(/#.*/, '') || '/';
+      const url = request.url.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i, '').replace(/#.*/, '') || '/';
       const reply = await handler.answer(
         {
           method: request.method,
-          target,
+          url,
           ifNoneMatch: request.headers.get('If-None-Match'),
           accept: request.headers.get('Accept'),
         },
-        assetStore(env.ASSETS, url.origin),
+        assetStore(env.ASSETS, origin),
       );
       try {
         return await toResponse(request, reply);
       } catch (error) {
-        logFailure(`sending the answer to ${request.method} ${target}`, error);
-        return toResponse(request, handler.failure(target));
+        logFailure(`sending the answer to ${request.method} ${url}`, error);
+        return toResponse(request, handler.failure(url));
       }
     },
   };

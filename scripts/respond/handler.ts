@@ -52,11 +52,11 @@ export function bodyBytes(body: ReplyBody): Uint8Array {
 
 const UTF8 = new TextEncoder();
 
-/** What a request needs to be answered: method, request target (path and query), validator. */
+/** What a request needs to be answered: method, url (path and query), validator. */
 export interface ApiRequest {
   method: string;
   /** The path and query as the client sent them (`/event/?ordering=-id`). */
-  target: string;
+  url: string;
   ifNoneMatch?: string | null;
   /** The Accept header, absent when the client sent none. */
   accept?: string | null;
@@ -128,7 +128,7 @@ function withType(headers: ReplyHeaders, contentType: string): ReplyHeaders {
 function notAcceptable(request: ApiRequest, answer: Answer): boolean {
   if (answer.kind === 'redirect' || acceptable(request.accept)) return false;
   if (answer.kind === 'file' && (answer.file === NOT_FOUND_FILE || answer.contentType !== undefined)) return false;
-  const format = new URLSearchParams(request.target.split('?')[1] ?? '').getAll('format').at(-1) ?? '';
+  const format = new URLSearchParams(request.url.split('?')[1] ?? '').getAll('format').at(-1) ?? '';
   return !(FORMATS as readonly string[]).includes(format);
 }
 
@@ -136,7 +136,7 @@ export interface Handler {
   /** The reply to a request; never throws (a failure is the 500 reply, and is logged). */
   answer<Body>(request: ApiRequest, store: FileStore<Body>): Promise<Reply<Body>>;
   /** The 500 reply, for an adapter whose writing fails before anything was sent. */
-  failure(target: string): Reply<never>;
+  failure(url: string): Reply<never>;
 }
 
 /**
@@ -151,13 +151,13 @@ export function logFailure(what: string, error: unknown): void {
 
 /** The handler of an API with these `_headers` rules and these resources (the API's own when absent). */
 export function createHandler(rules: readonly HeaderRule[], resources: readonly Routed[] = RESOURCES): Handler {
-  // An asterisk-form target (`OPTIONS *`) names no path: it gets the headers of the root.
-  const headersOf = (target: string): ReplyHeaders =>
-    headersFor(rules, target.startsWith('/') ? (target.split('?')[0] as string) : '/');
+  // An asterisk-form url (`OPTIONS *`) names no path: it gets the headers of the root.
+  const headersOf = (url: string): ReplyHeaders =>
+    headersFor(rules, url.startsWith('/') ? (url.split('?')[0] as string) : '/');
 
-  const failure = (target: string): Reply<never> => ({
+  const failure = (url: string): Reply<never> => ({
     status: 500,
-    headers: withContentType(headersOf(target)),
+    headers: withContentType(headersOf(url)),
     body: SERVER_ERROR_BODY,
   });
 
@@ -289,14 +289,14 @@ export function createHandler(rules: readonly HeaderRule[], resources: readonly 
   return {
     async answer(request, store) {
       try {
-        const answer = resolve(request.method, request.target, resources);
-        const headers = headersOf(request.target);
+        const answer = resolve(request.method, request.url, resources);
+        const headers = headersOf(request.url);
         if (notAcceptable(request, answer))
           return { status: 406, headers: withContentType(headers), body: NOT_ACCEPTABLE_BODY };
         return await reply(request, store, answer, headers);
       } catch (error) {
-        logFailure(`answering ${request.method} ${request.target}`, error);
-        return failure(request.target);
+        logFailure(`answering ${request.method} ${request.url}`, error);
+        return failure(request.url);
       }
     },
     failure,

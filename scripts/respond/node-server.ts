@@ -52,14 +52,14 @@ class EtagCache {
   }
 }
 
-/** The path and query of a request target, also in absolute form (`GET http://host/company/`). */
-function originForm(target: string): string {
-  if (target.startsWith('/')) return target;
+/** The path and query of a request, also in absolute form (`GET http://host/company/`). */
+function originForm(url: string): string {
+  if (url.startsWith('/')) return url;
   try {
-    const url = new URL(target);
-    return `${url.pathname}${url.search}`;
+    const parsed = new URL(url);
+    return `${parsed.pathname}${parsed.search}`;
   } catch {
-    return target;
+    return url;
   }
 }
 
@@ -286,18 +286,18 @@ export function createApiServer(root: string, resources: readonly Routed[] = RES
 /**
  * A request Node's HTTP parser refuses (clientError) whose request line is still one the
  * contract covers: a method llhttp does not know (`FOO`, `get`: methods are case-sensitive tokens) or raw bytes above
- * 0x7F in the target, sent as their percent-escapes. Undefined for anything else.
+ * 0x7F in the url, sent as their percent-escapes. Undefined for anything else.
  */
 function refusedRequest(error: Error & { code?: string; rawPacket?: Buffer }): ApiRequest | undefined {
   if (error.code !== 'HPE_INVALID_METHOD' && error.code !== 'HPE_INVALID_URL') return undefined;
   const head = error.rawPacket?.toString('latin1') ?? '';
   const line = /^([!#$%&'*+.^_`|~0-9A-Za-z-]+) ([\x21-\xff]+) HTTP\/1\.[01]\r?\n/.exec(head);
   if (!line) return undefined;
-  const target = (line[2] as string).replace(/[\x80-\xff]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  const url = (line[2] as string).replace(/[\x80-\xff]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
   const field = (name: string) => new RegExp(`\r\n${name}:[ \t]*([^\r\n]*)`, 'i').exec(head)?.[1]?.trim();
   return {
     method: line[1] as string,
-    target: originForm(target),
+    url: originForm(url),
     ifNoneMatch: field('If-None-Match'),
     accept: field('Accept'),
   };
@@ -425,7 +425,7 @@ export function createApi(
   }
 
   const listener: http.RequestListener = (req, res) => {
-    const target = originForm(req.url ?? '/');
+    const url = originForm(req.url ?? '/');
     let handler: Handler | undefined;
     // The file the handler opened last: a sibling, when its reply is that file or its 304.
     let lastOpened: Body | undefined;
@@ -438,7 +438,7 @@ export function createApi(
         return current.answer(
           {
             method: req.method ?? 'GET',
-            target,
+            url,
             ifNoneMatch: req.headers['if-none-match'],
             accept: req.headers.accept,
           },
@@ -450,9 +450,9 @@ export function createApi(
         return write(req, res, reply, fromFile && lastOpened?.encoding !== undefined);
       })
       .catch((error: unknown) => {
-        logFailure(`sending the answer to ${req.method} ${target}`, error);
+        logFailure(`sending the answer to ${req.method} ${url}`, error);
         if (res.headersSent || !handler) res.destroy();
-        else write(req, res, handler.failure(target), false).catch(() => res.destroy());
+        else write(req, res, handler.failure(url), false).catch(() => res.destroy());
       });
   };
   return {

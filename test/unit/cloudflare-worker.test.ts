@@ -175,7 +175,7 @@ describe('the handler', () => {
     };
     const errors = vi.spyOn(console, 'error').mockImplementation(() => {});
     try {
-      const reply = await handler.answer({ method: 'GET', target: '/company/' }, broken);
+      const reply = await handler.answer({ method: 'GET', url: '/company/' }, broken);
       expect(reply).toEqual({
         status: 500,
         headers: expect.objectContaining({ Vary: 'Accept', 'Content-Type': 'application/json' }),
@@ -194,17 +194,17 @@ describe('the handler', () => {
         throw new Error(`opened ${file}`);
       },
     };
-    expect(await handler.answer({ method: 'OPTIONS', target: '/company/' }, none)).toMatchObject({
+    expect(await handler.answer({ method: 'OPTIONS', url: '/company/' }, none)).toMatchObject({
       status: 200,
       body: expect.stringContaining('"Company List"'),
     });
-    expect(await handler.answer({ method: 'GET', target: '/nope/' }, none)).toEqual({
+    expect(await handler.answer({ method: 'GET', url: '/nope/' }, none)).toEqual({
       status: 404,
       headers: { 'Content-Type': 'application/json' },
       body: '{"detail":"Not found."}',
     });
-    expect(await handler.answer({ method: 'DELETE', target: '/event/' }, none)).toMatchObject({ status: 405 });
-    expect(await handler.answer({ method: 'GET', target: '/company?a=1' }, none)).toMatchObject({
+    expect(await handler.answer({ method: 'DELETE', url: '/event/' }, none)).toMatchObject({ status: 405 });
+    expect(await handler.answer({ method: 'GET', url: '/company?a=1' }, none)).toMatchObject({
       status: 301,
       headers: { Location: '/company/?a=1' },
       body: '',

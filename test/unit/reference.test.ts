@@ -138,10 +138,10 @@ describe('the route table and the handler', () => {
     expect(resolve('GET', '/_reference')).toEqual(notFound);
     expect(resolve('GET', '/_reference/index.htm')).toEqual(notFound);
     const handler = createHandler(rules);
-    const on = await handler.answer({ method: 'GET', target: '/_reference/' }, store({ [REFERENCE_PAGE.file]: '<p>' }));
+    const on = await handler.answer({ method: 'GET', url: '/_reference/' }, store({ [REFERENCE_PAGE.file]: '<p>' }));
     expect(on.status).toBe(200);
     expect(on.headers).toEqual({ 'Content-Type': REFERENCE_PAGE.contentType, ETag: '"e"' });
-    const off = await handler.answer({ method: 'GET', target: '/_reference/' }, store({}));
+    const off = await handler.answer({ method: 'GET', url: '/_reference/' }, store({}));
     expect(off).toEqual({
       status: 404,
       headers: { 'Content-Type': 'application/json' },
