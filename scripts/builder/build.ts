@@ -9,7 +9,7 @@ import type { HeaderRule } from '../contract/headers.ts';
 import type { ResourceSettings } from '../contract/query.ts';
 import { RESOURCES } from '../contract/resources/index.ts';
 import type { Resource } from '../contract/resources/resource.ts';
-import { type FilterRoute, planPages, type Route, routingOf } from '../contract/routes.ts';
+import { type FilterRoute, planDocuments, type Route, routingOf } from '../contract/routes.ts';
 import { readCommitTimes, subfolderTimes } from '../shared/commit-times.ts';
 import { recoverOutput } from '../shared/swap.ts';
 import { writeOutput } from '../shared/write.ts';
@@ -195,7 +195,7 @@ export function targetContext(
 ): TargetContext {
   return {
     routes,
-    pages: planPages({ reference: options.reference ?? false }),
+    documents: planDocuments({ reference: options.reference ?? false }),
     headerRules,
     resources: routingOf(options.resources ?? RESOURCES),
     ...(filterRoutes.length > 0 ? { filterRoutes } : {}),

@@ -250,28 +250,28 @@ export function planFilterRoutes(
 }
 
 /**
- * A page for people beside the API, at a path outside it: written only when its setting is on,
- * so the targets that route without code get its rule from planPages(), and the others find its
+ * A document for people beside the API, at a path outside it: written only when its setting is on,
+ * so the targets that route without code get its rule from planDocuments(), and the others find its
  * file or answer 404 Not found as for any unknown path. The file has no `.html` name: no host
  * serves it on its own (an `index.html` would be served at its folder by Netlify and Cloudflare
  * Pages whether or not the route exists), and Cloudflare's asset server does not redirect it.
  */
-export interface PageRoute {
+export interface DocumentRoute {
   path: string;
   file: string;
   contentType: string;
 }
 
 /** The API reference (builder/documents/reference.ts), where `npm start` and `npm run dev` serve it by default. */
-export const REFERENCE_PAGE: PageRoute = {
+export const REFERENCE_DOCUMENT: DocumentRoute = {
   path: '/_reference/',
   file: '_reference/index.htm',
   contentType: 'text/html; charset=utf-8',
 };
 
-/** The pages a build with these settings writes: none unless the reference is on. */
-export function planPages(options: { reference: boolean }): PageRoute[] {
-  return options.reference ? [REFERENCE_PAGE] : [];
+/** The documents a build with these settings writes: none unless the reference is on. */
+export function planDocuments(options: { reference: boolean }): DocumentRoute[] {
+  return options.reference ? [REFERENCE_DOCUMENT] : [];
 }
 
 /** What the server sends. `file` answers name a file of the build output. */
@@ -327,10 +327,10 @@ export function resolve(method: string, rawUrl: string, resources: readonly Rout
   const search = queryStart < 0 ? '' : rawUrl.slice(queryStart + 1);
   const path = decodePath(rawPath);
   if (path === null) return NOT_FOUND;
-  if (path === REFERENCE_PAGE.path) {
+  if (path === REFERENCE_DOCUMENT.path) {
     // Its file exists only when the build wrote the page: without it, the API's 404, whatever the method.
     if (method !== 'GET' && method !== 'HEAD') return NOT_FOUND;
-    const { file, contentType } = REFERENCE_PAGE;
+    const { file, contentType } = REFERENCE_DOCUMENT;
     return { kind: 'file', status: 200, file, contentType, ifMissing: NOT_FOUND };
   }
   const paths = pathsOf(resources);

@@ -2,13 +2,13 @@
 // service, generated from the route table. Each target's files go to targets/<name>/.
 
 import type { HeaderRule } from '../contract/headers.ts';
-import type { FilterRoute, PageRoute, Route, Routed } from '../contract/routes.ts';
+import type { DocumentRoute, FilterRoute, Route, Routed } from '../contract/routes.ts';
 
 /** One object per build, given to every target: code two targets share is made once per context. */
 export interface TargetContext {
   routes: readonly Route[];
-  /** The pages for people beside the API (planPages()): their rules exist only when these do. */
-  pages: readonly PageRoute[];
+  /** The documents for people beside the API (planDocuments()): their rules exist only when these do. */
+  documents: readonly DocumentRoute[];
   /** The parsed `_headers` rules: the headers every answer carries. */
   headerRules: readonly HeaderRule[];
   /** The resources the routes are of (the route table's part of their declarations): the API's when absent. */

@@ -12,7 +12,7 @@ import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, test } from '@playwright/test';
 import { build } from '../../scripts/builder/build.ts';
-import { REFERENCE_PAGE } from '../../scripts/contract/routes.ts';
+import { REFERENCE_DOCUMENT } from '../../scripts/contract/routes.ts';
 import { createApi, listen } from '../../scripts/respond/node-server.ts';
 import { findProgram, reportMissing } from '../installed.ts';
 
@@ -68,7 +68,7 @@ async function openReference(page: Page): Promise<{ requests: string[]; errors: 
     if (message.type() === 'error') errors.push(message.text());
   });
   page.on('pageerror', (error) => errors.push(error.message));
-  const response = await page.goto(`${origin}${REFERENCE_PAGE.path}`);
+  const response = await page.goto(`${origin}${REFERENCE_DOCUMENT.path}`);
   expect(response?.status()).toBe(200);
   return { requests, errors };
 }

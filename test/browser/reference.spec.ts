@@ -11,7 +11,7 @@ import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, test } from '@playwright/test';
 import { build } from '../../scripts/builder/build.ts';
-import { REFERENCE_PAGE, RESOURCES } from '../../scripts/contract/routes.ts';
+import { REFERENCE_DOCUMENT, RESOURCES } from '../../scripts/contract/routes.ts';
 import { createApi, listen } from '../../scripts/respond/node-server.ts';
 import { findProgram, reportMissing } from '../installed.ts';
 
@@ -64,9 +64,9 @@ async function openReference(page: Page): Promise<{ requests: string[]; errors: 
     if (message.type() === 'error') errors.push(message.text());
   });
   page.on('pageerror', (error) => errors.push(error.message));
-  const response = await page.goto(`${origin}${REFERENCE_PAGE.path}`);
+  const response = await page.goto(`${origin}${REFERENCE_DOCUMENT.path}`);
   expect(response?.status()).toBe(200);
-  expect(response?.headers()['content-type']).toBe(REFERENCE_PAGE.contentType);
+  expect(response?.headers()['content-type']).toBe(REFERENCE_DOCUMENT.contentType);
   return { requests, errors };
 }
 

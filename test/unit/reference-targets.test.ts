@@ -17,7 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type BuildOptions, build } from '../../scripts/builder/build.ts';
 import { fixedBody } from '../../scripts/contract/bodies.ts';
 import { parseHeadersFile } from '../../scripts/contract/headers.ts';
-import { NOT_FOUND_FILE, type PageRoute, planRoutes, REFERENCE_PAGE } from '../../scripts/contract/routes.ts';
+import { type DocumentRoute, NOT_FOUND_FILE, planRoutes, REFERENCE_DOCUMENT } from '../../scripts/contract/routes.ts';
 import { cloudflarePagesStatic as pagesStaticTarget } from '../../scripts/targets/cloudflare/pages-static.ts';
 import { countRules } from '../../scripts/targets/limits.ts';
 import { TARGET_NAMES } from '../../scripts/targets/names.ts';
@@ -98,9 +98,13 @@ describe("the page's rules", () => {
   });
 
   it("come from the context's pages, not from a path of their own", async () => {
-    const other: PageRoute = { path: '/_other/', file: '_other/page.htm', contentType: 'text/plain; charset=utf-8' };
+    const other: DocumentRoute = {
+      path: '/_other/',
+      file: '_other/page.htm',
+      contentType: 'text/plain; charset=utf-8',
+    };
     const headerRules = parseHeadersFile(await readFile('_headers', 'utf8')).rules;
-    const context: TargetContext = { routes: planRoutes(6), pages: [other], headerRules };
+    const context: TargetContext = { routes: planRoutes(6), documents: [other], headerRules };
     const of = async (target: BuildTarget, file: string) =>
       [`${target.name}/${file}`, (await target.files(context)).get(file) as string] as const;
     const ruleFiles = [
@@ -174,7 +178,7 @@ describe('the reference page on the targets that run offline', () => {
   let page: Buffer;
 
   beforeAll(async () => {
-    page = await readFile(path.join(folder('on'), 'public', REFERENCE_PAGE.file));
+    page = await readFile(path.join(folder('on'), 'public', REFERENCE_DOCUMENT.file));
     // All at once: each start takes a few seconds (netlify dev about fifteen).
     const started = await Promise.allSettled(
       SERVED.map(async ({ target }) => {
@@ -197,17 +201,17 @@ describe('the reference page on the targets that run offline', () => {
     '%s serves it for GET and HEAD as HTML with the bytes of its file, and answers 404 Not found at its file name',
     async (name, served) => {
       const { origin } = running.get(name) as RunningTarget;
-      for (const target of [REFERENCE_PAGE.path, `${REFERENCE_PAGE.path}?x=1`]) {
+      for (const target of [REFERENCE_DOCUMENT.path, `${REFERENCE_DOCUMENT.path}?x=1`]) {
         const answer = await ask(origin, 'GET', target);
         expect({ status: answer.status, type: answer.type }, target).toEqual({
           status: 200,
-          type: REFERENCE_PAGE.contentType,
+          type: REFERENCE_DOCUMENT.contentType,
         });
-        expect(answer.body.equals(page), `${target}: the bytes of ${REFERENCE_PAGE.file}`).toBe(true);
+        expect(answer.body.equals(page), `${target}: the bytes of ${REFERENCE_DOCUMENT.file}`).toBe(true);
       }
-      expect(await ask(origin, 'HEAD', REFERENCE_PAGE.path)).toEqual({
+      expect(await ask(origin, 'HEAD', REFERENCE_DOCUMENT.path)).toEqual({
         status: 200,
-        type: REFERENCE_PAGE.contentType,
+        type: REFERENCE_DOCUMENT.contentType,
         body: Buffer.alloc(0),
       });
       // The page's path answered by code (the worker, Netlify's function): the API's exact 404.
@@ -216,10 +220,10 @@ describe('the reference page on the targets that run offline', () => {
         const answer = await ask(origin, method, target);
         return { status: answer.status, type: answer.type, body: answer.body.toString('utf8') };
       };
-      expect(await text('GET', `/${REFERENCE_PAGE.file}`)).toEqual({ ...notFound, type: served.jsonType });
+      expect(await text('GET', `/${REFERENCE_DOCUMENT.file}`)).toEqual({ ...notFound, type: served.jsonType });
       // As the local server: the API's 404 without the slash, not the page.
-      expect(await text('GET', REFERENCE_PAGE.path.slice(0, -1))).toEqual(notFound);
-      if (served.otherMethods) expect(await text('POST', REFERENCE_PAGE.path)).toEqual(notFound);
+      expect(await text('GET', REFERENCE_DOCUMENT.path.slice(0, -1))).toEqual(notFound);
+      if (served.otherMethods) expect(await text('POST', REFERENCE_DOCUMENT.path)).toEqual(notFound);
       // The page's rule is its path's alone: the API keeps its JSON.
       expect((await ask(origin, 'GET', '/company/')).type).toBe('application/json');
     },
@@ -250,7 +254,7 @@ describe('the reference page on the targets that run offline', () => {
       expect(errors).toEqual([]);
       const forPath = (requestPath: string) =>
         Object.assign({}, ...headers.filter((rule) => rule.forRegExp.test(requestPath)).map((rule) => rule.values));
-      expect(forPath(REFERENCE_PAGE.path)['Content-Type']).toBe(REFERENCE_PAGE.contentType);
+      expect(forPath(REFERENCE_DOCUMENT.path)['Content-Type']).toBe(REFERENCE_DOCUMENT.contentType);
       expect(forPath('/company/')['Content-Type']).toBe('application/json');
     },
   );
@@ -301,22 +305,22 @@ describe("the reference page in vercel.json, through Vercel's route compiler", (
   }
 
   it('rewrites its path to its file, typed as HTML; the API stays JSON', () => {
-    expect(serve(REFERENCE_PAGE.path)).toEqual({
+    expect(serve(REFERENCE_DOCUMENT.path)).toEqual({
       status: 200,
-      file: REFERENCE_PAGE.file,
-      contentType: REFERENCE_PAGE.contentType,
+      file: REFERENCE_DOCUMENT.file,
+      contentType: REFERENCE_DOCUMENT.contentType,
     });
-    expect(serve(`${REFERENCE_PAGE.path}?x=1`)).toMatchObject({ status: 200, file: REFERENCE_PAGE.file });
+    expect(serve(`${REFERENCE_DOCUMENT.path}?x=1`)).toMatchObject({ status: 200, file: REFERENCE_DOCUMENT.file });
     expect(serve('/company/')).toEqual({ status: 200, file: 'company/index.json', contentType: 'application/json' });
   });
 
   it('answers the path without its slash with the 404 page; the file name is the file, as every file of the output is, typed as HTML', () => {
-    expect(serve(REFERENCE_PAGE.path.slice(0, -1))).toEqual({ status: 404 });
+    expect(serve(REFERENCE_DOCUMENT.path.slice(0, -1))).toEqual({ status: 404 });
     // Vercel serves a file before any rewrite (targets/vercel/README.md), typed as the page.
-    expect(serve(`/${REFERENCE_PAGE.file}`)).toEqual({
+    expect(serve(`/${REFERENCE_DOCUMENT.file}`)).toEqual({
       status: 200,
-      file: REFERENCE_PAGE.file,
-      contentType: REFERENCE_PAGE.contentType,
+      file: REFERENCE_DOCUMENT.file,
+      contentType: REFERENCE_DOCUMENT.contentType,
     });
   });
 });

@@ -18,8 +18,8 @@ import { event } from '../../scripts/contract/resources/index.ts';
 import {
   NOT_FOUND_FILE,
   orderingsOf,
-  planPages,
-  REFERENCE_PAGE,
+  planDocuments,
+  REFERENCE_DOCUMENT,
   RESOURCES,
   resolve,
 } from '../../scripts/contract/routes.ts';
@@ -55,9 +55,9 @@ describe('the reference page in the build', () => {
     const [absent, off, on] = await Promise.all([built(), built({ reference: false }), built({ reference: true })]);
     expect([...off.keys()].filter((file) => file.startsWith('_reference'))).toEqual([]);
     expect(off).toEqual(absent);
-    const page = on.get(REFERENCE_PAGE.file);
+    const page = on.get(REFERENCE_DOCUMENT.file);
     expect(page?.toString('utf8')).toMatch(/^<!doctype html>/);
-    on.delete(REFERENCE_PAGE.file);
+    on.delete(REFERENCE_DOCUMENT.file);
     // Netlify's rule for the page is in targets/netlify/_redirects (reference-targets.test.ts).
     expect(on).toEqual(off);
   });
@@ -69,7 +69,7 @@ describe('the reference page in the build', () => {
       dataDir: 'test/fixtures/good/data',
       baseUrl: 'https://api.example.com',
     });
-    expect(other.get(REFERENCE_PAGE.file)).toEqual(sample.get(REFERENCE_PAGE.file));
+    expect(other.get(REFERENCE_DOCUMENT.file)).toEqual(sample.get(REFERENCE_DOCUMENT.file));
     const text = (pageSize: number) => referencePage({ baseUrl: 'http://localhost:3000', pageSize }, 'x');
     expect(text(10)).toBe(text(10));
   });
@@ -121,8 +121,8 @@ describe('the route table and the handler', () => {
   });
 
   it('knows the page only when the setting is on', () => {
-    expect(planPages({ reference: false })).toEqual([]);
-    expect(planPages({ reference: true })).toEqual([REFERENCE_PAGE]);
+    expect(planDocuments({ reference: false })).toEqual([]);
+    expect(planDocuments({ reference: true })).toEqual([REFERENCE_DOCUMENT]);
   });
 
   it('answers the page with its file and type, and the API 404 without it or for another method', async () => {
@@ -130,17 +130,20 @@ describe('the route table and the handler', () => {
     expect(resolve('GET', '/_reference/?x=1')).toEqual({
       kind: 'file',
       status: 200,
-      file: REFERENCE_PAGE.file,
-      contentType: REFERENCE_PAGE.contentType,
+      file: REFERENCE_DOCUMENT.file,
+      contentType: REFERENCE_DOCUMENT.contentType,
       ifMissing: notFound,
     });
     expect(resolve('POST', '/_reference/')).toEqual(notFound);
     expect(resolve('GET', '/_reference')).toEqual(notFound);
     expect(resolve('GET', '/_reference/index.htm')).toEqual(notFound);
     const handler = createHandler(rules);
-    const on = await handler.answer({ method: 'GET', url: '/_reference/' }, store({ [REFERENCE_PAGE.file]: '<p>' }));
+    const on = await handler.answer(
+      { method: 'GET', url: '/_reference/' },
+      store({ [REFERENCE_DOCUMENT.file]: '<p>' }),
+    );
     expect(on.status).toBe(200);
-    expect(on.headers).toEqual({ 'Content-Type': REFERENCE_PAGE.contentType, ETag: '"e"' });
+    expect(on.headers).toEqual({ 'Content-Type': REFERENCE_DOCUMENT.contentType, ETag: '"e"' });
     const off = await handler.answer({ method: 'GET', url: '/_reference/' }, store({}));
     expect(off).toEqual({
       status: 404,
@@ -213,14 +216,14 @@ describe.runIf(installed.length > 0)('the reference page on the web servers', ()
         };
         const page = await ask('GET', '/_reference/?x=1');
         expect(page.status).toBe(200);
-        expect(page.type).toBe(REFERENCE_PAGE.contentType);
+        expect(page.type).toBe(REFERENCE_DOCUMENT.contentType);
         expect(page.body).toMatch(/^<!doctype html>/);
-        expect(await ask('HEAD', '/_reference/')).toMatchObject({ status: 200, type: REFERENCE_PAGE.contentType });
+        expect(await ask('HEAD', '/_reference/')).toMatchObject({ status: 200, type: REFERENCE_DOCUMENT.contentType });
         const notFound = { status: 404, type: 'application/json', body: fixedBody(NOT_FOUND_FILE) };
         for (const [method, target] of [
           ['POST', '/_reference/'],
           ['GET', '/_reference'],
-          ['GET', `/${REFERENCE_PAGE.file}`],
+          ['GET', `/${REFERENCE_DOCUMENT.file}`],
         ] as const) {
           expect(await ask(method, target), `${method} ${target}`).toEqual(notFound);
         }

@@ -60,7 +60,7 @@ describe('the Cloudflare worker', () => {
     const { cloudflareWorkers } = await import('../../scripts/targets/cloudflare/workers.ts');
     const context = {
       routes: [],
-      pages: [],
+      documents: [],
       headerRules: [{ pattern: '/*', headers: [['Vary', 'Accept']] as Array<[string, string]> }],
     };
     const [pages, workers] = await Promise.all([cloudflarePages.files(context), cloudflareWorkers.files(context)]);

@@ -8,11 +8,11 @@
 import { NOT_FOUND_BODY } from '../../contract/bodies.ts';
 import type { HeaderRule } from '../../contract/headers.ts';
 import {
+  type DocumentRoute,
   INVALID_PAGE_FILE,
   methodNotAllowedFile,
   NOT_FOUND_FILE,
   optionsFile,
-  type PageRoute,
   RESOURCES,
   type Route,
   type Routed,
@@ -36,7 +36,7 @@ const NOWHERE = '/_not-found';
 /** Top-level folders of the output, so that no file can be requested by its own path. */
 function outputFolders(
   routes: readonly Route[],
-  documents: readonly PageRoute[],
+  documents: readonly DocumentRoute[],
   resources: readonly Routed[],
 ): string[] {
   const files = [
@@ -52,7 +52,7 @@ function outputFolders(
 
 export function renderPagesRedirects(
   routes: readonly Route[],
-  documents: readonly PageRoute[],
+  documents: readonly DocumentRoute[],
   resources: readonly Routed[] = RESOURCES,
 ): string {
   const lists = routes.filter((route) => Object.keys(route.query).length === 0);
@@ -89,7 +89,7 @@ export function renderPagesRedirects(
  * in the file's order and joins a name set twice with a comma (`application/json, text/html`), so
  * the document's rule first removes the Content-Type the rules above set, then sets its own.
  */
-export function renderPagesHeaders(rules: readonly HeaderRule[], documents: readonly PageRoute[]): string {
+export function renderPagesHeaders(rules: readonly HeaderRule[], documents: readonly DocumentRoute[]): string {
   const unset = '  ! Access-Control-Allow-Origin';
   const all = rules.some((rule) => rule.pattern === '/*') ? rules : [{ pattern: '/*', headers: [] }, ...rules];
   let done = false;
@@ -150,7 +150,7 @@ end-to-end suite lists each case in test/e2e/expectations.ts):
 
 export const cloudflarePagesStatic: Target = {
   name: NAME,
-  files: ({ routes, pages, headerRules, resources }) =>
+  files: ({ routes, documents: pages, headerRules, resources }) =>
     new Map([
       ['_redirects', renderPagesRedirects(routes, pages, resources)],
       ['_headers', renderPagesHeaders(headerRules, pages)],

@@ -6,7 +6,7 @@
 // the next deploy. Where Netlify still differs from DRF is in the README it writes (and in
 // test/e2e/expectations.ts).
 
-import { type PageRoute, RESOURCES, type Routed } from '../../contract/routes.ts';
+import { type DocumentRoute, RESOURCES, type Routed } from '../../contract/routes.ts';
 import { CDN_CACHE_CONTROL } from '../../respond/netlify-function.ts';
 import { DEFAULT_OUTPUT_FOLDER } from '../../shared/folders.ts';
 import { generatedMarkdownNote, generatedNote } from '../generated-note.ts';
@@ -32,29 +32,29 @@ export const FUNCTION_FILE = 'api.mjs';
  */
 export function functionConfig(
   resources: readonly Routed[] = RESOURCES,
-  pages: readonly PageRoute[] = [],
+  documents: readonly DocumentRoute[] = [],
 ): FunctionConfig {
-  const paths = [...resources.map((resource) => resource.path), ...pages.map((page) => page.path)];
+  const paths = [...resources.map((resource) => resource.path), ...documents.map((document) => document.path)];
   return { path: paths.map((path) => path.replace(/\/$/, '').toLowerCase()) };
 }
 
 /**
- * The Content-Type of each page beside the API: public/_headers is the project's and types every
+ * The Content-Type of each document beside the API: public/_headers is the project's and types every
  * path as JSON. netlify.toml's headers are read after it, and netlify-cli gives a name the value
  * of the last rule that matches (@netlify/headers-parser, headersForPath); whether Netlify's CDN
  * does the same for two paths no offline run can show (netlify dev types files by their name).
  */
-function pageHeaders(pages: readonly PageRoute[]): string {
-  const tables = pages.map(
-    (page) =>
-      `\n[[headers]]\n  for = ${JSON.stringify(page.path)}\n  [headers.values]\n    Content-Type = ${JSON.stringify(page.contentType)}\n`,
+function documentHeaders(documents: readonly DocumentRoute[]): string {
+  const tables = documents.map(
+    (document) =>
+      `\n[[headers]]\n  for = ${JSON.stringify(document.path)}\n  [headers.values]\n    Content-Type = ${JSON.stringify(document.contentType)}\n`,
   );
   return tables.length > 0
-    ? `\n# The pages beside the API (the reference, when on): HTML, not _headers' JSON.${tables.join('')}`
+    ? `\n# The documents beside the API (the reference, when on): HTML, not _headers' JSON.${tables.join('')}`
     : '';
 }
 
-function netlifyToml(pages: readonly PageRoute[]): string {
+function netlifyToml(documents: readonly DocumentRoute[]): string {
   return `${generatedNote(NAME, '#')}
 # Netlify's settings for the deployed folder (see README.md): the build output as the publish
 # directory (its _headers and _redirects are Netlify's own format), and the function.
@@ -65,7 +65,7 @@ function netlifyToml(pages: readonly PageRoute[]): string {
 
 [functions]
   directory = "${FUNCTIONS_DIR}"
-${pageHeaders(pages)}`;
+${documentHeaders(documents)}`;
 }
 
 function readme(): string {
@@ -149,10 +149,10 @@ export const netlify: Target = {
   files: async (context) => {
     const code = await bundleFunctionCode(context, FILES_PREFIX);
     return new Map([
-      ['netlify.toml', netlifyToml(context.pages)],
+      ['netlify.toml', netlifyToml(context.documents)],
       [
         `${FUNCTIONS_DIR}/${FUNCTION_FILE}`,
-        functionFile(generatedNote(NAME, '//'), code, functionConfig(context.resources, context.pages)),
+        functionFile(generatedNote(NAME, '//'), code, functionConfig(context.resources, context.documents)),
       ],
       ['_redirects', renderRedirects()],
       ['README.md', readme()],

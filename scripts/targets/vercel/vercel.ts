@@ -12,11 +12,11 @@
 import { NOT_FOUND_BODY } from '../../contract/bodies.ts';
 import type { HeaderRule } from '../../contract/headers.ts';
 import {
+  type DocumentRoute,
   type FilterRoute,
   FORMATS,
   fileFor,
   filterFile,
-  type PageRoute,
   RESOURCES,
   type Route,
   type Routed,
@@ -217,7 +217,7 @@ export function headerSource(pattern: string): string {
 export function vercelConfig(
   routes: readonly Route[],
   rules: readonly HeaderRule[],
-  documents: readonly PageRoute[],
+  documents: readonly DocumentRoute[],
   resources: readonly Routed[] = RESOURCES,
   filterRoutes: readonly FilterRoute[] = [],
 ): VercelConfig {
@@ -333,7 +333,7 @@ docs/filters.md in the project.
 export const vercel: Target = {
   name: NAME,
   prerendersFilters: true,
-  files: ({ routes, pages, headerRules, resources, filterRoutes }) =>
+  files: ({ routes, documents: pages, headerRules, resources, filterRoutes }) =>
     new Map([
       [
         'vercel.json',

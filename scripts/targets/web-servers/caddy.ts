@@ -3,7 +3,7 @@
 // (./plan.ts) and the query patterns (./query.ts). Tested on Caddy 2.6 (Debian 12);
 // the OPTIONS and error answers ask the file server with GET, as Caddy 2.7+ requires.
 
-import type { PageRoute } from '../../contract/routes.ts';
+import type { DocumentRoute } from '../../contract/routes.ts';
 import { generatedNote } from '../generated-note.ts';
 import type { Target } from '../target.ts';
 import {
@@ -252,7 +252,7 @@ function resourceRoute(plan: ServerPlan, resource: ResourcePlan): string[] {
 }
 
 /** A document beside the API: its file for GET and HEAD, typed as the document, the API's 404 otherwise. */
-function documentRoute(document: PageRoute, index: number): string[] {
+function documentRoute(document: DocumentRoute, index: number): string[] {
   const name = `document_${index}`;
   return [
     `@${name} vars_regexp {http.request.uri.path} ${quoted(exactPath(document.path))}`,

@@ -3,7 +3,7 @@
 // is generated from the route table (./plan.ts) and the query patterns (./query.ts).
 // How nginx is made to answer like DRF, and what it cannot do, is in the README it writes.
 
-import type { PageRoute } from '../../contract/routes.ts';
+import type { DocumentRoute } from '../../contract/routes.ts';
 import { generatedNote } from '../generated-note.ts';
 import type { Target } from '../target.ts';
 import {
@@ -204,7 +204,7 @@ function dotSegmentCheck(): string[] {
 }
 
 /** A document beside the API: its file for GET and HEAD, typed as the document, the API's 404 otherwise. */
-function documentLocation(document: PageRoute): string[] {
+function documentLocation(document: DocumentRoute): string[] {
   return [
     `location = ${document.path} {`,
     ...dotSegmentCheck().map((line) => `    ${line}`),

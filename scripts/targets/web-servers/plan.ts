@@ -6,6 +6,7 @@
 import { methodNotAllowedBody } from '../../contract/bodies.ts';
 import type { HeaderRule } from '../../contract/headers.ts';
 import {
+  type DocumentRoute,
   type FilterRoute,
   FORMATS,
   fileFor,
@@ -13,7 +14,6 @@ import {
   methodNotAllowedFile,
   NOT_FOUND_FILE,
   optionsFile,
-  type PageRoute,
   REJECTED_METHODS,
   RESOURCES,
   type Route,
@@ -95,7 +95,7 @@ export interface ServerPlan {
   /** The headers of `_headers`, Content-Type included, in the order of the file. */
   headers: readonly PlannedHeader[];
   /** The documents beside the API (the reference page), each a GET or HEAD of one path, with its own Content-Type. */
-  documents: readonly PageRoute[];
+  documents: readonly DocumentRoute[];
 }
 
 /** Query keys the lists read; the route table's own keys must be among them. */
@@ -291,7 +291,7 @@ export function serverPlan(context: TargetContext, target: string, everywhereOnl
     methodNotAllowedFile,
     methodNotAllowedBody: [before, after],
     headers: plannedHeaders(context.headerRules, target, everywhereOnly),
-    documents: context.pages,
+    documents: context.documents,
   };
 }
 
