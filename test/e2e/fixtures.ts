@@ -65,7 +65,11 @@ export const test = base.extend<{ knownDifferences: void }, WorkerFixtures>({
           try {
             running = await target.start({ publicDir, targetsDir, port, workDir });
           } catch (error) {
-            if (attempt < 3 && /EADDRINUSE|address already in use/i.test(String(error))) continue;
+            if (
+              attempt < 3 &&
+              /EADDRINUSE|address already in use|Could not acquire required 'port'/i.test(String(error))
+            )
+              continue;
             throw error;
           }
           // All traffic of the suite stays on this machine.

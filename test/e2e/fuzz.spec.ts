@@ -5,21 +5,20 @@
 // with its reason; its count goes into docs/targets.md's table) or a failure that prints the
 // request, the answer, what the contract says and the seed.
 //
-// `npm test` sends FUZZ_REQUESTS (300) per target, 100 to the targets run under a local emulator
-// (wrangler, netlify dev: up to a second a request on a loaded machine); `npm run fuzz` 3,000 to
-// every target. FUZZ_SEED replays a run.
+// `npm test` sends 300 requests per target, 100 to the targets run under a local emulator
+// (wrangler, netlify dev); `npm run fuzz` 3,000 to every target, one target at a time
+// (playwright.fuzz.config.ts; lib/fuzz-plan.ts gives counts and timeouts). FUZZ_SEED replays a run.
 
 import { writeFileSync } from 'node:fs';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { FUZZ_TITLE, fuzzDifference } from './expectations.ts';
 import { expect, test } from './fixtures.ts';
 import { expectedAnswer, judge } from './lib/fuzz-oracle.ts';
+import { EMULATED, fuzzCount, fuzzTimeoutMs } from './lib/fuzz-plan.ts';
 import { fuzzRequests } from './lib/fuzz-requests.ts';
 import type { Answer } from './lib/http.ts';
 import { describeRequest, type RawRequest, sendRaw } from './lib/raw-http.ts';
 
-const EMULATED = new Set(['cloudflare-workers', 'cloudflare-pages', 'cloudflare-pages-static', 'netlify']);
-const countFor = (target: string) => Number(process.env.FUZZ_REQUESTS ?? (EMULATED.has(target) ? 100 : 300));
 const SEED = Number(process.env.FUZZ_SEED ?? 37);
 /** Requests in flight at once: enough to be quick, few enough for a 2-core machine. */
 const PARALLEL = 6;
@@ -81,11 +80,8 @@ function emulatorFailed(answer: Answer | string): boolean {
 }
 
 test(FUZZ_TITLE, async ({ site }, testInfo) => {
-  const COUNT = countFor(site.target);
-  // wrangler's runtimes take up to a second a request on a loaded machine, the web servers
-  // milliseconds; netlify dev runs the function for every request on a list path, seconds each
-  // on a loaded machine.
-  test.setTimeout(60_000 + COUNT * (site.target === 'netlify' ? 5_000 : 1_000));
+  const COUNT = fuzzCount(site.target);
+  test.setTimeout(fuzzTimeoutMs(site.target));
   // netlify dev asks the function again under five names when it answers 404 (expectations.ts,
   // netlify-dev-404-retry): seconds each on a loaded machine.
   const ANSWER_TIMEOUT_MS = site.target === 'netlify' ? 60_000 : 10_000;

@@ -7,7 +7,7 @@
 
 import { cp, mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { freePort, REPO_ROOT, spawnProcess, waitForAnswer, waitForPort } from './process.ts';
+import { freePort, REPO_ROOT, spawnProcess, waitForAnswer, waitForOutput } from './process.ts';
 import { serverBinary } from './server-binary.ts';
 import type { ProgramNeed, Target } from './target.ts';
 
@@ -71,9 +71,14 @@ export const netlify: Target = {
     );
     const origin = `http://127.0.0.1:${port}`;
     try {
-      await waitForPort(port, child, READY_TIMEOUT_MS);
+      // Its banner, printed once its proxy listens on the port: an open port alone may be another
+      // program's, taken between freePort() and netlify dev's bind (netlify dev then exits with
+      // "Could not acquire required 'port'"), and that program's answers would pass for
+      // Netlify's, a text/html 404 for /_reference/ among them.
+      await waitForOutput(child, `Local dev server ready: http://localhost:${port}`, READY_TIMEOUT_MS);
       // The proxy listens before the functions are loaded: wait until one answers.
-      const functionAnswers = (response: Response) => response.headers.get('content-type') === 'application/json';
+      const functionAnswers = (response: Response) =>
+        response.status === 200 && response.headers.get('content-type') === 'application/json';
       await waitForAnswer(`${origin}/company/`, { method: 'OPTIONS' }, functionAnswers, child, READY_TIMEOUT_MS);
     } catch (error) {
       await child.stop();

@@ -74,6 +74,22 @@ export async function waitForPort(port: number, spawned: Spawned, timeoutMs = 30
 }
 
 /**
+ * Resolves once the child has printed `text`; fails if it exits first or after `timeoutMs`. A
+ * port that accepts connections may be another program's (taken between freePort() and the
+ * child's own bind, which then fails): the child's own word that it listens is not.
+ */
+export async function waitForOutput(spawned: Spawned, text: string, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!spawned.output().includes(text)) {
+    if (spawned.child.exitCode !== null || spawned.child.signalCode !== null)
+      throw new Error(`server exited before it said "${text}":\n${spawned.output()}`);
+    if (Date.now() > deadline)
+      throw new Error(`server did not say "${text}" within ${timeoutMs} ms:\n${spawned.output()}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/**
  * The ports the tests' servers are started on: below the range the kernel hands out for port 0
  * and for outgoing connections (from 32768 on Linux, 49152 on macOS), in a block of each test
  * process's own (Vitest's VITEST_POOL_ID, Playwright's TEST_PARALLEL_INDEX), each handed out once.
