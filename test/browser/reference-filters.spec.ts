@@ -5,73 +5,37 @@
 // of the server, which the test works out itself from the built list; axe finds no serious or
 // critical violation, and the page is no wider than the window, at 1280 and 390 px.
 
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import http from 'node:http';
-import os from 'node:os';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, test } from '@playwright/test';
-import { build } from '../../scripts/builder/build.ts';
-import { REFERENCE_DOCUMENT } from '../../scripts/contract/routes.ts';
-import { createApi, listen } from '../../scripts/respond/node-server.ts';
-import { findProgram, reportMissing } from '../installed.ts';
+import { ROOT, type ServedReference, serveReference, skipWithoutChromium } from './served-reference.ts';
 
-const ROOT = path.resolve(import.meta.dirname, '../..');
-const CHROMIUM = '/usr/bin/chromium';
 const SETTINGS = path.join(ROOT, 'test/fixtures/filters/static-api.config.json');
 
-let tmp: string;
-let publicDir: string;
-let server: http.Server;
+let served: ServedReference;
 let origin: string;
 // biome-ignore lint/suspicious/noExplicitAny: the fixture's settings, as JSON
 let resources: Record<string, any>;
 
-const chromium = findProgram([CHROMIUM]);
-if (!chromium) reportMissing('Chromium', 'the reference page browser test');
-test.skip(!chromium, `${CHROMIUM} is not installed`);
+skipWithoutChromium();
 
 test.beforeAll(async () => {
-  tmp = await mkdtemp(path.join(os.tmpdir(), 'reference-filters-'));
-  publicDir = path.join(tmp, 'public');
   resources = JSON.parse(await readFile(SETTINGS, 'utf8')).resources;
-  let answer: http.RequestListener | undefined;
-  server = http.createServer((request, response) => answer?.(request, response));
-  origin = await listen(server, '127.0.0.1', 0);
-  await build({
-    dataDir: path.join(ROOT, 'data'),
-    headersPath: path.join(ROOT, '_headers'),
-    outDir: publicDir,
-    targetsDir: path.join(tmp, 'targets'),
-    targets: [],
-    baseUrl: origin,
+  served = await serveReference('reference-filters-', {
     pageSize: 10,
-    reference: true,
     resourceSettings: resources,
     configPath: SETTINGS,
   });
-  answer = createApi(publicDir).listener;
+  origin = served.origin;
 });
 
 test.afterAll(async () => {
-  if (server) await new Promise((done) => server.close(done));
-  if (tmp) await rm(tmp, { recursive: true, force: true });
+  await served?.stop();
 });
 
-const builtJson = async (file: string) => JSON.parse(await readFile(path.join(publicDir, file), 'utf8'));
-
-async function openReference(page: Page): Promise<{ requests: string[]; errors: string[] }> {
-  const requests: string[] = [];
-  const errors: string[] = [];
-  page.on('request', (request) => requests.push(request.url()));
-  page.on('console', (message) => {
-    if (message.type() === 'error') errors.push(message.text());
-  });
-  page.on('pageerror', (error) => errors.push(error.message));
-  const response = await page.goto(`${origin}${REFERENCE_DOCUMENT.path}`);
-  expect(response?.status()).toBe(200);
-  return { requests, errors };
-}
+const builtJson = (file: string) => served.builtJson(file);
+const openReference = (page: Page) => served.open(page);
 
 /** The parameters the form offers for `path`, as the visible controls send them. */
 const offered = (page: Page) =>

@@ -4,71 +4,30 @@
 // and axe finds no serious or critical accessibility violation. REFERENCE_SCREENSHOT=1 also
 // writes docs/reference.png.
 
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import http from 'node:http';
-import os from 'node:os';
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, test } from '@playwright/test';
-import { build } from '../../scripts/builder/build.ts';
-import { REFERENCE_DOCUMENT, RESOURCES } from '../../scripts/contract/routes.ts';
-import { createApi, listen } from '../../scripts/respond/node-server.ts';
-import { findProgram, reportMissing } from '../installed.ts';
+import { RESOURCES } from '../../scripts/contract/routes.ts';
+import { ROOT, type ServedReference, serveReference, skipWithoutChromium } from './served-reference.ts';
 
-const ROOT = path.resolve(import.meta.dirname, '../..');
-const CHROMIUM = '/usr/bin/chromium';
 const PAGE_SIZE = 10;
 
-let tmp: string;
-let publicDir: string;
-let server: http.Server;
+let served: ServedReference;
 let origin: string;
 
-const chromium = findProgram([CHROMIUM]);
-if (!chromium) reportMissing('Chromium', 'the reference page browser test');
-test.skip(!chromium, `${CHROMIUM} is not installed`);
+skipWithoutChromium();
 
 test.beforeAll(async () => {
-  tmp = await mkdtemp(path.join(os.tmpdir(), 'reference-browser-'));
-  publicDir = path.join(tmp, 'public');
-  // Bound first, as npm start binds: the page links name the port.
-  let answer: http.RequestListener | undefined;
-  server = http.createServer((request, response) => answer?.(request, response));
-  origin = await listen(server, '127.0.0.1', 0);
-  await build({
-    dataDir: path.join(ROOT, 'data'),
-    headersPath: path.join(ROOT, '_headers'),
-    outDir: publicDir,
-    targetsDir: path.join(tmp, 'targets'),
-    targets: [],
-    baseUrl: origin,
-    pageSize: PAGE_SIZE,
-    reference: true,
-  });
-  answer = createApi(publicDir).listener;
+  served = await serveReference('reference-browser-', { pageSize: PAGE_SIZE });
+  origin = served.origin;
 });
 
 test.afterAll(async () => {
-  if (server) await new Promise((done) => server.close(done));
-  if (tmp) await rm(tmp, { recursive: true, force: true });
+  await served?.stop();
 });
 
-const builtJson = async (file: string) => JSON.parse(await readFile(path.join(publicDir, file), 'utf8'));
-
-/** Opens the page, recording every request it makes and every message it logs. */
-async function openReference(page: Page): Promise<{ requests: string[]; errors: string[] }> {
-  const requests: string[] = [];
-  const errors: string[] = [];
-  page.on('request', (request) => requests.push(request.url()));
-  page.on('console', (message) => {
-    if (message.type() === 'error') errors.push(message.text());
-  });
-  page.on('pageerror', (error) => errors.push(error.message));
-  const response = await page.goto(`${origin}${REFERENCE_DOCUMENT.path}`);
-  expect(response?.status()).toBe(200);
-  expect(response?.headers()['content-type']).toBe(REFERENCE_DOCUMENT.contentType);
-  return { requests, errors };
-}
+const builtJson = (file: string) => served.builtJson(file);
+const openReference = (page: Page) => served.open(page);
 
 test('[reference.page] loads nothing from elsewhere and describes the four paths', async ({ page }) => {
   const { requests, errors } = await openReference(page);
