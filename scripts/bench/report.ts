@@ -6,7 +6,6 @@ import { type FiltersResult, HELD_TO_PLAIN } from './filters-case.ts';
 import { GROWTH, type GrowthResult } from './growth-case.ts';
 import { type CommandRun, mb, type Rounds, seconds, type TreeSummary } from './measure.ts';
 import type { PeerResult } from './peer-case.ts';
-import type { StartupTimes } from './startup-case.ts';
 
 export const LIMITS = {
   /**
@@ -54,6 +53,13 @@ export const LIMITS = {
 } as const;
 
 export type StartupCommand = keyof typeof LIMITS.maxStartupRatio;
+
+/** One command's start-up times in the start-up case, and its baseline's. */
+export interface StartupTimes {
+  command: StartupCommand;
+  ms: number[];
+  baselineMs: number[];
+}
 
 /**
  * Whether a round's time counts towards the verdict. Both runs read the same files and write the

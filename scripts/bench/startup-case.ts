@@ -10,16 +10,10 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { alternatingRounds, ask, commandEnv, freePort, ROOT, startCommand } from './measure.ts';
-import type { StartupCommand } from './report.ts';
+import type { StartupCommand, StartupTimes } from './report.ts';
 
 const ROUNDS = 7;
 const NOOP = 'bench-noop';
-
-export interface StartupTimes {
-  command: StartupCommand;
-  ms: number[];
-  baselineMs: number[];
-}
 
 /** `npm <args>` in `cwd`, from its start to its exit; it must succeed. */
 async function npm(args: readonly string[], cwd = ROOT): Promise<number> {
