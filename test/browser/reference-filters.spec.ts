@@ -9,7 +9,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, test } from '@playwright/test';
-import { ROOT, type ServedReference, serveReference, skipWithoutChromium } from './served-reference.ts';
+import { ROOT, type ServedReference, serveReference, shownAnswer, skipWithoutChromium } from './served-reference.ts';
 
 const SETTINGS = path.join(ROOT, 'test/fixtures/filters/static-api.config.json');
 
@@ -83,7 +83,7 @@ test('[reference.query] a filter filled in and sent shows the filtered answer', 
   await expect(page.locator('#try-url')).toHaveText(`GET ${url}`);
   await page.getByRole('button', { name: 'Send' }).click();
   await expect(page.locator('#answer-status')).toHaveText(`GET ${url}: 200 OK`);
-  const shown = JSON.parse((await page.locator('#answer-body').textContent()) ?? '');
+  const shown = await shownAnswer(page);
   expect(shown).toEqual(expected);
   expect(requests).toContain(`${origin}${url}`);
 
@@ -94,7 +94,7 @@ test('[reference.query] a filter filled in and sent shows the filtered answer', 
   await expect(page.locator('#try-url')).toHaveText(`GET ${combined}`);
   await page.getByRole('button', { name: 'Send' }).click();
   await expect(page.locator('#answer-status')).toHaveText(`GET ${combined}: 200 OK`);
-  const narrowed = JSON.parse((await page.locator('#answer-body').textContent()) ?? '');
+  const narrowed = await shownAnswer(page);
   const direct = await (await fetch(`${origin}${combined}`)).json();
   expect(narrowed).toEqual(direct);
   const names = expected
@@ -115,7 +115,7 @@ test('[reference.query] a filter filled in and sent shows the filtered answer', 
   await form.locator('[name="company.id"]').fill('x');
   await page.getByRole('button', { name: 'Send' }).click();
   await expect(page.locator('#answer-status')).toHaveText('GET /company/?id=x: 400 Bad Request');
-  expect(JSON.parse((await page.locator('#answer-body').textContent()) ?? '')).toEqual({ id: ['Enter a number.'] });
+  expect(await shownAnswer(page)).toEqual({ id: ['Enter a number.'] });
   for (const request of requests) expect(request.startsWith(`${origin}/`), request).toBe(true);
   expect(errors).toEqual(['Failed to load resource: the server responded with a status of 400 (Bad Request)']);
 });

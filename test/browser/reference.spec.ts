@@ -8,7 +8,7 @@ import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, test } from '@playwright/test';
 import { RESOURCES } from '../../scripts/contract/routes.ts';
-import { ROOT, type ServedReference, serveReference, skipWithoutChromium } from './served-reference.ts';
+import { ROOT, type ServedReference, serveReference, shownAnswer, skipWithoutChromium } from './served-reference.ts';
 
 const PAGE_SIZE = 10;
 
@@ -60,7 +60,7 @@ test('[reference.try] sends /event/?ordering=-start_date and shows the built ans
   await expect(page.locator('#try-url')).toHaveText('GET /event/?ordering=-start_date');
   await page.getByRole('button', { name: 'Send' }).click();
   await expect(page.locator('#answer-status')).toHaveText('GET /event/?ordering=-start_date: 200 OK');
-  const shown = JSON.parse((await page.locator('#answer-body').textContent()) ?? '');
+  const shown = await shownAnswer(page);
   const built = await builtJson('event/ordering=-start_date.json');
   expect(shown[0]).toEqual(built[0]);
   expect(shown).toEqual(built);

@@ -32,6 +32,17 @@ export interface ServedReference {
   stop(): Promise<void>;
 }
 
+/**
+ * The answer the page shows, parsed, once it shows one: the page writes the status line as soon as
+ * the headers arrive and the body after it has read it, hidden meanwhile.
+ */
+// biome-ignore lint/suspicious/noExplicitAny: any answer's JSON
+export async function shownAnswer(page: Page): Promise<any> {
+  const body = page.locator('#answer-body');
+  await expect(body).toBeVisible();
+  return JSON.parse((await body.textContent()) ?? '');
+}
+
 /** The sample built with the reference on (and `options`) and served; `prefix` names its temporary folder. */
 export async function serveReference(
   prefix: string,
