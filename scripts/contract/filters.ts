@@ -209,3 +209,42 @@ export function filterMatcher(
       return kind === 'integer' ? String(value) === equals : value === equals;
     });
 }
+
+/** The text a request writes to filter on a record's value; undefined for a value no filter reads. */
+export function requestText(value: unknown): string | undefined {
+  if (typeof value === 'string') return value;
+  if (typeof value === 'boolean' || (typeof value === 'number' && Number.isSafeInteger(value))) return String(value);
+  return undefined;
+}
+
+/**
+ * Whether a request writing `text` for `filter` keeps the records holding `value`: not for a null
+ * (an exact filter matches none), nor for a text django-filter reads otherwise (empty, which it
+ * ignores; with white space around it, which it strips; with a null character, which it refuses).
+ */
+function keepsValue(filter: FilterField, text: string, value: unknown): boolean {
+  const { conditions, errors } = readFilters(new Map([[filter.field, text]]), [filter]);
+  return errors === null && conditions.length === 1 && filterMatcher(conditions)({ [filter.field]: value });
+}
+
+/**
+ * The texts a request can write to keep some of `records` under `filter`, each with how many
+ * records it keeps, in the order the records first hold them; a value no request reaches has none.
+ */
+export function filterValueCounts(
+  records: ReadonlyArray<Readonly<Record<string, unknown>>>,
+  filter: FilterField,
+): Map<string, number> {
+  const counts = new Map<string, number>();
+  const refused = new Set<string>();
+  for (const record of records) {
+    const held = record[filter.field];
+    const text = requestText(held);
+    if (text === undefined || refused.has(text)) continue;
+    const count = counts.get(text);
+    if (count !== undefined) counts.set(text, count + 1);
+    else if (keepsValue(filter, text, held)) counts.set(text, 1);
+    else refused.add(text);
+  }
+  return counts;
+}

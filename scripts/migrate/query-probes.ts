@@ -5,9 +5,8 @@
 // ordering, so "answers as expected" means "answers as the build does". The import asks them to
 // find the settings (discover-queries.ts), verify asks them of both sides (verify-queries.ts).
 
-import { type FilterKind, filterMatcher, readFilters } from '../contract/filters.ts';
+import { type FilterKind, filterMatcher, filterValueCounts, readFilters } from '../contract/filters.ts';
 import { type Comparable, compareValues, fieldValue, sortRecords } from '../contract/ordering.ts';
-import { pythonStrip } from '../contract/python-text.ts';
 import { matchesTerm, pgText, type SearchLookup, searchTerms } from '../contract/search.ts';
 import { pgUpper } from '../contract/upper-case.ts';
 
@@ -65,15 +64,6 @@ export const sameOrder = (a: ListAnswer, b: ListAnswer, field: string) =>
 // ---------------------------------------------------------------------------------------------
 // Filters.
 
-/** A filter's value, as a query writes it, from a record's value: none for a null or a text that django-filter would strip. */
-function queryValue(value: unknown, kind: FilterKind): string | undefined {
-  if (kind === 'integer') return Number.isSafeInteger(value) ? String(value) : undefined;
-  if (kind === 'boolean') return typeof value === 'boolean' ? String(value) : undefined;
-  if (typeof value !== 'string' || value === '' || value.includes('\0') || pythonStrip(value) !== value)
-    return undefined;
-  return value;
-}
-
 export interface FilterProbe {
   field: string;
   kind: FilterKind;
@@ -88,12 +78,7 @@ export interface FilterProbe {
  * know). Several records rather than one where the records allow: the answer then shows more.
  */
 export function filterProbe(records: readonly Row[], field: string, kind: FilterKind): FilterProbe | undefined {
-  const counts = new Map<string, number>();
-  for (const record of records) {
-    const value = queryValue(record[field], kind);
-    if (value !== undefined) counts.set(value, (counts.get(value) ?? 0) + 1);
-  }
-  const narrowing = [...counts].filter(([, count]) => count < records.length);
+  const narrowing = [...filterValueCounts(records, { field, kind })].filter(([, count]) => count < records.length);
   const [chosen] = narrowing.find(([, count]) => count > 1) ?? narrowing[0] ?? [];
   if (chosen === undefined) return undefined;
   return { field, kind, value: chosen, kept: () => filteredBy(records, field, kind, chosen) };

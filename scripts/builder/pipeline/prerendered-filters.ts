@@ -4,7 +4,7 @@
 // (contract/query.ts), so a file holds the bytes the local server sends for that request.
 
 import { UNSUPPORTED_QUERY_BODY } from '../../contract/bodies.ts';
-import { filterMatcher, readFilters } from '../../contract/filters.ts';
+import { filterValueCounts, requestText } from '../../contract/filters.ts';
 import { compareStrings } from '../../contract/ordering.ts';
 import {
   answerPage,
@@ -26,25 +26,6 @@ import {
 } from '../../contract/routes.ts';
 import { type Catalogue, recordsOf } from './validate.ts';
 
-/** The value a request writes to filter on a record's field value; undefined for one no filter reads. */
-function requestValue(value: unknown): string | undefined {
-  if (typeof value === 'string') return value;
-  if (typeof value === 'boolean' || (typeof value === 'number' && Number.isSafeInteger(value))) return String(value);
-  return undefined;
-}
-
-/**
- * Whether a request with `value` filters the records holding it: not null (an exact filter
- * matches no null), and not a text django-filter reads otherwise (empty, which it ignores, or
- * with white space around it, which it strips).
- */
-function reachable(resource: Resource, field: string, value: string, held: unknown): boolean {
-  const filter = resource.query?.filters.find((each) => each.field === field);
-  if (filter === undefined) return false;
-  const { conditions, errors } = readFilters(new Map([[field, value]]), [filter]);
-  return errors === null && conditions.length === 1 && filterMatcher(conditions)({ [field]: held });
-}
-
 /** Each value of each pre-rendered filter, in code-point order, with how many records hold it. */
 export function filterValuesOf(
   catalogue: Catalogue,
@@ -57,16 +38,8 @@ export function filterValuesOf(
     const records = recordsOf(catalogue, resource.name) as Array<Record<string, unknown>>;
     values[resource.name] = Object.fromEntries(
       fields.map((field) => {
-        const counts = new Map<string, number>();
-        const refused = new Set<string>();
-        for (const record of records) {
-          const value = requestValue(record[field]);
-          if (value === undefined || refused.has(value)) continue;
-          const count = counts.get(value);
-          if (count !== undefined) counts.set(value, count + 1);
-          else if (reachable(resource, field, value, record[field])) counts.set(value, 1);
-          else refused.add(value);
-        }
+        const filter = resource.query?.filters.find((each) => each.field === field);
+        const counts = filter === undefined ? new Map<string, number>() : filterValueCounts(records, filter);
         const sorted = [...counts].sort(([a], [b]) => compareStrings(a, b));
         return [field, sorted.map(([value, count]) => ({ value, count }))];
       }),
@@ -111,7 +84,7 @@ export function filterFiles(
       for (const text of partRecords(output.get(recordsPartFile(resource.name, part)) ?? '')) {
         const record = JSON.parse(text) as Record<string, unknown>;
         for (const [field, byValue] of groups) {
-          const value = requestValue(record[field]);
+          const value = requestText(record[field]);
           if (value === undefined) continue;
           const texts = byValue.get(value);
           if (texts === undefined) byValue.set(value, [text]);
