@@ -135,13 +135,13 @@ export function serviceClient(base: string, options: ClientOptions = {}) {
   const inSlot = concurrencyLimit(options.concurrency ?? 4);
 
   return {
-    /** `target` is a path relative to base ("event/?ordering=-id") or an absolute URL (a `next` link). */
-    request(target: string, init: { method?: string; headers?: Record<string, string> } = {}): Promise<ServiceAnswer> {
+    /** `url` is a path relative to base ("event/?ordering=-id") or an absolute URL (a `next` link). */
+    request(url: string, init: { method?: string; headers?: Record<string, string> } = {}): Promise<ServiceAnswer> {
       const method = init.method ?? 'GET';
-      const url = new URL(target, baseUrl);
-      if (url.origin !== baseUrl.origin) {
+      const absolute = new URL(url, baseUrl);
+      if (absolute.origin !== baseUrl.origin) {
         const refused = new ServiceError(
-          `${method} ${url.href}: ${url.origin} is on another origin than the service's base URL ${base}`,
+          `${method} ${absolute.href}: ${absolute.origin} is on another origin than the service's base URL ${base}`,
         );
         return Promise.reject(refused);
       }
@@ -149,7 +149,7 @@ export function serviceClient(base: string, options: ClientOptions = {}) {
         for (let tried = 1; ; tried += 1) {
           const last = tried > retries;
           try {
-            const answer = await attempt(url, method, init.headers ?? {}, timeoutMs);
+            const answer = await attempt(absolute, method, init.headers ?? {}, timeoutMs);
             // A 5xx may pass: after the last retry the caller sees it and decides.
             if (answer.status < 500 || last) {
               onAnswer?.(answer);
@@ -158,7 +158,7 @@ export function serviceClient(base: string, options: ClientOptions = {}) {
           } catch (error) {
             if (last) {
               const times = tried === 1 ? 'tried once' : `tried ${tried} times`;
-              throw new ServiceError(`${method} ${url.href}: ${causeOf(error)} (${times})`);
+              throw new ServiceError(`${method} ${absolute.href}: ${causeOf(error)} (${times})`);
             }
           }
           // The backoff keeps its slot: a service in trouble gets fewer requests meanwhile, not more.

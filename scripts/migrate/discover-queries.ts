@@ -31,7 +31,7 @@ import {
   LOOKUP_PREFIX,
   LOOKUPS,
   type Lookup,
-  listTarget,
+  listUrl,
   type OrderingProbe,
   orderingProbe,
   type ProbedList,
@@ -51,7 +51,7 @@ export interface FoundQueries {
   notes: string[];
 }
 
-type Ask = (target: string) => Promise<ServiceAnswer>;
+type Ask = (url: string) => Promise<ServiceAnswer>;
 
 /** Terms tried in turn for one field's search: each tells at least one lookup from the others. */
 const SEARCH_ROUNDS = 3;
@@ -93,12 +93,10 @@ class ListProbe {
     private readonly ask: Ask,
   ) {}
 
-  async get(
-    params: ReadonlyArray<readonly [string, string]>,
-  ): Promise<{ target: string; answer: ListAnswer | string }> {
-    const target = listTarget(this.list, params);
+  async get(params: ReadonlyArray<readonly [string, string]>): Promise<{ url: string; answer: ListAnswer | string }> {
+    const url = listUrl(this.list, params);
     this.requests += 1;
-    return { target, answer: answerOf(this.list, await this.ask(target)) };
+    return { url, answer: answerOf(this.list, await this.ask(url)) };
   }
 
   get all(): number {
@@ -137,9 +135,9 @@ class ListProbe {
       );
     const found = await Promise.all(
       probes.map(async (probe, index) => {
-        const { target, answer } = await this.get([[probe.field, probe.value]]);
+        const { url, answer } = await this.get([[probe.field, probe.value]]);
         if (typeof answer === 'string') {
-          this.note('filters', index, `${target} ${answer}: no filter on ${probe.field} written`);
+          this.note('filters', index, `${url} ${answer}: no filter on ${probe.field} written`);
           return false;
         }
         const kept = probe.kept();
@@ -148,7 +146,7 @@ class ListProbe {
           this.note(
             'filters',
             index,
-            `${target} answered ${answer.count} records, not the ${kept.length} of an exact filter: no filter on ${probe.field} written`,
+            `${url} answered ${answer.count} records, not the ${kept.length} of an exact filter: no filter on ${probe.field} written`,
           );
         return false;
       }),
@@ -162,9 +160,9 @@ class ListProbe {
 
   async search(probes: SearchProbes, absent: string | undefined, textFields: readonly string[]): Promise<string[]> {
     if (absent === undefined || textFields.length === 0) return [];
-    const { target, answer } = await this.get([[SEARCH_PARAM, absent]]);
+    const { url, answer } = await this.get([[SEARCH_PARAM, absent]]);
     if (typeof answer === 'string') {
-      this.note('search', -1, `${target} ${answer}: no search written`);
+      this.note('search', -1, `${url} ${answer}: no search written`);
       return [];
     }
     if (answer.count === this.all) return [];
@@ -172,7 +170,7 @@ class ListProbe {
       this.note(
         'search',
         -1,
-        `${target} answered ${answer.count} records, where a term no record holds keeps none: no search written`,
+        `${url} answered ${answer.count} records, where a term no record holds keeps none: no search written`,
       );
       return [];
     }
@@ -189,9 +187,9 @@ class ListProbe {
     for (let round = 0; round < SEARCH_ROUNDS && candidates.length > 1; round++) {
       const split = probes.splitting(field, candidates);
       if (split === undefined) break;
-      const { target, answer } = await this.get([[SEARCH_PARAM, split.term]]);
+      const { url, answer } = await this.get([[SEARCH_PARAM, split.term]]);
       if (typeof answer === 'string') {
-        this.note('search', index, `${target} ${answer}: no search on ${field} written`);
+        this.note('search', index, `${url} ${answer}: no search on ${field} written`);
         return '';
       }
       candidates = candidates.filter((lookup) => sameRecords(answer, split.answers.get(lookup) as ListAnswer));
@@ -199,7 +197,7 @@ class ListProbe {
         this.note(
           'search',
           index,
-          `${target} answered as no lookup of SearchFilter on ${field} would: no search on it written`,
+          `${url} answered as no lookup of SearchFilter on ${field} would: no search on it written`,
         );
         return '';
       }
@@ -234,9 +232,9 @@ class ListProbe {
       this.note('orderings', -1, `orderings by ${listed(untold)} cannot be told (the list is in that order already)`);
     const found = await Promise.all(
       probes.map(async (probe, index) => {
-        const { target, answer } = await this.get([[ORDERING_PARAM, orderingTerm(probe)]]);
+        const { url, answer } = await this.get([[ORDERING_PARAM, orderingTerm(probe)]]);
         if (typeof answer === 'string') {
-          this.note('orderings', index, `${target} ${answer}: no ordering by ${probe.field} written`);
+          this.note('orderings', index, `${url} ${answer}: no ordering by ${probe.field} written`);
           return false;
         }
         if (sameOrder(answer, probe.expected(), probe.field)) return true;
@@ -244,7 +242,7 @@ class ListProbe {
           this.note(
             'orderings',
             index,
-            `${target} answered another order than the build's (code-point order, nulls last going up): no ordering by ${probe.field} written`,
+            `${url} answered another order than the build's (code-point order, nulls last going up): no ordering by ${probe.field} written`,
           );
         return false;
       }),
@@ -315,7 +313,7 @@ export async function discoverQueries(
   client?: ClientOptions,
 ): Promise<Map<string, FoundQueries>> {
   const service = serviceClient(from, client);
-  const ask: Ask = (target) => service.request(target, { headers: { Accept: 'application/json' } });
+  const ask: Ask = (url) => service.request(url, { headers: { Accept: 'application/json' } });
   const found = await Promise.all(lists.map(({ resource, list }) => discoverList(resource, list, ask)));
   return new Map(lists.map(({ resource }, index) => [resource.name, found[index] as FoundQueries]));
 }

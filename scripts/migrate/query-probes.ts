@@ -30,7 +30,7 @@ export interface ListAnswer {
 }
 
 /** A list's request, relative to the base URL: `company/?city=Bonn&ordering=-name`. */
-export function listTarget(list: Pick<ProbedList, 'path'>, params: ReadonlyArray<readonly [string, string]>): string {
+export function listUrl(list: Pick<ProbedList, 'path'>, params: ReadonlyArray<readonly [string, string]>): string {
   const query = new URLSearchParams(params.map(([key, value]): [string, string] => [key, value])).toString();
   return `${list.path.slice(1)}${query ? `?${query}` : ''}`;
 }

@@ -217,9 +217,9 @@ export async function readService(from: string, options: ReadOptions = {}): Prom
   const report = () => options.onProgress?.({ ...progress });
   // Once one request fails, no other is started: the import stops with the first reason.
   let failure: { error: unknown } | undefined;
-  const ask = async (target: string): Promise<ServiceAnswer> => {
+  const ask = async (url: string): Promise<ServiceAnswer> => {
     if (failure) throw failure.error;
-    const answer = await client.request(target, { headers: { Accept: 'application/json' } });
+    const answer = await client.request(url, { headers: { Accept: 'application/json' } });
     progress.bytes += answer.body.length;
     return answer;
   };
@@ -229,8 +229,8 @@ export async function readService(from: string, options: ReadOptions = {}): Prom
       throw error;
     });
 
-  const readList = async (target: string): Promise<FetchedList> => {
-    const answer = await ask(target);
+  const readList = async (url: string): Promise<FetchedList> => {
+    const answer = await ask(url);
     const value = jsonOf(answer);
     if (!Array.isArray(value))
       throw new ImportError(`${answer.url}: expected a JSON array of records, got ${shortly(value)}`);

@@ -1,5 +1,5 @@
 // How the service's answer to one request differs from the build's, in lines a person can act
-// on: the status, the contract's headers, the redirect's target, and for a list or a texture page
+// on: the status, the contract's headers, the redirect's Location, and for a list or a texture page
 // the records that differ (matched by id, with the review layer of `npm run diff`), not two blobs.
 // Each line reads as the service answers → as this build answers.
 
@@ -13,7 +13,7 @@ import { diffValues, type FieldChange } from '../review/values.ts';
 import type { ServiceAnswer } from './client.ts';
 import type { VerifyRequest } from './verify-requests.ts';
 
-/** An answer, with the base URL it was asked under (the redirect's target is read relative to it). */
+/** An answer, with the base URL it was asked under (the redirect's Location is read relative to it). */
 export interface SideAnswer {
   base: string;
   answer: ServiceAnswer;
@@ -44,14 +44,14 @@ function headerValue(answer: ServiceAnswer, name: string): string {
 }
 
 /**
- * The redirect's target relative to the side's base URL (`company/`), since the service may have
+ * The redirect's Location relative to the side's base URL (`company/`), since the service may have
  * a path prefix the build has not; absolute when it leaves the base.
  */
 function location({ base, answer }: SideAnswer): string {
   const raw = answer.headers.location;
   if (raw === undefined) return 'none';
-  const target = new URL(Array.isArray(raw) ? raw.join(', ') : raw, answer.url).href;
-  return JSON.stringify(target.startsWith(base) ? target.slice(base.length) : target);
+  const href = new URL(Array.isArray(raw) ? raw.join(', ') : raw, answer.url).href;
+  return JSON.stringify(href.startsWith(base) ? href.slice(base.length) : href);
 }
 
 function parseJson(body: Buffer): PlainJson | undefined {
@@ -134,16 +134,16 @@ function envelopeLines(service: JsonObject, build: JsonObject, found: Partial<Co
     .map(fieldText);
 }
 
-function resourceOf(target: string): (typeof RESOURCES)[number] | undefined {
-  const path = `/${target.split('?')[0]}`;
+function resourceOf(url: string): (typeof RESOURCES)[number] | undefined {
+  const path = `/${url.split('?')[0]}`;
   return RESOURCES.find((resource) => resource.path === path);
 }
 
-function bodyLines(target: string, service: Buffer, build: Buffer, found: Partial<Comparison>): string[] {
+function bodyLines(url: string, service: Buffer, build: Buffer, found: Partial<Comparison>): string[] {
   if (service.equals(build)) return [];
   const before = parseJson(service);
   const after = parseJson(build);
-  const listed = resourceOf(target);
+  const listed = resourceOf(url);
   const resource = listed?.name;
   let lines: string[] = [];
   if (before !== undefined && after !== undefined) {
@@ -197,7 +197,7 @@ export function compareAnswers(request: VerifyRequest, service: SideAnswer, buil
     if (contracts && decided.headers !== undefined) headersDecided = true;
     else differences.push(`${name} ${before} → ${after}`);
   }
-  const body = bodyLines(request.target, was.body, is.body, found);
+  const body = bodyLines(request.url, was.body, is.body, found);
   // A decided body is the contract's bytes: the same values written otherwise are no difference.
   const sameValues = decided.ownBytes === true && body.length === 1 && body[0]?.startsWith('the same values') === true;
   if (!page && !sameValues) differences.push(...body);

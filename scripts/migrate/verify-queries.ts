@@ -18,7 +18,7 @@ import {
 import { RESOURCES } from '../contract/resources/index.ts';
 import type { Resource } from '../contract/resources/resource.ts';
 import { SEARCH_PARAM } from '../contract/search.ts';
-import { filterProbe, listTarget, type ProbedList, type Row, SearchProbes, UNREADABLE } from './query-probes.ts';
+import { filterProbe, listUrl, type ProbedList, type Row, SearchProbes, UNREADABLE } from './query-probes.ts';
 import type { VerifyRequest } from './verify-requests.ts';
 
 /** The list's records and settings as the build wrote them into `outDir`; undefined for a list without settings. */
@@ -51,7 +51,7 @@ function listRequests(
   const { query } = manifest;
   const get = (...params: Array<readonly [string, string]>): VerifyRequest => ({
     method: 'GET',
-    target: listTarget(list, params),
+    url: listUrl(list, params),
   });
   const probes = query.filters.flatMap(({ field, kind }) => filterProbe(list.records, field, kind) ?? []);
   const search = new SearchProbes(list, []);

@@ -9,7 +9,7 @@ import { orderingsOf, REJECTED_METHODS, RESOURCES, type Route, type Routed, requ
 export interface VerifyRequest {
   method: string;
   /** Relative to each side's base URL, which may hold a path prefix on the service: `event/?ordering=-id`. */
-  target: string;
+  url: string;
   /** Set where the contract departs from Django on purpose (docs/contract.md, section 8). */
   departure?: Departure;
 }
@@ -59,11 +59,11 @@ function severalFields(resource: Routed): string | undefined {
  * the lists `resources` declares.
  */
 export function verifyRequests(routes: readonly Route[], resources: readonly Routed[] = RESOURCES): VerifyRequest[] {
-  const get = (target: string, departure?: Departure): VerifyRequest =>
-    departure === undefined ? { method: 'GET', target } : { method: 'GET', target, departure };
+  const get = (url: string, departure?: Departure): VerifyRequest =>
+    departure === undefined ? { method: 'GET', url } : { method: 'GET', url, departure };
   const lists = resources.map((resource) => relative(resource.path));
   const ordered = routes.find((route) => route.query.ordering !== undefined);
-  const browsable = (target: string) => get(target, /[?&]format=api(&|$)/.test(target) ? BROWSABLE_API : undefined);
+  const browsable = (url: string) => get(url, /[?&]format=api(&|$)/.test(url) ? BROWSABLE_API : undefined);
   // Without `format`, a paginated list's routes with a page are `page=last` and pages 2..N: N of them.
   const invalidPages = (resource: Routed) => {
     const lastPage = routes.filter(
@@ -73,21 +73,21 @@ export function verifyRequests(routes: readonly Route[], resources: readonly Rou
   };
   return [
     ...routes.map((route) => browsable(relative(requestOf(route.file, resources) ?? route.path))),
-    // Sorted at request time by the targets with code, so it has no file.
+    // Sorted at request time by the deploy targets with code, so it has no file.
     ...resources.flatMap((resource) => {
       const ordering = severalFields(resource);
       return ordering === undefined ? [] : [get(`${relative(resource.path)}?ordering=${ordering}`)];
     }),
-    ...lists.map((target) => ({ method: 'HEAD', target })),
-    ...lists.map((target) => ({ method: 'OPTIONS', target })),
-    ...lists.flatMap((target) => REJECTED_METHODS.map((method) => ({ method, target }))),
-    ...lists.map((target) => get(target.slice(0, -1), MISSING_SLASH)),
+    ...lists.map((url) => ({ method: 'HEAD', url })),
+    ...lists.map((url) => ({ method: 'OPTIONS', url })),
+    ...lists.flatMap((url) => REJECTED_METHODS.map((method) => ({ method, url }))),
+    ...lists.map((url) => get(url.slice(0, -1), MISSING_SLASH)),
     // The redirect keeps the query.
     ...(ordered
       ? [get(relative(`${ordered.path.slice(0, -1)}?ordering=${ordered.query.ordering}`), MISSING_SLASH)]
       : []),
     get('no-such-list/', UNKNOWN_PATH),
-    ...lists.slice(0, 1).map((target) => get(`${target}?format=no-such-format`)),
+    ...lists.slice(0, 1).map((url) => get(`${url}?format=no-such-format`)),
     ...resources.filter((resource) => resource.paginated).flatMap(invalidPages),
   ];
 }

@@ -33,17 +33,17 @@ export interface VerifyReport {
 interface Departed {
   method: string;
   departure: string;
-  targets: string[];
+  urls: string[];
 }
 
 /** Requests named in a note: a texture page for each page of a large catalogue would bury the rest. */
-const TARGETS_NAMED = 3;
+const URLS_NAMED = 3;
 
 /** `GET company, virtualfair, event and 2 more: differs only as the contract decides: …`. */
 function departureLines(groups: Iterable<Departed>): string[] {
-  return [...groups].map(({ method, departure, targets }) => {
-    const more = targets.length - TARGETS_NAMED;
-    const named = `${targets.slice(0, TARGETS_NAMED).join(', ')}${more > 0 ? ` and ${more} more` : ''}`;
+  return [...groups].map(({ method, departure, urls }) => {
+    const more = urls.length - URLS_NAMED;
+    const named = `${urls.slice(0, URLS_NAMED).join(', ')}${more > 0 ? ` and ${more} more` : ''}`;
     return `${method} ${named}: differs only as the contract decides: ${departure}`;
   });
 }
@@ -77,8 +77,8 @@ export async function verifyAgainst(
   const outcomes = await mapLimited(requests, CONCURRENCY, async (request) => {
     const init = { method: request.method };
     const [fromService, fromBuild] = await Promise.all([
-      service.client.request(request.target, init),
-      build.client.request(request.target, init),
+      service.client.request(request.url, init),
+      build.client.request(request.url, init),
     ]);
     const comparison = compareAnswers(
       request,
@@ -91,7 +91,7 @@ export async function verifyAgainst(
   const linkBases = new Map<string, number>();
   const departures = new Map<string, Departed>();
   for (const [index, { differences, departure, linkBase }] of outcomes.entries()) {
-    const { method, target } = requests[index] as VerifyRequest;
+    const { method, url } = requests[index] as VerifyRequest;
     if (linkBase) {
       const pair = linkBase.map((base) => JSON.stringify(base)).join(' → ');
       linkBases.set(pair, (linkBases.get(pair) ?? 0) + 1);
@@ -100,11 +100,11 @@ export async function verifyAgainst(
     else if (departure !== undefined) {
       report.departed += 1;
       const key = `${method} ${departure}`;
-      const group = departures.get(key) ?? { method, departure, targets: [] };
+      const group = departures.get(key) ?? { method, departure, urls: [] };
       departures.set(key, group);
-      group.targets.push(target);
+      group.urls.push(url);
     } else report.same += 1;
-    report.lines.push(...differences.map((line) => `${method} ${target}: ${line}`));
+    report.lines.push(...differences.map((line) => `${method} ${url}: ${line}`));
   }
   report.lines.push(...linkBaseLines(linkBases));
   report.notes.push(...departureLines(departures.values()));

@@ -156,9 +156,9 @@ describe('builds in fresh clones', () => {
 });
 
 /** ETag and Last-Modified of one GET. */
-function validators(origin: string, target: string): Promise<string> {
+function validators(origin: string, url: string): Promise<string> {
   return new Promise((done, fail) => {
-    const request = http.request(`${origin}/${target}`, { agent: false }, (response) => {
+    const request = http.request(`${origin}/${url}`, { agent: false }, (response) => {
       response.resume();
       response.once('end', () =>
         done(`${response.statusCode} ${response.headers.etag} ${response.headers['last-modified']}`),
@@ -183,14 +183,12 @@ describe.skipIf(!hasNginx)('two clones served by nginx', () => {
       );
     }
     const routes = (await buildIn(clones[0] as string)).routes;
-    const targets = [
-      ...new Set(verifyRequests(routes).flatMap(({ method, target }) => (method === 'GET' ? [target] : []))),
-    ];
+    const urls = [...new Set(verifyRequests(routes).flatMap(({ method, url }) => (method === 'GET' ? [url] : [])))];
     const differences: string[] = [];
     let withEtag = 0;
-    for (const target of targets) {
-      const [a, b] = await Promise.all(running.map((server) => validators(server.origin, target)));
-      if (a !== b) differences.push(`${target}: ${a} | ${b}`);
+    for (const url of urls) {
+      const [a, b] = await Promise.all(running.map((server) => validators(server.origin, url)));
+      if (a !== b) differences.push(`${url}: ${a} | ${b}`);
       if (a?.startsWith('200 "')) withEtag += 1;
     }
     expect(differences).toEqual([]);

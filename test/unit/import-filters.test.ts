@@ -140,9 +140,9 @@ describe.skipIf(postgresBin === undefined)('npm run import and verify with the f
     const queried = await queryRequests(path.join(dir, 'check/public'));
     const total = verifyRequests(routes).length + queried.length;
     expect(verified.stderr).toContain(`verify: ${total} requests, each to ${service.url}`);
-    const targets = queried.map((request) => request.target);
+    const urls = queried.map((request) => request.url);
     // A filter, a refused value, a search, each ordering and a filtered page of each list.
-    expect(targets).toEqual(
+    expect(urls).toEqual(
       expect.arrayContaining([
         expect.stringMatching(/^company\/\?city=/),
         'company/?id=abc',

@@ -27,9 +27,9 @@ interface Answer {
   body: string;
 }
 
-function ask(origin: string, target: string, headers: Record<string, string> = {}): Promise<Answer> {
+function ask(origin: string, url: string, headers: Record<string, string> = {}): Promise<Answer> {
   return new Promise((done, fail) => {
-    const request = http.request(`${origin}/${target}`, { headers, agent: false }, (response) => {
+    const request = http.request(`${origin}/${url}`, { headers, agent: false }, (response) => {
       const chunks: Buffer[] = [];
       response.on('data', (chunk: Buffer) => chunks.push(chunk));
       response.once('end', () =>
@@ -73,7 +73,7 @@ async function pastNewestSecond(dirs: string[]): Promise<void> {
 
 describe('a rebuild after a one-record edit, under the running servers', () => {
   let dir: string;
-  let targets: string[];
+  let urls: string[];
   const running = new Map<string, RunningTarget>();
   const before = new Map<string, Map<string, Answer>>();
   const after = new Map<string, Map<string, Answer>>();
@@ -100,9 +100,7 @@ describe('a rebuild after a one-record edit, under the running servers', () => {
       pageSize: 10,
     };
     const result = await build(options);
-    targets = [
-      ...new Set(verifyRequests(result.routes).flatMap(({ method, target }) => (method === 'GET' ? [target] : []))),
-    ];
+    urls = [...new Set(verifyRequests(result.routes).flatMap(({ method, url }) => (method === 'GET' ? [url] : [])))];
     for (const server of TARGETS) {
       const workDir = path.join(dir, `work-${server.name}`);
       await mkdir(workDir);
@@ -111,7 +109,7 @@ describe('a rebuild after a one-record edit, under the running servers', () => {
     for (const [name, server] of running) {
       before.set(
         name,
-        new Map(await Promise.all(targets.map(async (target) => [target, await ask(server.origin, target)] as const))),
+        new Map(await Promise.all(urls.map(async (url) => [url, await ask(server.origin, url)] as const))),
       );
     }
     const written = [publicDir, targetsDir, schemasDir];
@@ -138,7 +136,7 @@ describe('a rebuild after a one-record edit, under the running servers', () => {
     for (const [name, server] of running) {
       after.set(
         name,
-        new Map(await Promise.all(targets.map(async (target) => [target, await ask(server.origin, target)] as const))),
+        new Map(await Promise.all(urls.map(async (url) => [url, await ask(server.origin, url)] as const))),
       );
     }
   }, 120_000);
@@ -172,28 +170,28 @@ describe('a rebuild after a one-record edit, under the running servers', () => {
       const changed: string[] = [];
       const wrong: string[] = [];
       let kept = 0;
-      for (const target of targets) {
-        const was = before.get(name)?.get(target) as Answer;
-        const now = after.get(name)?.get(target) as Answer;
+      for (const url of urls) {
+        const was = before.get(name)?.get(url) as Answer;
+        const now = after.get(name)?.get(url) as Answer;
         if (was.status !== 200 || was.etag === undefined) continue;
         if (was.body !== now.body) {
-          changed.push(target);
-          if (now.etag === was.etag) wrong.push(`${target}: changed, same ETag ${now.etag}`);
-          const stale = await ask(server.origin, target, { 'If-None-Match': was.etag });
-          if (stale.status !== 200) wrong.push(`${target}: changed, answered ${stale.status} to its old ETag`);
+          changed.push(url);
+          if (now.etag === was.etag) wrong.push(`${url}: changed, same ETag ${now.etag}`);
+          const stale = await ask(server.origin, url, { 'If-None-Match': was.etag });
+          if (stale.status !== 200) wrong.push(`${url}: changed, answered ${stale.status} to its old ETag`);
           continue;
         }
         kept += 1;
-        if (now.etag !== was.etag) wrong.push(`${target}: unchanged, ETag ${was.etag} → ${now.etag}`);
+        if (now.etag !== was.etag) wrong.push(`${url}: unchanged, ETag ${was.etag} → ${now.etag}`);
         if (now.lastModified !== was.lastModified)
-          wrong.push(`${target}: unchanged, Last-Modified ${was.lastModified} → ${now.lastModified}`);
-        const fresh = await ask(server.origin, target, { 'If-None-Match': was.etag });
-        if (fresh.status !== 304) wrong.push(`${target}: unchanged, answered ${fresh.status} to its ETag`);
+          wrong.push(`${url}: unchanged, Last-Modified ${was.lastModified} → ${now.lastModified}`);
+        const fresh = await ask(server.origin, url, { 'If-None-Match': was.etag });
+        if (fresh.status !== 304) wrong.push(`${url}: unchanged, answered ${fresh.status} to its ETag`);
       }
       expect(wrong).toEqual([]);
       expect(changed.length).toBeGreaterThan(0);
-      expect(changed.every((target) => /^(event|virtualfair)\//.test(target))).toBe(true);
-      expect(changed.some((target) => target.startsWith('virtualfair/'))).toBe(true);
+      expect(changed.every((url) => /^(event|virtualfair)\//.test(url))).toBe(true);
+      expect(changed.some((url) => url.startsWith('virtualfair/'))).toBe(true);
       expect(kept).toBeGreaterThan(changed.length);
     },
   );

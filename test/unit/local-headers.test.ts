@@ -90,11 +90,11 @@ describe.skipIf(!installed)('the local server and the nginx target', () => {
     // verifyRequests() lists the route table's requests first, one per route.
     const answersFromFiles = [...requests.slice(0, routeCount), ...requests.filter(({ method }) => method === 'HEAD')];
     const differences: string[] = [];
-    for (const { method, target } of answersFromFiles) {
-      const [fromLocal, fromNginx] = await bothNames(method, target);
+    for (const { method, url } of answersFromFiles) {
+      const [fromLocal, fromNginx] = await bothNames(method, url);
       const expected = fromNginx.filter((name) => !SERVER_ONLY.has(name));
       if (fromLocal.join() !== expected.join())
-        differences.push(`${method} ${target}: local ${fromLocal.join(', ')}; nginx ${expected.join(', ')}`);
+        differences.push(`${method} ${url}: local ${fromLocal.join(', ')}; nginx ${expected.join(', ')}`);
     }
     expect(differences).toEqual([]);
     expect(answersFromFiles.length).toBeGreaterThan(40);
@@ -104,10 +104,10 @@ describe.skipIf(!installed)('the local server and the nginx target', () => {
   // files; the local server makes those answers in code, as DRF does, without them.
   it('send no header name that nginx does not, on every error, method and sorted answer too', async () => {
     const extra: string[] = [];
-    for (const { method, target } of requests) {
-      const [fromLocal, fromNginx] = await bothNames(method, target);
+    for (const { method, url } of requests) {
+      const [fromLocal, fromNginx] = await bothNames(method, url);
       const more = fromLocal.filter((name) => !fromNginx.includes(name));
-      if (more.length > 0) extra.push(`${method} ${target}: ${more.join(', ')}`);
+      if (more.length > 0) extra.push(`${method} ${url}: ${more.join(', ')}`);
     }
     expect(extra).toEqual([]);
     expect(requests.length).toBeGreaterThan(70);

@@ -61,9 +61,9 @@ interface Answer {
   body: Buffer;
 }
 
-function ask(origin: string, target: string, headers: Record<string, string> = {}, method = 'GET'): Promise<Answer> {
+function ask(origin: string, url: string, headers: Record<string, string> = {}, method = 'GET'): Promise<Answer> {
   return new Promise((done, fail) => {
-    const request = http.request(`${origin}${target}`, { method, headers, agent: false }, (response) => {
+    const request = http.request(`${origin}${url}`, { method, headers, agent: false }, (response) => {
       const chunks: Buffer[] = [];
       response.on('data', (chunk: Buffer) => chunks.push(chunk));
       response.once('end', () => {
@@ -73,7 +73,7 @@ function ask(origin: string, target: string, headers: Record<string, string> = {
         done({ status: response.statusCode ?? 0, headers: lines, body: Buffer.concat(chunks) });
       });
     });
-    request.setTimeout(10_000, () => request.destroy(new Error(`${target}: no answer within 10 s`)));
+    request.setTimeout(10_000, () => request.destroy(new Error(`${url}: no answer within 10 s`)));
     request.once('error', fail);
     request.end();
   });
@@ -101,7 +101,7 @@ describe('precompressed answers on the running servers', () => {
   let dir: string;
   let publicDir: string;
   /** Each GET the contract names, with the file that answers it (undefined: a body of its own). */
-  let requests: Array<{ target: string; file: string | undefined }>;
+  let requests: Array<{ url: string; file: string | undefined }>;
   const running = new Map<string, { encoded: RunningTarget; plain: RunningTarget }>();
 
   beforeAll(async () => {
@@ -123,14 +123,12 @@ describe('precompressed answers on the running servers', () => {
     const result = await build(options('encoded', true));
     await build(options('plain', false));
     publicDir = path.join(dir, 'encoded', 'public');
-    const targets = [
-      ...new Set(
-        verifyRequests(result.routes).flatMap(({ method, target }) => (method === 'GET' ? [`/${target}`] : [])),
-      ),
+    const urls = [
+      ...new Set(verifyRequests(result.routes).flatMap(({ method, url }) => (method === 'GET' ? [`/${url}`] : []))),
     ];
-    requests = targets.map((target) => {
-      const answer = resolve('GET', target);
-      return { target, file: answer.kind === 'file' && answer.status === 200 ? answer.file : undefined };
+    requests = urls.map((url) => {
+      const answer = resolve('GET', url);
+      return { url, file: answer.kind === 'file' && answer.status === 200 ? answer.file : undefined };
     });
     for (const server of TARGETS) {
       const start = async (name: string) => {
@@ -154,12 +152,12 @@ describe('precompressed answers on the running servers', () => {
   });
 
   /** The answers with siblings, and their files' bytes. */
-  async function compressedAnswers(): Promise<Array<{ target: string; bytes: Buffer; file: string }>> {
+  async function compressedAnswers(): Promise<Array<{ url: string; bytes: Buffer; file: string }>> {
     const found = [];
-    for (const { target, file } of requests) {
+    for (const { url, file } of requests) {
       if (file === undefined) continue;
       const bytes = await readFile(path.join(publicDir, file)).catch(() => undefined);
-      if (bytes && worthCompressing(file, bytes.length)) found.push({ target, bytes, file });
+      if (bytes && worthCompressing(file, bytes.length)) found.push({ url, bytes, file });
     }
     return found;
   }
@@ -175,21 +173,21 @@ describe('precompressed answers on the running servers', () => {
     async (name) => {
       const { encoded, plain } = running.get(name) as { encoded: RunningTarget; plain: RunningTarget };
       const wrong: string[] = [];
-      for (const { target } of requests) {
+      for (const { url } of requests) {
         for (const method of ['GET', 'HEAD']) {
           const [withSiblings, without] = await Promise.all([
-            ask(encoded.origin, target, {}, method),
-            ask(plain.origin, target, {}, method),
+            ask(encoded.origin, url, {}, method),
+            ask(plain.origin, url, {}, method),
           ]);
-          if (withSiblings.status !== without.status) wrong.push(`${method} ${target}: status ${withSiblings.status}`);
-          if (!withSiblings.body.equals(without.body)) wrong.push(`${method} ${target}: body differs`);
+          if (withSiblings.status !== without.status) wrong.push(`${method} ${url}: status ${withSiblings.status}`);
+          if (!withSiblings.body.equals(without.body)) wrong.push(`${method} ${url}: body differs`);
           const [a, b] = [lasting(withSiblings), lasting(without)];
           if (JSON.stringify(a) !== JSON.stringify(b))
-            wrong.push(`${method} ${target}: headers ${JSON.stringify(a)} ≠ ${JSON.stringify(b)}`);
+            wrong.push(`${method} ${url}: headers ${JSON.stringify(a)} ≠ ${JSON.stringify(b)}`);
           // And as _headers says, whatever both builds' servers do alike.
           if (JSON.stringify(all(withSiblings, 'vary')) !== JSON.stringify(['Accept']))
-            wrong.push(`${method} ${target}: Vary ${all(withSiblings, 'vary').join(' | ')}`);
-          if (one(withSiblings, 'content-encoding') !== undefined) wrong.push(`${method} ${target}: Content-Encoding`);
+            wrong.push(`${method} ${url}: Vary ${all(withSiblings, 'vary').join(' | ')}`);
+          if (one(withSiblings, 'content-encoding') !== undefined) wrong.push(`${method} ${url}: Content-Encoding`);
         }
       }
       expect(wrong).toEqual([]);
@@ -203,48 +201,47 @@ describe('precompressed answers on the running servers', () => {
       const { encoded } = running.get(name) as { encoded: RunningTarget };
       const sent = coding === 'br' ? BR_SENT[name] : 'gzip';
       const wrong: string[] = [];
-      for (const { target, bytes, file } of await compressedAnswers()) {
+      for (const { url, bytes, file } of await compressedAnswers()) {
         const headers = { 'Accept-Encoding': coding };
-        const get = await ask(encoded.origin, target, headers);
+        const get = await ask(encoded.origin, url, headers);
         const encoding = one(get, 'content-encoding') ?? 'identity';
         if (sent === 'identity') {
-          if (encoding !== 'identity' || !get.body.equals(bytes)) wrong.push(`${target}: ${encoding}, not the file`);
+          if (encoding !== 'identity' || !get.body.equals(bytes)) wrong.push(`${url}: ${encoding}, not the file`);
           continue;
         }
         if (get.status !== 200 || encoding !== sent) {
-          wrong.push(`${target}: ${get.status}, Content-Encoding ${encoding}, not ${sent}`);
+          wrong.push(`${url}: ${get.status}, Content-Encoding ${encoding}, not ${sent}`);
           continue;
         }
-        if (!decode(encoding, get.body).equals(bytes)) wrong.push(`${target}: decodes to other bytes than ${file}`);
+        if (!decode(encoding, get.body).equals(bytes)) wrong.push(`${url}: decodes to other bytes than ${file}`);
         if (JSON.stringify(varyOf(get)) !== JSON.stringify(['accept', 'accept-encoding']))
-          wrong.push(`${target}: Vary ${all(get, 'vary').join(' | ')}`);
+          wrong.push(`${url}: Vary ${all(get, 'vary').join(' | ')}`);
         const etag = one(get, 'etag');
-        const identity = await ask(encoded.origin, target);
-        if (etag === undefined || etag === one(identity, 'etag')) wrong.push(`${target}: ETag ${etag}, the identity's`);
-        const head = await ask(encoded.origin, target, headers, 'HEAD');
-        if (head.body.length > 0) wrong.push(`${target}: HEAD has a body`);
+        const identity = await ask(encoded.origin, url);
+        if (etag === undefined || etag === one(identity, 'etag')) wrong.push(`${url}: ETag ${etag}, the identity's`);
+        const head = await ask(encoded.origin, url, headers, 'HEAD');
+        if (head.body.length > 0) wrong.push(`${url}: HEAD has a body`);
         // Framed by its length, GET and HEAD alike: a cache or client that reads a HEAD learns the size.
         for (const [method, answer] of [
           ['GET', get],
           ['HEAD', head],
         ] as const) {
           if (one(answer, 'content-length') !== String(get.body.length))
-            wrong.push(`${target}: ${method} Content-Length ${one(answer, 'content-length')}, not ${get.body.length}`);
+            wrong.push(`${url}: ${method} Content-Length ${one(answer, 'content-length')}, not ${get.body.length}`);
         }
         const framing = (answer: Answer) => lasting(answer).filter(([key]) => key !== 'transfer-encoding');
         if (JSON.stringify(framing(head)) !== JSON.stringify(framing(get)) || one(head, 'etag') !== etag)
-          wrong.push(`${target}: HEAD headers ${JSON.stringify(head.headers)} ≠ GET's ${JSON.stringify(get.headers)}`);
-        const revalidated = await ask(encoded.origin, target, { ...headers, 'If-None-Match': etag as string });
+          wrong.push(`${url}: HEAD headers ${JSON.stringify(head.headers)} ≠ GET's ${JSON.stringify(get.headers)}`);
+        const revalidated = await ask(encoded.origin, url, { ...headers, 'If-None-Match': etag as string });
         if (revalidated.status !== 304 || revalidated.body.length > 0 || one(revalidated, 'etag') !== etag)
-          wrong.push(`${target}: If-None-Match ${etag} got ${revalidated.status}, ETag ${one(revalidated, 'etag')}`);
-        if (!varyOf(revalidated).includes('accept-encoding'))
-          wrong.push(`${target}: 304 without Accept-Encoding in Vary`);
+          wrong.push(`${url}: If-None-Match ${etag} got ${revalidated.status}, ETag ${one(revalidated, 'etag')}`);
+        if (!varyOf(revalidated).includes('accept-encoding')) wrong.push(`${url}: 304 without Accept-Encoding in Vary`);
         // The identity's ETag does not match the compressed answer.
-        const stale = await ask(encoded.origin, target, {
+        const stale = await ask(encoded.origin, url, {
           ...headers,
           'If-None-Match': one(identity, 'etag') as string,
         });
-        if (stale.status !== 200) wrong.push(`${target}: the identity's ETag got ${stale.status}`);
+        if (stale.status !== 200) wrong.push(`${url}: the identity's ETag got ${stale.status}`);
       }
       expect(wrong).toEqual([]);
     },
@@ -255,11 +252,11 @@ describe('precompressed answers on the running servers', () => {
     '%s: a Range request of a compressed answer gets the documented answer',
     async (name) => {
       const { encoded } = running.get(name) as { encoded: RunningTarget };
-      const { target, file } = (await compressedAnswers()).find((answer) => answer.target === '/company/') ?? {};
-      if (target === undefined || file === undefined) throw new Error('/company/ has no siblings');
+      const { url, file } = (await compressedAnswers()).find((answer) => answer.url === '/company/') ?? {};
+      if (url === undefined || file === undefined) throw new Error('/company/ has no siblings');
       const coding = BR_SENT[name] === 'br' ? 'br' : 'gzip';
       const sibling = await readFile(path.join(publicDir, `${file}${coding === 'br' ? '.br' : '.gz'}`));
-      const answer = await ask(encoded.origin, target, { 'Accept-Encoding': coding, Range: 'bytes=0-99' });
+      const answer = await ask(encoded.origin, url, { 'Accept-Encoding': coding, Range: 'bytes=0-99' });
       expect(one(answer, 'content-encoding')).toBe(coding);
       if (RANGE[name] === 'whole') {
         expect(answer.status).toBe(200);

@@ -158,7 +158,7 @@ describe('serviceClient', () => {
     expect(most).toBe(2);
   });
 
-  it('resolves targets under a path prefix, and takes absolute links on the same origin', async () => {
+  it('resolves URLs under a path prefix, and takes absolute links on the same origin', async () => {
     const { base, seen } = await serve((_req, res) => res.end('ok'));
     const client = serviceClient(`${base}api/`, FAST);
     await client.request('virtualbooth-texture/?page=2');
@@ -166,7 +166,7 @@ describe('serviceClient', () => {
     expect(seen).toEqual(['GET /api/virtualbooth-texture/?page=2', 'GET /api/virtualbooth-texture/?page=3']);
   });
 
-  it('refuses a target on another origin without a connection', async () => {
+  it('refuses a URL on another origin without a connection', async () => {
     const { base, seen } = await serve((_req, res) => res.end('ok'));
     const other = await serve((_req, res) => res.end('ok'));
     const client = serviceClient(`${base}api/`, FAST);

@@ -23,8 +23,8 @@ interface Answer {
   body: Buffer;
 }
 
-/** Changes the answer to `method target` (the target without the prefix, as the upstream saw it). */
-type Tamper = (method: string, target: string, answer: Answer) => Answer;
+/** Changes the answer to `method url` (the url without the prefix, as the upstream saw it). */
+type Tamper = (method: string, url: string, answer: Answer) => Answer;
 
 /** The stand-in service: a proxy in front of the local server, which can strip a prefix and spoil answers. */
 interface StandIn {
@@ -50,17 +50,17 @@ async function standIn(prefix: string): Promise<StandIn> {
   service.server.on('request', (req, res) => {
     const method = req.method ?? 'GET';
     // Relative to the base URL, as verify names requests: `company/`.
-    const target = (req.url ?? '/').slice(prefix.length + 1);
+    const url = (req.url ?? '/').slice(prefix.length + 1);
     const respond = (upstream: http.IncomingMessage, body: Buffer) => {
       const headers: http.OutgoingHttpHeaders = { ...upstream.headers };
       // The redirect of a service under a prefix names the path with its prefix.
       if (typeof headers.location === 'string') headers.location = `${prefix}${headers.location}`;
       const untouched: Answer = { status: upstream.statusCode ?? 0, headers, body };
-      const answer = service.tamper?.(method, target, untouched) ?? untouched;
+      const answer = service.tamper?.(method, url, untouched) ?? untouched;
       if (method !== 'HEAD') answer.headers['content-length'] = String(answer.body.length);
       res.writeHead(answer.status, answer.headers).end(method === 'HEAD' ? undefined : answer.body);
     };
-    const forwarded = http.request(`${service.upstream}${target}`, { method, headers: req.headers });
+    const forwarded = http.request(`${service.upstream}${url}`, { method, headers: req.headers });
     forwarded.once('response', (upstream) => {
       const chunks: Buffer[] = [];
       upstream.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -160,20 +160,20 @@ function commandArgs(service: StandIn): string[] {
 describe('the requests verify asks', () => {
   it('are every route of the table, then the answers resolve() decides without a file', () => {
     const requests = verifyRequests(served.routes);
-    const asked = requests.map(({ method, target }) => `${method} /${target}`);
+    const asked = requests.map(({ method, url }) => `${method} /${url}`);
     for (const route of served.routes) expect(asked).toContain(`GET ${requestOf(route.file)}`);
     for (const { path: list } of RESOURCES) {
       for (const method of ['HEAD', 'OPTIONS', ...REJECTED_METHODS]) expect(asked).toContain(`${method} ${list}`);
       expect(resolve('GET', list.slice(0, -1)).kind).toBe('redirect');
       expect(asked).toContain(`GET ${list.slice(0, -1)}`);
     }
-    const kinds = requests.map(({ method, target }) => resolve(method, `/${target}`).kind);
+    const kinds = requests.map(({ method, url }) => resolve(method, `/${url}`).kind);
     expect(kinds).toContain('sorted');
-    const notFound = requests.filter(({ method, target }) => {
-      const answer = resolve(method, `/${target}`);
+    const notFound = requests.filter(({ method, url }) => {
+      const answer = resolve(method, `/${url}`);
       return answer.kind === 'file' && answer.status === 404;
     });
-    expect(notFound.map(({ target }) => target)).toEqual([
+    expect(notFound.map(({ url }) => url)).toEqual([
       'no-such-list/',
       'company/?format=no-such-format',
       'virtualbooth-texture/?page=0',
@@ -230,7 +230,7 @@ describe('npm run verify', () => {
 
   it('lists the problems of bad data and asks nothing', async () => {
     let asked = 0;
-    plain.tamper = (_method, _target, answer) => {
+    plain.tamper = (_method, _url, answer) => {
       asked += 1;
       return answer;
     };
@@ -274,8 +274,8 @@ describe('npm run verify', () => {
   });
 
   it('reports a 5xx of the service on one route, after its retries', async () => {
-    plain.tamper = (_method, target, answer) =>
-      target === 'event/?ordering=-name'
+    plain.tamper = (_method, url, answer) =>
+      url === 'event/?ordering=-name'
         ? { ...answer, status: 500, body: Buffer.from('{"detail":"A server error occurred."}') }
         : answer;
     const report = await verifyInProcess(plain);
@@ -286,8 +286,8 @@ describe('npm run verify', () => {
   });
 
   it('reports a header of the contract that is missing or different', async () => {
-    plain.tamper = (method, target, answer) => {
-      if (method !== 'GET' || target !== 'company/') return answer;
+    plain.tamper = (method, url, answer) => {
+      if (method !== 'GET' || url !== 'company/') return answer;
       const { vary: _vary, ...headers } = answer.headers;
       return { ...answer, headers: { ...headers, 'content-type': 'application/json; charset=utf-8' } };
     };
@@ -300,15 +300,15 @@ describe('npm run verify', () => {
   });
 
   it('reports a missing-slash redirect to the wrong place, relative to each base URL', async () => {
-    plain.tamper = (_method, target, answer) =>
-      target === 'company' ? { ...answer, headers: { ...answer.headers, location: '/event/' } } : answer;
+    plain.tamper = (_method, url, answer) =>
+      url === 'company' ? { ...answer, headers: { ...answer.headers, location: '/event/' } } : answer;
     const report = await verifyInProcess(plain);
     expect(report.lines).toEqual(['GET company: Location "event/" → "company/"']);
   });
 
   it('accounts for a list by record: order, a record only on one side, a field added', async () => {
-    plain.tamper = (_method, target, answer) => {
-      if (target !== 'event/?ordering=-id') return answer;
+    plain.tamper = (_method, url, answer) => {
+      if (url !== 'event/?ordering=-id') return answer;
       const events = JSON.parse(answer.body.toString()) as Array<Record<string, unknown>>;
       const [first, second, , ...rest] = events;
       const changed = [second, { ...first, extra: 1 }, ...rest];
@@ -342,8 +342,8 @@ describe('npm run verify', () => {
       const headers = { 'content-type': 'text/html; charset=utf-8', ...(location ? { location } : {}) };
       return { status: answer.status, headers, body: Buffer.from(body) };
     };
-    plain.tamper = (_method, target, answer) => {
-      if (target === 'no-such-list/' || target === 'company/?format=no-such-format') {
+    plain.tamper = (_method, url, answer) => {
+      if (url === 'no-such-list/' || url === 'company/?format=no-such-format') {
         return djangoPage(answer, '<h1>Not Found</h1><p>The requested resource was not found on this server.</p>');
       }
       return answer.status === 301 ? djangoPage(answer, '') : answer;
@@ -372,8 +372,8 @@ describe('npm run verify', () => {
       headers: { 'content-type': 'application/json' },
       body: Buffer.from(body),
     });
-    plain.tamper = (_method, target, answer) =>
-      target === 'no-such-list/' ? jsonNotFound('{"detail": "Not found."}') : answer;
+    plain.tamper = (_method, url, answer) =>
+      url === 'no-such-list/' ? jsonNotFound('{"detail": "Not found."}') : answer;
     const report = await verifyInProcess(plain);
     expect(report.lines).toEqual([]);
     expect(report).toMatchObject({ departed: 1, differ: 0 });
@@ -381,8 +381,8 @@ describe('npm run verify', () => {
       "GET no-such-list/: differs only as the contract decides: the build's 404 carries the API's headers, as the contract decides for every 404 (docs/contract.md, section 8, decision 2)",
     ]);
     // Other values in the JSON are the service's own answer, which the build does not give.
-    plain.tamper = (_method, target, answer) =>
-      target === 'no-such-list/' ? jsonNotFound('{"error": "no such page"}') : answer;
+    plain.tamper = (_method, url, answer) =>
+      url === 'no-such-list/' ? jsonNotFound('{"error": "no such page"}') : answer;
     const other = await verifyInProcess(plain);
     expect(other.lines).toEqual([
       'GET no-such-list/: error "no such page" → absent',
@@ -398,9 +398,9 @@ describe('npm run verify', () => {
     ) as Page;
     const texture = page2.results[0];
     if (!texture) throw new Error('the sample data has too few textures for this test');
-    plain.tamper = (_method, target, answer) => {
-      if (!target.includes('format=api')) return answer;
-      if (target.endsWith('page=2')) {
+    plain.tamper = (_method, url, answer) => {
+      if (!url.includes('format=api')) return answer;
+      if (url.endsWith('page=2')) {
         const page = JSON.parse(answer.body.toString()) as Page;
         (page.results[0] as { name: string }).name = 'Renamed';
         return { ...answer, body: Buffer.from(JSON.stringify(page)) };
@@ -429,13 +429,13 @@ describe('npm run verify', () => {
     // (drf-service.test.ts).
     const client = serviceClient(plain.base, { retryDelayMs: 1 });
     const bodyOnHead: ReturnType<typeof serviceClient> = {
-      request: async (target, init) => {
-        const answer = await client.request(target, init);
+      request: async (url, init) => {
+        const answer = await client.request(url, init);
         return init?.method === 'HEAD' ? { ...answer, bodyOnHead: true } : answer;
       },
     };
-    plain.tamper = (method, target, answer) => {
-      if (method !== 'HEAD' || target !== 'event/') return answer;
+    plain.tamper = (method, url, answer) => {
+      if (method !== 'HEAD' || url !== 'event/') return answer;
       const { vary: _vary, ...headers } = answer.headers;
       return { ...answer, headers };
     };
@@ -452,8 +452,8 @@ describe('npm run verify', () => {
   });
 
   it("reports the answer to an unknown path when it is neither the build's nor Django's page", async () => {
-    plain.tamper = (_method, target, answer) =>
-      target === 'no-such-list/' ? { ...answer, body: Buffer.from('{"detail":"Nothing here."}') } : answer;
+    plain.tamper = (_method, url, answer) =>
+      url === 'no-such-list/' ? { ...answer, body: Buffer.from('{"detail":"Nothing here."}') } : answer;
     const report = await verifyInProcess(plain);
     expect(report.lines).toEqual(['GET no-such-list/: detail "Nothing here." → "Not found."']);
     expect(report.departed).toBe(0);
