@@ -22,8 +22,8 @@ export type Job =
   | { kind: 'diff-baseline'; before: string; after: string }
   /** `npm run import` from a served build into a fresh data folder. */
   | { kind: 'import'; from: string; dataDir: string; configPath: string }
-  /** The import's baseline: GET each of `targets` (relative to `from`) as the import asks them, and JSON.parse it. */
-  | { kind: 'import-baseline'; from: string; targets: string[]; concurrency: number }
+  /** The import's baseline: GET each of `urls` (relative to `from`) as the import asks them, and JSON.parse it. */
+  | { kind: 'import-baseline'; from: string; urls: string[]; concurrency: number }
   /** What the live preview does with one saved company file: read it, parse it, check each record. */
   | { kind: 'reload'; file: string };
 
@@ -273,8 +273,8 @@ function fetchBodyOnce(url: string): Promise<Buffer> {
 async function runImportBaseline(job: Extract<Job, { kind: 'import-baseline' }>): Promise<ChildResult> {
   const clocks = startClocks();
   let bytes = 0;
-  const parsed = await mapLimited(job.targets, job.concurrency, async (target) => {
-    const body = await fetchBody(new URL(target, job.from).href);
+  const parsed = await mapLimited(job.urls, job.concurrency, async (url) => {
+    const body = await fetchBody(new URL(url, job.from).href);
     bytes += body.length;
     return JSON.parse(body.toString('utf8')) as unknown;
   });

@@ -72,14 +72,14 @@ const relative = (path: string) => path.slice(1);
 const PAGE_CONCURRENCY = 4;
 
 /** The request of a paginated list's page, relative to the base URL. */
-const pageTarget = (resource: Pick<Resource, 'path'>, page: number) =>
+const pageUrl = (resource: Pick<Resource, 'path'>, page: number) =>
   page === 1 ? relative(resource.path) : `${relative(resource.path)}?page=${page}`;
 
 /**
  * Every request the import makes of a service whose paginated lists have `pages` pages (one
  * number for all, or each list's by resource name), relative to its base URL.
  */
-export function importTargets(
+export function importUrls(
   pages: number | ReadonlyMap<string, number>,
   resources: readonly Resource[] = RESOURCES,
 ): string[] {
@@ -89,7 +89,7 @@ export function importTargets(
     ...resources
       .filter((resource) => resource.paginated)
       .flatMap((resource) =>
-        Array.from({ length: Math.max(1, pagesOf(resource)) }, (_, i) => pageTarget(resource, i + 1)),
+        Array.from({ length: Math.max(1, pagesOf(resource)) }, (_, i) => pageUrl(resource, i + 1)),
       ),
   ];
 }
@@ -242,9 +242,9 @@ export async function readService(from: string, options: ReadOptions = {}): Prom
   const readPages = async (resource: Resource): Promise<FetchedPages> => {
     /** A record and records of the list in the messages: `texture`, `textures`. */
     const [RECORD, RECORDS] = countedAs(resource);
-    const first = envelopeOf(await ask(pageTarget(resource, 1)), 1);
+    const first = envelopeOf(await ask(pageUrl(resource, 1)), 1);
     const count = first.count;
-    const linkTo = (page: number) => new URL(pageTarget(resource, page), base).href;
+    const linkTo = (page: number) => new URL(pageUrl(resource, page), base).href;
     if (first.next === null) {
       if (first.results.length !== count) {
         throw new ImportError(
@@ -276,7 +276,7 @@ export async function readService(from: string, options: ReadOptions = {}): Prom
     // what following them one by one would have read.
     const pages: FetchedPage[] = [first];
     const readPage = async (page: number) => {
-      const fetched = envelopeOf(await ask(pageTarget(resource, page)), page);
+      const fetched = envelopeOf(await ask(pageUrl(resource, page)), page);
       const last = page === pagesTotal;
       const holds = last ? count - pageSize * (pagesTotal - 1) : pageSize;
       if (fetched.count !== count) {

@@ -59,7 +59,7 @@ describe('a child run', () => {
     try {
       const { port } = server.address() as AddressInfo;
       const result = await runChild(
-        { kind: 'import-baseline', from: `http://127.0.0.1:${port}/`, targets: ['a/', 'b/'], concurrency: 1 },
+        { kind: 'import-baseline', from: `http://127.0.0.1:${port}/`, urls: ['a/', 'b/'], concurrency: 1 },
         'test',
       );
       expect(asked).toEqual(['/a/', '/a/', '/b/']);

@@ -13,7 +13,7 @@ import { DataErrors, formatDataError } from '../../scripts/builder/pipeline/erro
 import { settingsFileText } from '../../scripts/cli/settings-file.ts';
 import { fileFor } from '../../scripts/contract/routes.ts';
 import { DataFolderInUse, type ImportOptions, importService } from '../../scripts/migrate/import.ts';
-import { ImportError, importTargets } from '../../scripts/migrate/read-service.ts';
+import { ImportError, importUrls } from '../../scripts/migrate/read-service.ts';
 import { ROOT } from './helpers/cli.ts';
 import { validCompany, validFair } from './helpers/records.ts';
 import {
@@ -165,11 +165,11 @@ async function expectBuildReproduces(service: StandInService, pages: number): Pr
     ...settings,
   });
   // The requests that the build answers with one file each, as the service was asked them.
-  for (const target of importTargets(pages)) {
-    const [pathPart, query] = target.split('?');
+  for (const url of importUrls(pages)) {
+    const [pathPart, query] = url.split('?');
     const file = fileFor(`/${pathPart}`, Object.fromEntries(new URLSearchParams(query)));
     const built = await readFile(path.join(out, 'public', file));
-    expect(built.toString('utf8'), target).toBe(service.answer(target).toString('utf8'));
+    expect(built.toString('utf8'), url).toBe(service.answer(url).toString('utf8'));
   }
   // One page more than the service has is not a page the build makes either.
   await expect(readFile(path.join(out, 'public', `virtualbooth-texture/page=${pages + 1}.json`))).rejects.toThrow();
