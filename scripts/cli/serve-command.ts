@@ -2,27 +2,34 @@
 
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { fileFor, linkBase, TEXTURES } from '../contract/routes.ts';
+import { fileFor, linkBase, RESOURCES } from '../contract/routes.ts';
 import { addressForPeople, closeOnSignals, createApiServer, listen } from '../respond/node-server.ts';
 import { runCommand } from './fail.ts';
 import { settingsOrExit } from './settings.ts';
 
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
 
-/**
- * The base URL the output's page links name, when it differs from where it is served: serve
- * sends the files as built (that is what a static host does), so the user should know why a
- * `next` link leads elsewhere. Read from the first texture page, the one list with links.
- */
-async function otherLinkBase(root: string, served: string): Promise<string | undefined> {
-  const text = await readFile(path.join(root, fileFor(`/${TEXTURES}/`, {})), 'utf8').catch(() => undefined);
-  let next: unknown;
+/** The `next` link of a list's first page, when the file is there and says one. */
+async function nextLink(file: string): Promise<unknown> {
+  const text = await readFile(file, 'utf8').catch(() => undefined);
   try {
-    next = text === undefined ? undefined : (JSON.parse(text) as { next?: unknown }).next;
+    return text === undefined ? undefined : (JSON.parse(text) as { next?: unknown }).next;
   } catch {
     return undefined;
   }
-  const base = linkBase(next);
+}
+
+/**
+ * The base URL the output's page links name, when it differs from where it is served: serve
+ * sends the files as built (that is what a static host does), so the user should know why a
+ * `next` link leads elsewhere. Read from the first page of the first paginated list that links on.
+ */
+async function otherLinkBase(root: string, served: string): Promise<string | undefined> {
+  let base: string | undefined;
+  for (const resource of RESOURCES.filter((declared) => declared.paginated)) {
+    base = linkBase(await nextLink(path.join(root, fileFor(resource.path, {}))));
+    if (base !== undefined) break;
+  }
   if (base === undefined || !URL.canParse(base)) return undefined;
   const [linked, here] = [new URL(base), new URL(served)];
   const sameHost = linked.hostname === here.hostname || (LOOPBACK.has(linked.hostname) && LOOPBACK.has(here.hostname));

@@ -6,7 +6,7 @@
 import { formatOrdering, type OrderTerm, parseOrdering } from './ordering.ts';
 import { pageCount, parsePage } from './pagination.ts';
 import { type ListQuery, readListQuery } from './query.ts';
-import { type ApiResourceName, RESOURCES, virtualboothTexture } from './resources/index.ts';
+import { type ApiResourceName, RESOURCES } from './resources/index.ts';
 import type { Resource } from './resources/resource.ts';
 
 export { RESOURCES };
@@ -34,9 +34,6 @@ export function routingOf(resources: readonly Routed[]): Routed[] {
 
 /** The name of one of the API's resources. */
 export type ResourceName = ApiResourceName;
-
-/** The sample's paginated resource (DRF's PageNumberPagination). */
-export const TEXTURES = virtualboothTexture.name;
 
 /**
  * The base URL a page link of a paginated list was built with, what it holds before the list's
