@@ -1,4 +1,4 @@
-// Stage 2: check every record against its zod schema (schemas.ts holds every rule of a record),
+// Stage 2: check every record against its validator (validators.ts holds every rule of a record),
 // then the rules that span records (unique ids, fairs naming existing events that have a logo).
 // Every problem is collected.
 
@@ -103,18 +103,18 @@ function describeIssues(record: SourceRecord, issues: readonly z.core.$ZodIssue[
   });
 }
 
-/** Checks a record against its resource's schema: zod's output when valid, else every problem. */
+/** Checks a record against its resource's validator: zod's output when valid, else every problem. */
 export function checkRecord(
   source: SourceRecord,
   errors: DataError[],
   resources: readonly Resource[] = RESOURCES,
 ): unknown {
-  const schema: z.ZodType = validatorOf(declarationOf(source.resource, resources));
-  const result = schema.safeParse(source.value);
+  const validator: z.ZodType = validatorOf(declarationOf(source.resource, resources));
+  const result = validator.safeParse(source.value);
   if (result.success) return result.data;
   // Parsed again for the messages only: reportInput (the bad value in each issue) makes zod
   // take its slow path, and a catalogue is almost always valid.
-  const reported = schema.safeParse(source.value, { reportInput: true });
+  const reported = validator.safeParse(source.value, { reportInput: true });
   errors.push(...describeIssues(source, reported.error?.issues ?? []));
   return undefined;
 }
@@ -197,7 +197,7 @@ export function checkEmbedded(
   const shown = Object.keys(embed.shows).filter((field) => field !== 'id');
   const seen = new Set<number>();
   for (const { id, given, index: i } of namedItems(embed, source.value)) {
-    // A repeated one is reported once: the schema reports it.
+    // A repeated one is reported once: the validator reports it.
     if (seen.has(id)) continue;
     seen.add(id);
     const gives = (field: string) => given !== null && Object.hasOwn(given, field);
@@ -215,7 +215,7 @@ export function checkEmbedded(
         );
       }
     } else if (embeddedComplete && given) {
-      // At the missing field's place, as the schema reports a missing field.
+      // At the missing field's place, as the validator reports a missing field.
       for (const field of shown.filter((name) => !gives(name))) {
         errors.push(
           at(
@@ -250,7 +250,7 @@ function embeddedLookup(records: readonly SourceRecord[], valid: readonly unknow
 }
 
 /**
- * Stage 2: every record against its schema, then the rules across records. The catalogue holds
+ * Stage 2: every record against its validator, then the rules across records. The catalogue holds
  * zod's output of each valid record, in source order (so that the API keeps the order of the
  * data, and a repeated id names the earlier record). `incomplete` names the resources a file of
  * which could not be read (see checkEmbedded).

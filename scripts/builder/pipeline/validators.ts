@@ -59,15 +59,16 @@ const describeRecord = (resource: Resource) =>
 const made = new WeakMap<Resource, z.ZodType>();
 
 /**
- * The zod schema of a record of `resource`, made once per declaration. What the JSON Schemas
- * (json-schemas.ts) cannot say is said in its description; test/unit/json-schemas.test.ts lists
- * the same rules and proves that zod and JSON Schema agree on every other one.
+ * The validator of a record of `resource`, made once per declaration from its record schema. What
+ * the JSON Schemas (json-schemas.ts) cannot say is said in its description;
+ * test/unit/json-schemas.test.ts lists the same rules and proves that zod and JSON Schema agree on
+ * every other one.
  */
 export function validatorOf(resource: Resource): z.ZodType {
-  let schema = made.get(resource);
-  if (schema === undefined) {
-    schema = wellFormedText(resource.record(FIELDS)).describe(describeRecord(resource));
-    made.set(resource, schema);
+  let validator = made.get(resource);
+  if (validator === undefined) {
+    validator = wellFormedText(resource.record(FIELDS)).describe(describeRecord(resource));
+    made.set(resource, validator);
   }
-  return schema;
+  return validator;
 }

@@ -45,7 +45,7 @@ export interface Resource {
   path: string;
   /** DRF's name of the list view, in the OPTIONS body. */
   title: string;
-  /** A record, in the messages and the schemas' descriptions ("a virtual fair"). */
+  /** A record, in the messages and the JSON Schemas' descriptions ("a virtual fair"). */
   one: string;
   /** Records, in the documents ("textures"). */
   many: string;
@@ -66,7 +66,7 @@ export interface Resource {
   /** The filters, search and ordering the settings file gives it (query.ts); none when absent. */
   query?: QuerySettings;
   embeds?: Embed;
-  /** The rules JSON Schema cannot express, checked by the build, said in the schemas' descriptions. */
+  /** The rules JSON Schema cannot express, checked by the build, said in the JSON Schemas' descriptions. */
   buildOnlyRules: readonly string[];
   /** The OpenAPI component of a listed record, and its description. */
   component: string;
