@@ -4,7 +4,8 @@
 
 import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { importTargets } from '../migrate/read-service.ts';
+import { importUrls } from '../migrate/read-service.ts';
+import { SETTINGS_FILE } from '../shared/settings-keys.ts';
 import type { ChildResult } from './child.ts';
 import {
   alternatingRounds,
@@ -56,7 +57,7 @@ const importJob = (from: string, project: string) =>
     kind: 'import',
     from,
     dataDir: path.join(project, 'data'),
-    configPath: path.join(project, 'static-api.config.json'),
+    configPath: path.join(project, SETTINGS_FILE),
   }) as const;
 
 /** Runs the rounds of the import and its baseline; each import writes a project of its own. */
@@ -65,7 +66,7 @@ export async function runImportCase(benchDir: string, dataDir: string, textures:
   await rm(caseDir, { recursive: true, force: true });
   await mkdir(caseDir, { recursive: true });
   // What the import asks for: the three lists and every texture page.
-  const targets = importTargets(Math.ceil(textures / PAGE_SIZE));
+  const urls = importUrls(Math.ceil(textures / PAGE_SIZE));
   return withServedCatalogue(caseDir, dataDir, (from) =>
     alternatingRounds(
       (round) => {
@@ -74,10 +75,7 @@ export async function runImportCase(benchDir: string, dataDir: string, textures:
       },
       (round) => {
         settleDisk();
-        return runChild(
-          { kind: 'import-baseline', from, targets, concurrency: CONCURRENCY },
-          `import-baseline r${round}`,
-        );
+        return runChild({ kind: 'import-baseline', from, urls, concurrency: CONCURRENCY }, `import-baseline r${round}`);
       },
       ROUNDS,
     ),

@@ -11,6 +11,7 @@ import { RESOURCES } from '../contract/resources/index.ts';
 import type { Resource } from '../contract/resources/resource.ts';
 import { type FilterRoute, planDocuments, type Route, routingOf } from '../contract/routes.ts';
 import { readCommitTimes, subfolderTimes } from '../shared/commit-times.ts';
+import { SETTINGS_FILE } from '../shared/settings-keys.ts';
 import { recoverOutput } from '../shared/swap.ts';
 import { writeOutput } from '../shared/write.ts';
 import { LIMITS, TARGETS } from '../targets/index.ts';
@@ -86,7 +87,7 @@ export function withDeclaredQueries<T extends Pick<BuildOptions, 'resources' | '
   const resources = withQuerySettings(
     options.resources ?? RESOURCES,
     options.resourceSettings,
-    options.configPath ?? 'static-api.config.json',
+    options.configPath ?? SETTINGS_FILE,
   );
   return { ...options, resources, resourceSettings: undefined };
 }

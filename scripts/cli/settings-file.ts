@@ -7,6 +7,7 @@ import { RESOURCES } from '../contract/resources/index.ts';
 import type { Resource } from '../contract/resources/resource.ts';
 import { searchPrefix } from '../contract/search.ts';
 import { ProjectError } from '../shared/errors.ts';
+import { SETTINGS_FILE_KEYS } from '../shared/settings-keys.ts';
 
 /** What the file may hold; each value is checked like its flag (settings.ts). */
 export interface FileSettings {
@@ -20,16 +21,6 @@ export interface FileSettings {
   /** Filters, search and ordering per resource, in DRF's terms (checkResourceSettings). */
   resources?: Record<string, ResourceSettings>;
 }
-
-/** The keys the file may hold, besides `$schema` (builder/documents/json-schemas.ts writes its JSON Schema). */
-export const SETTINGS_FILE_KEYS = [
-  'baseUrl',
-  'pageSize',
-  'targets',
-  'cloudflarePlan',
-  'reference',
-  'resources',
-] as const;
 
 /** A settings file that cannot be used, said in one line naming the file. */
 export class SettingsFileError extends ProjectError {}

@@ -9,6 +9,7 @@ import { DEFAULT_PAGE_SIZE } from '../contract/pagination.ts';
 import type { ResourceSettings } from '../contract/query.ts';
 import { ProjectError } from '../shared/errors.ts';
 import { DEFAULT_OUTPUT_FOLDER } from '../shared/folders.ts';
+import { SETTINGS_FILE, SETTINGS_FILE_KEYS, type SettingsFileKey } from '../shared/settings-keys.ts';
 import { CLOUDFLARE_PLANS, type CloudflarePlan, DEFAULT_CLOUDFLARE_PLAN } from '../targets/limits.ts';
 import { REFUSED_TARGETS, TARGET_NAMES } from '../targets/names.ts';
 import { EXIT_STATUS } from './exit-status.ts';
@@ -20,7 +21,7 @@ export const DEFAULTS = {
   headersPath: '_headers',
   targetsDir: 'targets',
   schemasDir: 'schemas',
-  configPath: 'static-api.config.json',
+  configPath: SETTINGS_FILE,
   /** Where `npm start` and `npm run dev` build, a folder per port: git ignores it, so a preview never changes committed files. */
   previewDir: '.preview',
   host: '127.0.0.1',
@@ -89,7 +90,7 @@ interface Option {
   value?: string;
   variable?: string;
   /** Its key in the settings file, when the file may hold it. */
-  fileKey?: string;
+  fileKey?: SettingsFileKey;
   description: string;
   default: string;
 }
@@ -127,7 +128,7 @@ export const OPTIONS = {
   config: {
     flag: '--config',
     value: '<file>',
-    description: 'the project settings file (baseUrl, pageSize, targets, cloudflarePlan, reference); optional',
+    description: `the project settings file (${SETTINGS_FILE_KEYS.filter((key) => key !== 'resources').join(', ')}); optional`,
     default: DEFAULTS.configPath,
   },
   'base-url': {

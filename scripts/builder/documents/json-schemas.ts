@@ -1,13 +1,14 @@
-// The JSON Schemas (draft 2020-12) of the source files, made from the zod schemas of schemas.ts
-// with zod's own z.toJSONSchema: editors check data/ against them as you type
-// (.vscode/settings.json), and openapi.ts builds the API's record shapes from them. The rules
-// JSON Schema cannot express are named in each schema's description (see schemas.ts).
+// The JSON Schemas (draft 2020-12) of the source files, made from the record validators of
+// ../pipeline/validators.ts with zod's own z.toJSONSchema: editors check data/ against them as you
+// type (.vscode/settings.json), and openapi.ts builds the API's record shapes from them. The rules
+// JSON Schema cannot express are named in each JSON Schema's description (see validators.ts).
 
 import { z } from 'zod';
 import { FILTER_KINDS } from '../../contract/filters.ts';
 import type { RESOURCE_SETTING_KEYS } from '../../contract/query.ts';
 import { RESOURCES } from '../../contract/resources/index.ts';
 import type { Resource } from '../../contract/resources/resource.ts';
+import { SETTINGS_FILE, type SettingsFileKey } from '../../shared/settings-keys.ts';
 import { CLOUDFLARE_PLANS } from '../../targets/limits.ts';
 import { TARGET_NAMES } from '../../targets/names.ts';
 import { shownFields } from '../pipeline/query-fields.ts';
@@ -76,7 +77,7 @@ export function sourceFileJsonSchemas(resources: readonly Resource[] = RESOURCES
 }
 
 /** Where the settings file's JSON Schema is written, and what a settings file's `$schema` names. */
-export const SETTINGS_FILE_SCHEMA = 'schemas/static-api.config.schema.json';
+export const SETTINGS_FILE_SCHEMA = `schemas/${SETTINGS_FILE.replace(/\.json$/, '.schema.json')}`;
 
 const namesOf = (fields: readonly string[], what: string) =>
   z.array(z.enum(fields as [string, ...string[]])).meta({ uniqueItems: true, description: what });
@@ -135,7 +136,7 @@ function resourceSettingsSchema(resource: Resource) {
  * list. A few checks are the commands' alone, as its description says.
  */
 export function settingsFileJsonSchema(resources: readonly Resource[] = RESOURCES): JsonSchema {
-  const file = z.strictObject({
+  const keys: Record<'$schema' | SettingsFileKey, z.ZodType> = {
     $schema: z.string().meta({ description: 'This schema, for editors.' }),
     baseUrl: z
       .string()
@@ -156,11 +157,12 @@ export function settingsFileJsonSchema(resources: readonly Resource[] = RESOURCE
       .strictObject(Object.fromEntries(resources.map((resource) => [resource.name, resourceSettingsSchema(resource)])))
       .partial()
       .meta({ description: "Filters, search and ordering per list, in DRF's terms (docs/filters.md)." }),
-  });
+  };
+  const file = z.strictObject(keys);
   const { $schema, ...schema } = z.toJSONSchema(file.partial(), { io: 'input', target: 'draft-2020-12' });
   return {
     $schema,
-    title: 'static-api.config.json',
+    title: SETTINGS_FILE,
     description:
       'The project settings file. Checked by the commands alone: that baseUrl parses as a URL (WHATWG URL); that no target name holds a comma. Generated from scripts/builder/documents/json-schemas.ts: do not edit.',
     ...schema,
