@@ -75,6 +75,8 @@ const MIB = 1024 * 1024;
 export const READ = '2026-11-25';
 /** The targets that are web servers, which have no limits of their own: the way out of a host's. */
 export const WEB_SERVERS = 'nginx, caddy or apache';
+/** The way out of Netlify's and Vercel's limits: a target whose files and answers they do not bound. */
+export const ANOTHER_TARGET = `another target (cloudflare-workers, ${WEB_SERVERS})`;
 
 /** What the check is given: the build's files, before anything is written. */
 export interface Built {

@@ -1,6 +1,6 @@
 // What Netlify accepts, for the netlify target, checked by targets/limits.ts.
 
-import { type Limit, READ, sortedListFile, WEB_SERVERS } from '../limits.ts';
+import { ANOTHER_TARGET, type Limit, READ, sortedListFile } from '../limits.ts';
 
 export const NETLIFY_LIMITS: readonly Limit[] = [
   {
@@ -9,7 +9,7 @@ export const NETLIFY_LIMITS: readonly Limit[] = [
     measure: { kind: 'rules', place: { in: 'target', file: '_redirects' }, count: 'redirects-all' },
     max: 10_000,
     what: '_redirects rules Netlify advises against',
-    ways: `another target (cloudflare-workers, ${WEB_SERVERS})`,
+    ways: ANOTHER_TARGET,
     source: 'https://docs.netlify.com/routing/redirects/',
     read: READ,
   },
@@ -18,7 +18,7 @@ export const NETLIFY_LIMITS: readonly Limit[] = [
     measure: { kind: 'file-size', files: /^[^_/][^/]*\/[^/]+\.json$/ },
     max: 20_000_000,
     what: 'streamed per Netlify function answer',
-    ways: `another target (cloudflare-workers, ${WEB_SERVERS})`,
+    ways: ANOTHER_TARGET,
     source: 'https://docs.netlify.com/build/functions/overview/',
     read: READ,
   },
@@ -27,7 +27,7 @@ export const NETLIFY_LIMITS: readonly Limit[] = [
     measure: { kind: 'file-size', files: sortedListFile },
     max: 6_000_000,
     what: 'buffered per Netlify function answer',
-    ways: `another target (cloudflare-workers, ${WEB_SERVERS})`,
+    ways: ANOTHER_TARGET,
     source: 'https://docs.netlify.com/build/functions/overview/',
     read: READ,
   },
