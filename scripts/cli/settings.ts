@@ -15,6 +15,8 @@ import { REFUSED_TARGETS, TARGET_NAMES } from '../targets/names.ts';
 import { EXIT_STATUS } from './exit-status.ts';
 import { readSettingsFile, SettingsFileError } from './settings-file.ts';
 
+const DEFAULT_PORT = 3000;
+
 export const DEFAULTS = {
   dataDir: 'data',
   outDir: DEFAULT_OUTPUT_FOLDER,
@@ -25,9 +27,9 @@ export const DEFAULTS = {
   /** Where `npm start` and `npm run dev` build, a folder per port: git ignores it, so a preview never changes committed files. */
   previewDir: '.preview',
   host: '127.0.0.1',
-  port: 3000,
+  port: DEFAULT_PORT,
   /** The origin `npm start` serves on by default, so the committed public/ matches it. */
-  baseUrl: 'http://localhost:3000',
+  baseUrl: `http://localhost:${DEFAULT_PORT}`,
   pageSize: DEFAULT_PAGE_SIZE,
   cloudflarePlan: DEFAULT_CLOUDFLARE_PLAN,
   /** `npm run diff`'s report. */
