@@ -4,23 +4,18 @@
 
 import type { z } from 'zod';
 import { type HeaderRule, headersFor, parseHeadersFile } from '../../contract/headers.ts';
-import { RESOURCES } from '../../contract/resources/index.ts';
-import type { Embed, Resource } from '../../contract/resources/resource.ts';
+import { type ApiDeclarations, RESOURCES } from '../../contract/resources/index.ts';
+import type { Embed, RecordOf, Resource } from '../../contract/resources/resource.ts';
 import { type DataError, pointerOf } from './errors.ts';
 import type { SourceRecord } from './load.ts';
 import { likelyMisspellings } from './misspellings.ts';
-import { type Company, type Event, type Fair, type Texture, validatorOf } from './validators.ts';
+import { validatorOf } from './validators.ts';
 
 /**
  * Each resource's valid records (zod's output), in source order, by resource name: the API's
  * four typed, any other declared resource's under its own name (recordsOf).
  */
-export interface Catalogue {
-  company: Company[];
-  event: Event[];
-  virtualfair: Fair[];
-  'virtualbooth-texture': Texture[];
-}
+export type Catalogue = { [Declared in ApiDeclarations[number] as Declared['name']]: RecordOf<Declared>[] };
 
 /** The valid records of `resource` in `catalogue`. */
 export function recordsOf(catalogue: Catalogue, resource: string): unknown[] {

@@ -3,8 +3,7 @@
 
 import { z } from 'zod';
 import { fieldKinds } from '../../contract/resources/fields.ts';
-import type { company, event, virtualboothTexture, virtualfair } from '../../contract/resources/index.ts';
-import type { RecordOf, Resource } from '../../contract/resources/resource.ts';
+import type { Resource } from '../../contract/resources/resource.ts';
 
 const FIELDS = fieldKinds(z);
 
@@ -45,11 +44,6 @@ function wellFormedText<T extends z.ZodType<object>>(schema: T): T {
     { when: (payload) => isPlainObject(payload.value) },
   );
 }
-
-export type Company = RecordOf<typeof company>;
-export type Event = RecordOf<typeof event>;
-export type Fair = RecordOf<typeof virtualfair>;
-export type Texture = RecordOf<typeof virtualboothTexture>;
 
 const describeRecord = (resource: Resource) =>
   `${resource.one[0]?.toUpperCase()}${resource.one.slice(1)}. A file of data/ holds one record or an array of them. ` +

@@ -10,6 +10,9 @@ export { company, event, virtualboothTexture, virtualfair };
 
 const API = [company, virtualfair, event, virtualboothTexture] as const;
 
+/** The API's declarations, each with its own record type. */
+export type ApiDeclarations = typeof API;
+
 /** The name of one of the API's resources. */
 export type ApiResourceName = (typeof API)[number]['name'];
 
