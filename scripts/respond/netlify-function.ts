@@ -1,5 +1,5 @@
 // The Netlify target's function (Functions v2: a fetch-style handler): the Cloudflare worker on
-// Netlify. It answers every request on a list path and on the pages beside the API, whatever
+// Netlify. It answers every request on a list path and on the documents beside the API, whatever
 // the method and the query: Netlify's `_redirects` match a query key only as written
 // (`%70age=2` is not `page`), so no rule can tell which file answers a query as Django reads it,
 // and a rule that guessed would send another list's bytes under 200.

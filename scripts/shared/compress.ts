@@ -28,7 +28,7 @@ import { concurrencyLimit } from './map-limited.ts';
 export const MIN_COMPRESSED_BYTES = 4096;
 
 /**
- * The API's answers. Not `_headers` or `_redirects`, which no server sends, nor the pages beside
+ * The API's answers. Not `_headers` or `_redirects`, which no server sends, nor the documents beside
  * the API (the reference page), whose servers' rules do not name Accept-Encoding in Vary.
  */
 const COMPRESSED_TYPES = /\.json$/;

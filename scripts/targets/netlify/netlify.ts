@@ -2,7 +2,7 @@
 // scripts/targets/netlify/redirects.ts laid into it (kept out of public/, which wrangler reads as
 // Cloudflare's, for Workers), and the request handler as one Functions v2 function
 // (scripts/respond/netlify-function.ts) that answers every request on a list path and on the
-// pages beside the API: every method, every query. Netlify's CDN keeps its GET answers until
+// documents beside the API: every method, every query. Netlify's CDN keeps its GET answers until
 // the next deploy. Where Netlify still differs from DRF is in the README it writes (and in
 // test/e2e/expectations.ts).
 
