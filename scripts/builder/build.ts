@@ -11,6 +11,7 @@ import { RESOURCES } from '../contract/resources/index.ts';
 import type { Resource } from '../contract/resources/resource.ts';
 import { type FilterRoute, planDocuments, type Route, routingOf } from '../contract/routes.ts';
 import { readCommitTimes, subfolderTimes } from '../shared/commit-times.ts';
+import { type FileBody, sizeOf } from '../shared/file-body.ts';
 import { SETTINGS_FILE } from '../shared/settings-keys.ts';
 import { recoverOutput } from '../shared/swap.ts';
 import { writeOutput } from '../shared/write.ts';
@@ -127,11 +128,11 @@ function cannotQuery(target: string, paths: readonly string[]): string {
 function withinLimits(
   selected: readonly Target[],
   made: readonly Map<string, string>[],
-  output: ReadonlyMap<string, string>,
+  output: ReadonlyMap<string, FileBody>,
   options: BuildOptions,
 ): number[] {
   const warn = options.warn ?? (() => {});
-  const sizes = new Map([...output].map(([file, text]) => [file, Buffer.byteLength(text)]));
+  const sizes = new Map([...output].map(([file, body]) => [file, sizeOf(body)]));
   const plan = options.cloudflarePlan ?? DEFAULT_CLOUDFLARE_PLAN;
   const resources = options.resources ?? RESOURCES;
   const queried = queriedLists(resources);
@@ -182,9 +183,9 @@ export async function addPages(
  * targets are selected: public/ never depends on --target. They are made from the files before
  * them, so the live preview makes them again from its whole output.
  */
-export function addSiteFiles(files: Map<string, string>, context: TargetContext): void {
+export function addSiteFiles(files: Map<string, FileBody>, context: TargetContext): void {
   for (const target of TARGETS)
-    for (const [file, text] of target.siteFiles?.(context, files) ?? []) files.set(file, text);
+    for (const [file, body] of target.siteFiles?.(context, files) ?? []) files.set(file, body);
 }
 
 /** What the targets are given of a build: its routes, its pages, the `_headers` rules and the resources. */
@@ -214,7 +215,7 @@ export async function renderSite(
   headersText: string,
   options: Pick<BuildOptions, 'reference' | 'baseUrl' | 'pageSize' | 'resources'>,
   prepared: Prepared = {},
-): Promise<{ answers: Map<string, string>; files: Map<string, string> }> {
+): Promise<{ answers: Map<string, string>; files: Map<string, FileBody> }> {
   const resources = options.resources ?? RESOURCES;
   const answers = await addPages(
     render(catalogue, context.routes, headersText, options, prepared, resources),
@@ -223,13 +224,13 @@ export async function renderSite(
   );
   for (const [file, text] of recordsParts(catalogue, options, resources, prepared)) answers.set(file, text);
   for (const [file, text] of filterFiles(context.filterRoutes ?? [], answers, resources)) answers.set(file, text);
-  const files = new Map(answers);
+  const files = new Map<string, FileBody>(answers);
   addSiteFiles(files, context);
   return { answers, files };
 }
 
 /** Writes the whole output into `outDir`, swapped in at once. */
-export function writeSite(options: Pick<BuildOptions, 'outDir' | 'precompress'>, files: ReadonlyMap<string, string>) {
+export function writeSite(options: Pick<BuildOptions, 'outDir' | 'precompress'>, files: ReadonlyMap<string, FileBody>) {
   return writeOutput(options.outDir, files, undefined, { precompress: options.precompress ?? true });
 }
 
@@ -243,7 +244,7 @@ export interface KeptSources {
   /** The stage logger the preview times its own stages with. */
   step: (line: string) => void;
   /** Receives the rendered answers and the whole output, which later publications change in part. */
-  rendered: (site: { answers: Map<string, string>; files: Map<string, string> }) => void;
+  rendered: (site: { answers: Map<string, string>; files: Map<string, FileBody> }) => void;
 }
 
 /**

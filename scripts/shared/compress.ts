@@ -33,6 +33,13 @@ export const MIN_COMPRESSED_BYTES = 4096;
  */
 const COMPRESSED_TYPES = /\.json$/;
 
+/**
+ * Files under these folders are read by the request handler's code, never sent as they are: the
+ * records a query is answered from (`_records/`, contract/query.ts) and the parts of a file too
+ * large for one store (`_parts/`, parts.ts). No target serves a sibling of them.
+ */
+const READ_BY_CODE = /^_(records|parts)\//;
+
 /** Each sibling's `Content-Encoding` and file name ending, in the order a server prefers them. */
 export const ENCODINGS = [
   { encoding: 'br', extension: '.br' },
@@ -63,7 +70,7 @@ export function siblingOfFile(sibling: { mtimeMs: number }, file: { mtimeMs: num
 
 /** Whether an answer file of this name and size gets siblings. */
 export function worthCompressing(file: string, size: number): boolean {
-  return size >= MIN_COMPRESSED_BYTES && COMPRESSED_TYPES.test(file);
+  return size >= MIN_COMPRESSED_BYTES && COMPRESSED_TYPES.test(file) && !READ_BY_CODE.test(file);
 }
 
 /**

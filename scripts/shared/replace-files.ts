@@ -8,6 +8,7 @@ import { mkdir, rename, rm, rmdir } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { ENCODINGS, writeSiblings } from './compress.ts';
+import { bytesOf, type FileBody } from './file-body.ts';
 import { mapLimited } from './map-limited.ts';
 
 const WRITE_CONCURRENCY = 32;
@@ -25,10 +26,10 @@ export interface ReplaceOptions {
  * file's (compress.ts siblingOfFile). Removed first, they would leave an instant in which the old
  * file is there without them, and a client that knew them would be sent the old bytes again.
  */
-async function replaceFile(dir: string, file: string, text: string, options: ReplaceOptions): Promise<void> {
+async function replaceFile(dir: string, file: string, body: FileBody, options: ReplaceOptions): Promise<void> {
   const destination = path.join(dir, file);
   const partial = `${destination}.partial-${process.pid}`;
-  await writeFile(partial, text);
+  await writeFile(partial, body);
   await rename(partial, destination);
   if (options.precompress) {
     await Promise.all(ENCODINGS.map(({ extension }) => rm(`${destination}${extension}`, { force: true })));
@@ -59,10 +60,10 @@ async function removeFile(dir: string, file: string): Promise<void> {
  */
 export async function replaceFiles(
   dir: string,
-  changes: ReadonlyMap<string, string | null>,
+  changes: ReadonlyMap<string, FileBody | null>,
   options: ReplaceOptions = {},
 ): Promise<void> {
-  const written = [...changes].filter((change): change is [string, string] => change[1] !== null);
+  const written = [...changes].filter((change): change is [string, FileBody] => change[1] !== null);
   const removed = [...changes].filter(([, text]) => text === null).map(([file]) => file);
   const folders = new Map<string, Promise<unknown>>();
   await mapLimited(written, WRITE_CONCURRENCY, async ([file, text]) => {
@@ -80,9 +81,7 @@ export async function replaceFiles(
  * (compress.ts decides). Apart, and after: compressing a large answer takes a second of two
  * threads, which a server in the same process can first use to send the new answers.
  */
-export async function writeSiblingsOf(dir: string, changes: ReadonlyMap<string, string | null>): Promise<void> {
-  const written = [...changes].filter((change): change is [string, string] => change[1] !== null);
-  await mapLimited(written, WRITE_CONCURRENCY, ([file, text]) =>
-    writeSiblings(path.join(dir, file), Buffer.from(text)),
-  );
+export async function writeSiblingsOf(dir: string, changes: ReadonlyMap<string, FileBody | null>): Promise<void> {
+  const written = [...changes].filter((change): change is [string, FileBody] => change[1] !== null);
+  await mapLimited(written, WRITE_CONCURRENCY, ([file, body]) => writeSiblings(path.join(dir, file), bytesOf(body)));
 }

@@ -6,6 +6,7 @@
 
 import { fileFor, RESOURCES, type Routed } from '../contract/routes.ts';
 import { UserFacingError } from '../shared/errors.ts';
+import { bytesOf, type FileBody } from '../shared/file-body.ts';
 
 export const CLOUDFLARE_PLANS = ['free', 'paid'] as const;
 export type CloudflarePlan = (typeof CLOUDFLARE_PLANS)[number];
@@ -81,7 +82,7 @@ export const ANOTHER_TARGET = `another target (cloudflare-workers, ${WEB_SERVERS
 /** What the check is given: the build's files, before anything is written. */
 export interface Built {
   /** The output folder's files, for the rule files' text. */
-  output: ReadonlyMap<string, string>;
+  output: ReadonlyMap<string, FileBody>;
   /** The size in bytes of each file of the output folder. */
   sizes: ReadonlyMap<string, number>;
   /** The target's own files (targets/<name>/). */
@@ -177,8 +178,9 @@ function measurements(limit: Limit, built: Built, outDir: string, targetDir: str
       ];
     case 'rules': {
       const { place } = measure;
-      const text = place.in === 'output' ? built.output.get(place.file) : built.targetFiles.get(place.file);
-      if (text === undefined) return [];
+      const body = place.in === 'output' ? built.output.get(place.file) : built.targetFiles.get(place.file);
+      if (body === undefined) return [];
+      const text = typeof body === 'string' ? body : bytesOf(body).toString('utf8');
       const shown = place.in === 'output' ? `${outDir}/${place.file}` : `${targetDir}/${place.file}`;
       return [{ subject: shown, amount: countRules(text, measure.count), texturePage: false }];
     }

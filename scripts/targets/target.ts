@@ -3,6 +3,7 @@
 
 import type { HeaderRule } from '../contract/headers.ts';
 import type { DocumentRoute, FilterRoute, Route, Routed } from '../contract/routes.ts';
+import type { FileBody } from '../shared/file-body.ts';
 
 /** One object per build, given to every target: code two targets share is made once per context. */
 export interface TargetContext {
@@ -40,5 +41,5 @@ export interface Target {
    * that public/ does not depend on `--target`. `output` is the output folder's files so far
    * (Cloudflare's parts of the files too large for its static assets).
    */
-  siteFiles?(context: TargetContext, output: ReadonlyMap<string, string>): Map<string, string>;
+  siteFiles?(context: TargetContext, output: ReadonlyMap<string, FileBody>): Map<string, FileBody>;
 }

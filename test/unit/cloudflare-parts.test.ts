@@ -6,10 +6,15 @@
 // on a catalogue past 25 MiB, is cloudflare-parts-workerd.test.ts.
 
 import { createHash } from 'node:crypto';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { parseHeadersFile } from '../../scripts/contract/headers.ts';
 import { createWorker, type Env } from '../../scripts/respond/cloudflare-worker.ts';
+import { bytesOf, type FileBody, sizeOf } from '../../scripts/shared/file-body.ts';
 import { manifestFile, PART_BYTES, parseManifest, partFile } from '../../scripts/shared/parts.ts';
+import { writeOutput } from '../../scripts/shared/write.ts';
 import {
   ASSETS_IGNORE_FILE,
   assetFiles,
@@ -33,25 +38,31 @@ function bigList(bytes: number): string {
   return `[${records.join(',')}]`;
 }
 
+/** A file's text: parts are bytes (views of one encoding), the other files text. */
+const textOf = (body: FileBody | undefined) =>
+  typeof body === 'string' ? body : Buffer.from(body ?? []).toString('utf8');
+
 const sha256 = (bytes: Buffer | string) => createHash('sha256').update(bytes).digest('hex');
 
 describe('a part boundary', () => {
   const partsOf = (text: string) => {
     const files = assetFiles(new Map([['company/index.json', text]]));
     const { parts } = parseManifest(files.get(manifestFile('company/index.json')) as string);
-    return parts.map((_, index) => files.get(partFile('company/index.json', index + 1)) as string);
+    return parts.map((_, index) => bytesOf(files.get(partFile('company/index.json', index + 1)) as FileBody));
   };
+  const starts = (part: Buffer | undefined, text: string) => part?.subarray(0, 4).toString().startsWith(text);
+  const ends = (part: Buffer | undefined, text: string) => part?.subarray(-4).toString().endsWith(text);
   const tail = 'a'.repeat(MAX_ASSET_BYTES);
 
   it('never splits a surrogate pair, and leaves out no character that fits', () => {
     // The pair's four bytes would end 1 byte past the part (its first unit alone, as U+FFFD,
     // would fit); the 3-byte character ends on it.
     const pairs = partsOf(`${'a'.repeat(PART_BYTES - 3)}😀${tail}`);
-    expect(pairs.map((part) => Buffer.byteLength(part)).slice(0, 1)).toEqual([PART_BYTES - 3]);
-    expect(pairs[1]?.startsWith('😀')).toBe(true);
+    expect(pairs.map((part) => part.length).slice(0, 1)).toEqual([PART_BYTES - 3]);
+    expect(starts(pairs[1], '😀')).toBe(true);
     const threes = partsOf(`${'a'.repeat(PART_BYTES - 3)}東${tail}`);
-    expect(threes.map((part) => Buffer.byteLength(part)).slice(0, 1)).toEqual([PART_BYTES]);
-    expect(threes[0]?.endsWith('東')).toBe(true);
+    expect(threes.map((part) => part.length).slice(0, 1)).toEqual([PART_BYTES]);
+    expect(ends(threes[0], '東')).toBe(true);
   });
 });
 
@@ -65,7 +76,7 @@ describe('the parts the build writes', () => {
 
   it('are whole characters, each at most PART_BYTES, joining to the exact bytes; the manifest adds up', () => {
     const manifest = parseManifest(files.get(manifestFile('company/index.json')) as string);
-    const parts = manifest.parts.map((_, index) => files.get(partFile('company/index.json', index + 1)) as string);
+    const parts = manifest.parts.map((_, index) => textOf(files.get(partFile('company/index.json', index + 1))));
     expect(parts.length).toBe(Math.ceil(Buffer.byteLength(list) / PART_BYTES));
     for (const part of parts) {
       expect(Buffer.byteLength(part)).toBeLessThanOrEqual(PART_BYTES);
@@ -83,22 +94,37 @@ describe('the parts the build writes', () => {
     expect([...files.keys()].filter((file) => file.includes('event'))).toEqual([]);
   });
 
+  it('are views of one encoding of the file, which the writer writes the whole file from', async () => {
+    const parts = parseManifest(files.get(manifestFile('company/index.json')) as string).parts.map(
+      (_, index) => files.get(partFile('company/index.json', index + 1)) as Uint8Array,
+    );
+    expect(new Set(parts.map((part) => part.buffer)).size).toBe(1);
+    const out = path.join(await mkdtemp(path.join(os.tmpdir(), 'cloudflare-parts-')), 'public');
+    try {
+      await writeOutput(out, new Map([...output, ...files]));
+      expect((await readFile(path.join(out, 'company/index.json'))).equals(Buffer.from(list, 'utf8'))).toBe(true);
+    } finally {
+      await rm(path.dirname(out), { recursive: true, force: true });
+    }
+  });
+
   it('are the same bytes at every build', () => {
-    expect(assetFiles(new Map([...output].reverse()))).toEqual(files);
+    // Compared as digests: a deep comparison of 30 MB of bytes takes the test runner minutes.
+    const digests = (made: Map<string, FileBody>) => [...made].map(([file, body]) => [file, sha256(bytesOf(body))]);
+    expect(digests(assetFiles(new Map([...output].reverse())))).toEqual(digests(files));
   });
 
   it('and `.assetsignore` leave the whole file out of the upload, and precompressed copies', () => {
     expect(
-      files
-        .get(ASSETS_IGNORE_FILE)
-        ?.split('\n')
+      textOf(files.get(ASSETS_IGNORE_FILE))
+        .split('\n')
         .filter((line) => !line.startsWith('#')),
     ).toEqual(['/company/index.json', '*.br', '*.gz', '']);
     const extra: [string, string][] = [
       ['company/index.json.br', 'x'],
       ['_headers', 'x'],
     ];
-    const sizes = new Map([...output, ...files, ...extra].map(([file, text]) => [file, Buffer.byteLength(text)]));
+    const sizes = new Map([...output, ...files, ...extra].map(([file, body]) => [file, sizeOf(body)]));
     const code = uploadedFiles(sizes, 'code');
     expect([...code.keys()].sort()).toEqual(
       [

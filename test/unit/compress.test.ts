@@ -48,13 +48,18 @@ describe('siblingsOf', () => {
     expect((first.get('.br') as Buffer).length).toBeLessThan(bytes.length / 4);
   });
 
-  it('compresses the JSON answers of 4 KiB or more, and knows a sibling by its name', () => {
+  it('compresses the JSON answers of 4 KiB or more, not the files only code reads, and knows a sibling by its name', () => {
     expect(MIN_COMPRESSED_BYTES).toBe(4096);
     expect(worthCompressing('company/index.json', 4096)).toBe(true);
     expect(worthCompressing('company/index.json', 4095)).toBe(false);
     expect(worthCompressing('_reference/index.htm', 5000)).toBe(false);
     expect(worthCompressing('_headers', 5000)).toBe(false);
     expect(worthCompressing('_redirects', 5000)).toBe(false);
+    // Read by the handler's code, never sent as they are.
+    expect(worthCompressing('_records/company/1.json', 500_000)).toBe(false);
+    expect(worthCompressing('_records/company/index.json', 5000)).toBe(false);
+    expect(worthCompressing('_parts/company/index.json', 5000)).toBe(false);
+    expect(worthCompressing('_options/company/index.json', 5000)).toBe(true);
     expect(isSibling('company/index.json.br')).toBe(true);
     expect(isSibling('company/index.json.gz')).toBe(true);
     expect(isSibling('company/index.json')).toBe(false);

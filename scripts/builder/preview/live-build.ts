@@ -10,6 +10,7 @@ import { pageCount } from '../../contract/pagination.ts';
 import { RESOURCES } from '../../contract/resources/index.ts';
 import type { Resource } from '../../contract/resources/resource.ts';
 import type { Route } from '../../contract/routes.ts';
+import { type FileBody, sameBody } from '../../shared/file-body.ts';
 import { replaceFiles, writeSiblingsOf } from '../../shared/replace-files.ts';
 import { addSiteFiles, type BuildOptions, build, targetContext, withDeclaredQueries } from '../build.ts';
 import { readHeaders } from '../pipeline/catalogue.ts';
@@ -57,13 +58,13 @@ function shownIn(resource: string, resources: readonly Resource[]): string[] {
 /** Whether the live build keeps the resource's records in their order between publications. */
 const keptSorted = (resource: Resource) => resource.order !== 'source' && resource.orderingFields.length === 0;
 
-/** The changes that turn `before` into `after`: each file whose text differs, and null for each one gone. */
+/** The changes that turn `before` into `after`: each file whose content differs, and null for each one gone. */
 function changesBetween(
-  before: ReadonlyMap<string, string>,
-  after: ReadonlyMap<string, string>,
-): Map<string, string | null> {
-  const changes = new Map<string, string | null>();
-  for (const [file, text] of after) if (before.get(file) !== text) changes.set(file, text);
+  before: ReadonlyMap<string, FileBody>,
+  after: ReadonlyMap<string, FileBody>,
+): Map<string, FileBody | null> {
+  const changes = new Map<string, FileBody | null>();
+  for (const [file, body] of after) if (!sameBody(before.get(file), body)) changes.set(file, body);
   for (const file of before.keys()) if (!after.has(file)) changes.set(file, null);
   return changes;
 }
@@ -74,7 +75,7 @@ export class LiveBuild {
   /** The rendered answers and pages: what the targets' files inside the output are made from. */
   private answers = new Map<string, string>();
   /** What `outDir` holds. */
-  private written = new Map<string, string>();
+  private written = new Map<string, FileBody>();
   private routes: Route[] = [];
   /**
    * Of each resource kept sorted, its records in their order as last published, and the records
@@ -182,7 +183,7 @@ export class LiveBuild {
     try {
       if (!this.published) {
         // The first publication is the build itself, from the catalogue kept here.
-        let output = new Map<string, string>();
+        let output = new Map<string, FileBody>();
         await build(
           // Only the output: no target (whose folder is then not read) and no schemas.
           {
@@ -336,7 +337,7 @@ export class LiveBuild {
     return set;
   }
 
-  private async apply(changes: ReadonlyMap<string, string | null>, precompress: boolean): Promise<void> {
+  private async apply(changes: ReadonlyMap<string, FileBody | null>, precompress: boolean): Promise<void> {
     if (changes.size === 0) return;
     await replaceFiles(this.options.outDir, changes, { precompress });
     for (const [file, text] of changes) {

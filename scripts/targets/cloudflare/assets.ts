@@ -7,6 +7,7 @@
 // targets are selected.
 
 import { createHash } from 'node:crypto';
+import { bytesOf, type FileBody, sizeOf } from '../../shared/file-body.ts';
 import { manifestFile, PART_BYTES, PARTS_FOLDER, type PartsManifest, partFile } from '../../shared/parts.ts';
 
 /** Cloudflare's largest asset: Workers and Pages alike (wrangler's MAX_ASSET_SIZE). */
@@ -21,59 +22,32 @@ export const ASSETS_IGNORE_FILE = '.assetsignore';
  */
 const ALWAYS_IGNORED = ['*.br', '*.gz'];
 
-/** Whether the units at `index - 1` and `index` are a surrogate pair, which no part may split. */
-function splitsPair(text: string, index: number): boolean {
-  return (text.charCodeAt(index - 1) & 0xfc00) === 0xd800 && (text.charCodeAt(index) & 0xfc00) === 0xdc00;
-}
+/** Whether `byte` continues a UTF-8 character rather than starting one (10xxxxxx). */
+const continues = (byte: number) => (byte & 0xc0) === 0x80;
 
 /**
- * Where the part that starts at `start` ends: as many whole characters as PART_BYTES holds. The
- * bytes are counted by Buffer.byteLength over spans that halve, not character by character: a
- * list is tens of millions of characters, and a loop over them cost a build half a second.
+ * The manifest and parts of one file's bytes (its text encoded once, a lone surrogate as U+FFFD,
+ * as the writer writes it), cut into parts of at most PART_BYTES that end between characters. Each part
+ * is a view of those bytes, not a copy, and the writer joins them for the whole file
+ * (shared/write.ts), so a file in parts is encoded once for its hash, its parts and itself: each
+ * encoding of a 43 MB list cost a build a quarter of a second.
  */
-function partEnd(text: string, start: number): [end: number, bytes: number] {
-  let end = start;
-  let bytes = 0;
-  for (let step = PART_BYTES; step >= 1 && end < text.length; ) {
-    let next = Math.min(text.length, end + step);
-    // Never between the two units of a pair: one fewer, or both when the span is one unit.
-    if (next < text.length && splitsPair(text, next)) next += next - end > 1 ? -1 : 1;
-    // A lone surrogate counts 3 bytes, as U+FFFD, as Buffer and the writer write it.
-    const more = Buffer.byteLength(text.slice(end, next));
-    if (bytes + more <= PART_BYTES) {
-      bytes += more;
-      end = next;
-    } else step >>= 1;
-  }
-  return [end, bytes];
-}
-
-/**
- * The manifest and parts of one file's text: parts of at most PART_BYTES that end between
- * characters, so each is a string of its own and the parts' bytes joined are the file's. They are
- * slices of the text, not copies of its bytes: V8 keeps a slice as a reference into the text it
- * was cut from, so the parts cost the build almost no memory.
- */
-function split(file: string, text: string): [string, string][] {
-  const parts: string[] = [];
-  const sizes: number[] = [];
-  const hash = createHash('sha256');
-  for (let start = 0; start < text.length; ) {
-    const [end, bytes] = partEnd(text, start);
-    const part = text.slice(start, end);
-    parts.push(part);
-    sizes.push(bytes);
-    hash.update(part, 'utf8');
+function split(file: string, bytes: Buffer): [string, FileBody][] {
+  const parts: Buffer[] = [];
+  for (let start = 0; start < bytes.length; ) {
+    let end = Math.min(bytes.length, start + PART_BYTES);
+    while (end < bytes.length && continues(bytes[end] as number)) end--;
+    parts.push(bytes.subarray(start, end));
     start = end;
   }
   const manifest: PartsManifest = {
-    bytes: sizes.reduce((sum, size) => sum + size, 0),
-    sha256: hash.digest('hex'),
-    parts: sizes,
+    bytes: bytes.length,
+    sha256: createHash('sha256').update(bytes).digest('hex'),
+    parts: parts.map((part) => part.length),
   };
   return [
     [manifestFile(file), `${JSON.stringify(manifest)}\n`],
-    ...parts.map((part, index): [string, string] => [partFile(file, index + 1), part]),
+    ...parts.map((part, index): [string, FileBody] => [partFile(file, index + 1), part]),
   ];
 }
 
@@ -90,14 +64,15 @@ function assetsIgnore(whole: readonly string[]): string {
 }
 
 /** The parts of every file over MAX_ASSET_BYTES, and the `.assetsignore` that leaves those files out. */
-export function assetFiles(output: ReadonlyMap<string, string>): Map<string, string> {
-  const files = new Map<string, string>();
+export function assetFiles(output: ReadonlyMap<string, FileBody>): Map<string, FileBody> {
+  const files = new Map<string, FileBody>();
   const whole: string[] = [];
-  for (const [file, text] of [...output].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+  for (const [file, body] of [...output].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
     // A string's UTF-8 size is at most 3 bytes per UTF-16 unit: most files need no count.
-    if (text.length * 3 <= MAX_ASSET_BYTES || Buffer.byteLength(text) <= MAX_ASSET_BYTES) continue;
+    const small = typeof body === 'string' && body.length * 3 <= MAX_ASSET_BYTES;
+    if (small || sizeOf(body) <= MAX_ASSET_BYTES) continue;
     whole.push(file);
-    for (const [part, partText] of split(file, text)) files.set(part, partText);
+    for (const [part, partBody] of split(file, bytesOf(body))) files.set(part, partBody);
   }
   files.set(ASSETS_IGNORE_FILE, assetsIgnore(whole));
   return files;
