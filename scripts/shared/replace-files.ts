@@ -11,6 +11,9 @@ import { ENCODINGS, writeSiblings } from './compress.ts';
 import { mapLimited } from './map-limited.ts';
 
 const WRITE_CONCURRENCY = 32;
+
+/** A file's text, or its bytes. */
+type Body = string | Uint8Array;
 // The callback API, promisified, for the reason write.ts gives.
 const writeFile = promisify(writeFileWithCallback);
 
@@ -20,15 +23,15 @@ export interface ReplaceOptions {
 }
 
 /**
- * Puts `text` at `file` in `dir` in one rename, then removes the previous bytes' siblings. From the
+ * Puts `body` at `file` in `dir` in one rename, then removes the previous bytes' siblings. From the
  * rename on every answer is the new one: the local server sends no sibling whose time is not its
  * file's (compress.ts siblingOfFile). Removed first, they would leave an instant in which the old
  * file is there without them, and a client that knew them would be sent the old bytes again.
  */
-async function replaceFile(dir: string, file: string, text: string, options: ReplaceOptions): Promise<void> {
+async function replaceFile(dir: string, file: string, body: Body, options: ReplaceOptions): Promise<void> {
   const destination = path.join(dir, file);
   const partial = `${destination}.partial-${process.pid}`;
-  await writeFile(partial, text);
+  await writeFile(partial, body);
   await rename(partial, destination);
   if (options.precompress) {
     await Promise.all(ENCODINGS.map(({ extension }) => rm(`${destination}${extension}`, { force: true })));
@@ -53,23 +56,23 @@ async function removeFile(dir: string, file: string): Promise<void> {
 }
 
 /**
- * Applies `changes` (path → new text, or null to remove it) to the folder `dir`, which holds a
+ * Applies `changes` (path → new text or bytes, or null to remove it) to the folder `dir`, which holds a
  * complete output. The removals come last, so that a folder they empty is not removed while a
  * file is being written into it.
  */
 export async function replaceFiles(
   dir: string,
-  changes: ReadonlyMap<string, string | null>,
+  changes: ReadonlyMap<string, Body | null>,
   options: ReplaceOptions = {},
 ): Promise<void> {
-  const written = [...changes].filter((change): change is [string, string] => change[1] !== null);
+  const written = [...changes].filter((change): change is [string, Body] => change[1] !== null);
   const removed = [...changes].filter(([, text]) => text === null).map(([file]) => file);
   const folders = new Map<string, Promise<unknown>>();
-  await mapLimited(written, WRITE_CONCURRENCY, async ([file, text]) => {
+  await mapLimited(written, WRITE_CONCURRENCY, async ([file, body]) => {
     const folder = path.dirname(path.join(dir, file));
     if (!folders.has(folder)) folders.set(folder, mkdir(folder, { recursive: true }));
     await folders.get(folder);
-    await replaceFile(dir, file, text, options);
+    await replaceFile(dir, file, body, options);
   });
   // One at a time: two removals emptying the same folder would race to remove it.
   for (const file of removed) await removeFile(dir, file);
@@ -80,9 +83,9 @@ export async function replaceFiles(
  * (compress.ts decides). Apart, and after: compressing a large answer takes a second of two
  * threads, which a server in the same process can first use to send the new answers.
  */
-export async function writeSiblingsOf(dir: string, changes: ReadonlyMap<string, string | null>): Promise<void> {
-  const written = [...changes].filter((change): change is [string, string] => change[1] !== null);
-  await mapLimited(written, WRITE_CONCURRENCY, ([file, text]) =>
-    writeSiblings(path.join(dir, file), Buffer.from(text)),
+export async function writeSiblingsOf(dir: string, changes: ReadonlyMap<string, Body | null>): Promise<void> {
+  const written = [...changes].filter((change): change is [string, Body] => change[1] !== null);
+  await mapLimited(written, WRITE_CONCURRENCY, ([file, body]) =>
+    writeSiblings(path.join(dir, file), typeof body === 'string' ? Buffer.from(body) : Buffer.from(body.buffer, body.byteOffset, body.byteLength)),
   );
 }
