@@ -282,7 +282,9 @@ function* renderAnswers(
   // The records a query is answered from go after the lists, which a client is more likely waiting for.
   const queried = (changed ?? resources).filter((resource) => resource.query !== undefined);
   yield* recordsParts(catalogue, options, queried, prepared);
-  const filterRoutes = (context.filterRoutes ?? []).filter((route) => queried.some((one) => one.name === route.resource));
+  const filterRoutes = (context.filterRoutes ?? []).filter((route) =>
+    queried.some((one) => one.name === route.resource),
+  );
   // Read as text only where a filter is pre-rendered: a change's lists may be 43 MB of bytes.
   const output = filterRoutes.length > 0 ? asTexts(answers) : new Map<string, string>();
   yield* filterFiles(filterRoutes, output, change ? queried : resources);

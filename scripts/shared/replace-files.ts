@@ -13,7 +13,7 @@ import { mapLimited } from './map-limited.ts';
 const WRITE_CONCURRENCY = 32;
 
 /** A file's text, or its bytes. */
-type Body = string | Uint8Array;
+type Body = string | Buffer;
 // The callback API, promisified, for the reason write.ts gives.
 const writeFile = promisify(writeFileWithCallback);
 
@@ -86,6 +86,6 @@ export async function replaceFiles(
 export async function writeSiblingsOf(dir: string, changes: ReadonlyMap<string, Body | null>): Promise<void> {
   const written = [...changes].filter((change): change is [string, Body] => change[1] !== null);
   await mapLimited(written, WRITE_CONCURRENCY, ([file, body]) =>
-    writeSiblings(path.join(dir, file), typeof body === 'string' ? Buffer.from(body) : Buffer.from(body.buffer, body.byteOffset, body.byteLength)),
+    writeSiblings(path.join(dir, file), typeof body === 'string' ? Buffer.from(body) : body),
   );
 }
