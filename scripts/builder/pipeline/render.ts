@@ -257,7 +257,9 @@ function joinedBytes(items: readonly Buffer[]): Buffer {
   let at = 1;
   for (const [index, item] of items.entries()) {
     if (index > 0) joined[at++] = 0x2c; // ,
-    at += item.copy(joined, at);
+    // TypedArray's own set(): Buffer's copy() checks its arguments in JavaScript on each call.
+    joined.set(item, at);
+    at += item.length;
   }
   joined[at] = 0x5d; // ]
   return joined;
