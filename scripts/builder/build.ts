@@ -9,9 +9,9 @@ import type { HeaderRule } from '../contract/headers.ts';
 import type { ResourceSettings } from '../contract/query.ts';
 import { RESOURCES } from '../contract/resources/index.ts';
 import type { Resource } from '../contract/resources/resource.ts';
-import { type FilterRoute, planDocuments, type Route, routingOf } from '../contract/routes.ts';
+import { FILTERS_FOLDER, type FilterRoute, planDocuments, type Route, routingOf } from '../contract/routes.ts';
 import { readCommitTimes, subfolderTimes } from '../shared/commit-times.ts';
-import { type FileBody, sizeOf } from '../shared/file-body.ts';
+import { bytesOf, type FileBody, sameBody, sizeOf } from '../shared/file-body.ts';
 import { SETTINGS_FILE } from '../shared/settings-keys.ts';
 import { recoverOutput } from '../shared/swap.ts';
 import { writeOutput } from '../shared/write.ts';
@@ -28,7 +28,7 @@ import { type CheckedCatalogue, readCatalogue, withPath } from './pipeline/catal
 import { filterFiles, filterRoutesOf } from './pipeline/prerendered-filters.ts';
 import { withQuerySettings } from './pipeline/query-fields.ts';
 import { recordsParts } from './pipeline/records-parts.ts';
-import { type Prepared, render } from './pipeline/render.ts';
+import { type Prepared, render, renderLists } from './pipeline/render.ts';
 import type { Catalogue } from './pipeline/validate.ts';
 
 export interface BuildOptions {
@@ -164,26 +164,30 @@ function withinLimits(
   return kept;
 }
 
-/** Adds the pages beside the API (the reference, when on) to the rendered `files`, which it returns. */
-export async function addPages(
-  files: Map<string, string>,
+/** The files as text, for the pre-rendered filters, which read the records' files as text. */
+function asTexts(files: ReadonlyMap<string, FileBody>): Map<string, string> {
+  const texts = new Map<string, string>();
+  for (const [file, body] of files) texts.set(file, typeof body === 'string' ? body : bytesOf(body).toString('utf8'));
+  return texts;
+}
+
+/** The pages beside the API (the reference, when on). */
+async function pagesOf(
   options: Pick<BuildOptions, 'reference' | 'baseUrl' | 'pageSize' | 'resources'>,
   headersText: string,
 ): Promise<Map<string, string>> {
-  if (options.reference) {
-    // Loaded only here, with the OpenAPI writer it is made from: a build without the page loads neither.
-    const { referenceFiles } = await import('./documents/reference.ts');
-    for (const [file, text] of referenceFiles(options, headersText)) files.set(file, text);
-  }
-  return files;
+  if (!options.reference) return new Map();
+  // Loaded only here, with the OpenAPI writer it is made from: a build without the page loads neither.
+  const { referenceFiles } = await import('./documents/reference.ts');
+  return referenceFiles(options, headersText);
 }
 
 /**
  * Adds every target's files inside the output to `files` (the answers and pages), whichever
  * targets are selected: public/ never depends on --target. They are made from the files before
- * them, so the live preview makes them again from its whole output.
+ * them, so a change of the answers makes them again from the whole output.
  */
-export function addSiteFiles(files: Map<string, FileBody>, context: TargetContext): void {
+function addSiteFiles(files: Map<string, FileBody>, context: TargetContext): void {
   for (const target of TARGETS)
     for (const [file, body] of target.siteFiles?.(context, files) ?? []) files.set(file, body);
 }
@@ -204,33 +208,127 @@ export function targetContext(
   };
 }
 
+/** What the output is made from. */
+export interface SiteSource {
+  /** The checked catalogue: let go of (undefined) once the answers are rendered, so the write runs without it. */
+  catalogue: Catalogue | undefined;
+  context: TargetContext;
+  headersText: string;
+  /** What a caller that renders again keeps of the render (render.ts). */
+  prepared: Prepared;
+}
+
+/** What a publication renders again of the last one: the answers a change can alter. */
+export interface SiteChange {
+  /** The last publication's answers and pages. */
+  answers: ReadonlyMap<string, FileBody>;
+  /** The last publication's routes: the file of a route gone goes with it. */
+  routes: readonly Route[];
+  /** The routes of the lists whose answers the change can alter. */
+  lists: readonly Route[];
+  /** The resources changed, whose records' files and pre-rendered filters are made again. */
+  resources: ReadonlySet<string>;
+}
+
 /**
- * The one way the output is made, for the build and the live preview alike: render → the pages
- * beside the API → the targets' files inside the output. `answers` are the rendered answers and
- * pages (what the preview renders again in part), `files` the whole output.
+ * Where publishSite() puts the output: the whole folder swapped in once made (build()), or the
+ * files that changed, each replaced in place (the live preview).
  */
-export async function renderSite(
-  catalogue: Catalogue,
-  context: TargetContext,
-  headersText: string,
+export interface SiteWriter {
+  /** Each answer that changed, as soon as it is rendered (null: its file goes). */
+  answer(file: string, body: FileBody | null): Promise<void>;
+  /** Every answer rendered; `changes` are all those answer() was given. */
+  answersDone(changes: ReadonlyMap<string, FileBody | null>): Promise<void>;
+  /** The whole output, the targets' files inside it made from the answers. */
+  site(files: ReadonlyMap<string, FileBody>): Promise<void>;
+}
+
+/** The folders of a resource's files made from its records besides its lists, which a change of it makes again whole. */
+function recordFolders(resource: Resource): string[] {
+  return [`_records/${resource.name}/`, `${resource.path.slice(1)}${FILTERS_FOLDER}/`];
+}
+
+/**
+ * The render: every answer of the output, or of `change` the lists it can alter and the files made
+ * from its resources' records, each yielded as it is made. `answers` is the output as the caller
+ * fills it with what this yields: the pre-rendered filters are read from the records' files there.
+ */
+function* renderAnswers(
+  source: SiteSource,
   options: Pick<BuildOptions, 'reference' | 'baseUrl' | 'pageSize' | 'resources'>,
-  prepared: Prepared = {},
-): Promise<{ answers: Map<string, string>; files: Map<string, FileBody> }> {
+  answers: ReadonlyMap<string, FileBody>,
+  pages: ReadonlyMap<string, string>,
+  change: SiteChange | undefined,
+): Generator<[string, FileBody]> {
   const resources = options.resources ?? RESOURCES;
-  const answers = await addPages(
-    render(catalogue, context.routes, headersText, options, prepared, resources),
-    options,
-    headersText,
+  const { context, headersText, prepared } = source;
+  const catalogue = source.catalogue as Catalogue;
+  const changed = change && resources.filter((resource) => change.resources.has(resource.name));
+  if (change === undefined) {
+    yield* render(catalogue, context.routes, headersText, options, { ...prepared, asBytes: false }, resources);
+    yield* pages;
+  } else yield* renderLists(catalogue, options, change.lists, { ...prepared, asBytes: true }, resources);
+  // The records a query is answered from go after the lists, which a client is more likely waiting for.
+  const queried = (changed ?? resources).filter((resource) => resource.query !== undefined);
+  yield* recordsParts(catalogue, options, queried, prepared);
+  const filterRoutes = (context.filterRoutes ?? []).filter((route) =>
+    queried.some((one) => one.name === route.resource),
   );
-  for (const [file, text] of recordsParts(catalogue, options, resources, prepared)) answers.set(file, text);
-  for (const [file, text] of filterFiles(context.filterRoutes ?? [], answers, resources)) answers.set(file, text);
-  const files = new Map<string, FileBody>(answers);
-  addSiteFiles(files, context);
+  // Read as text only where a filter is pre-rendered: a change's lists may be 43 MB of bytes.
+  const output = filterRoutes.length > 0 ? asTexts(answers) : new Map<string, string>();
+  yield* filterFiles(filterRoutes, output, change ? queried : resources);
+}
+
+/**
+ * The one way the output is made and written, for the build and the live preview alike: render →
+ * the pages beside the API → the targets' files inside the output → the write, of the whole
+ * output, or of `change` only what it can alter, the same stages on less. Returns the answers and
+ * pages (what a change renders again in part) and the whole output.
+ */
+export async function publishSite(
+  source: SiteSource,
+  options: Pick<BuildOptions, 'reference' | 'baseUrl' | 'pageSize' | 'resources'>,
+  writer: SiteWriter,
+  change?: SiteChange,
+): Promise<{ answers: Map<string, FileBody>; files: Map<string, FileBody> }> {
+  const resources = options.resources ?? RESOURCES;
+  const { context } = source;
+  const answers = new Map<string, FileBody>(change?.answers);
+  const changes = new Map<string, FileBody | null>();
+  const made = new Set<string>();
+  const pages = change === undefined ? await pagesOf(options, source.headersText) : new Map<string, string>();
+  for (const [file, body] of renderAnswers(source, options, answers, pages, change)) {
+    made.add(file);
+    const before = answers.get(file);
+    answers.set(file, body);
+    if (change !== undefined && sameBody(before, body)) continue;
+    changes.set(file, body);
+    await writer.answer(file, body);
+  }
+  // The write runs without the catalogue (the preview keeps its own).
+  source.catalogue = undefined;
+  if (change !== undefined) {
+    const kept = new Set(context.routes.map((route) => route.file));
+    const gone = change.routes.filter((route) => !kept.has(route.file)).map((route) => route.file);
+    // A resource made again takes with it its records' files and filters it no longer has.
+    const folders = resources.filter((resource) => change.resources.has(resource.name)).flatMap(recordFolders);
+    for (const file of change.answers.keys())
+      if (!made.has(file) && folders.some((folder) => file.startsWith(folder))) gone.push(file);
+    for (const file of gone) {
+      if (!answers.delete(file)) continue;
+      changes.set(file, null);
+      await writer.answer(file, null);
+    }
+  }
+  await writer.answersDone(changes);
+  const files = new Map(answers);
+  if (change === undefined || changes.size > 0) addSiteFiles(files, context);
+  await writer.site(files);
   return { answers, files };
 }
 
 /** Writes the whole output into `outDir`, swapped in at once. */
-export function writeSite(options: Pick<BuildOptions, 'outDir' | 'precompress'>, files: ReadonlyMap<string, FileBody>) {
+function writeSite(options: Pick<BuildOptions, 'outDir' | 'precompress'>, files: ReadonlyMap<string, FileBody>) {
   return writeOutput(options.outDir, files, undefined, { precompress: options.precompress ?? true });
 }
 
@@ -244,20 +342,20 @@ export interface KeptSources {
   /** The stage logger the preview times its own stages with. */
   step: (line: string) => void;
   /** Receives the rendered answers and the whole output, which later publications change in part. */
-  rendered: (site: { answers: Map<string, string>; files: Map<string, FileBody> }) => void;
+  rendered: (site: { answers: Map<string, FileBody>; files: Map<string, FileBody> }) => void;
 }
 
 /**
- * Load → validate → render, with the targets asked for their files meanwhile. Apart from build()
- * so that the catalogue is garbage once the files are rendered: the write runs without it.
+ * Load → validate, with the targets asked for their files meanwhile. Apart from build() so that
+ * the catalogue is held by the source alone, which publishSite() lets go of before the write.
  */
-async function readAndRender(
+async function readSources(
   options: BuildOptions,
   selected: readonly Target[],
   step: (line: string) => void,
   kept?: KeptSources,
 ) {
-  const { catalogue, routes, headerRules, headersText, ...source } =
+  const { catalogue, routes, headerRules, headersText, ...counts } =
     kept?.checked ??
     (await readCatalogue(options, step, options.warn).catch((error: unknown) => withPath(error, options.headersPath)));
   const resources = options.resources ?? RESOURCES;
@@ -266,11 +364,8 @@ async function readAndRender(
   const targetFiles = Promise.all(selected.map((target) => target.files(context)));
   // Awaited by build(); when rendering fails, that is the error to report.
   targetFiles.catch(() => {});
-  const site = await renderSite(catalogue, context, headersText, options, kept?.prepared);
-  kept?.rendered(site);
-  const { files } = site;
-  step(`render: ${routes.length} routes, ${files.size} files`);
-  return { routes, headersText, source, targetFiles, files };
+  const source: SiteSource = { catalogue, context, headersText, prepared: kept?.prepared ?? {} };
+  return { source, routes, headersText, counts, targetFiles };
 }
 
 /**
@@ -287,18 +382,33 @@ export async function build(given: BuildOptions, preview?: KeptSources): Promise
     if (options.schemasDir !== undefined) outputs.push(options.schemasDir);
     await Promise.all(outputs.map((dir) => recoverOutput(path.resolve(dir))));
   }
-  const { routes, headersText, source, targetFiles, files } = await readAndRender(options, selected, step, preview);
-  const allMade = await targetFiles;
-  const kept = withinLimits(selected, allMade, files, options);
-  const written = kept.map((index) => selected[index] as Target);
-  const made = kept.map((index) => allMade[index] as Map<string, string>);
-  const targetFileCount = made.reduce((sum, filesOfTarget) => sum + filesOfTarget.size, 0);
-  if (written.length > 0) {
-    step(`targets: ${targetFileCount} files for ${written.map((target) => target.name).join(', ')}`);
-  }
-  const result = { routes, ...source, outputFiles: files.size };
+  const { source, routes, headersText, counts, targetFiles } = await readSources(options, selected, step, preview);
+  let written: Target[] = [];
+  let made: Map<string, string>[] = [];
+  let outputFiles = 0;
+  // The whole output, written once it is made and the targets are checked against their limits.
+  const wholeFolder: SiteWriter = {
+    answer: async () => {},
+    answersDone: async () => {},
+    site: async (files) => {
+      outputFiles = files.size;
+      step(`render: ${routes.length} routes, ${files.size} files`);
+      const allMade = await targetFiles;
+      const kept = withinLimits(selected, allMade, files, options);
+      written = kept.map((index) => selected[index] as Target);
+      made = kept.map((index) => allMade[index] as Map<string, string>);
+      if (written.length > 0) {
+        const count = made.reduce((sum, filesOfTarget) => sum + filesOfTarget.size, 0);
+        step(`targets: ${count} files for ${written.map((target) => target.name).join(', ')}`);
+      }
+      if (!options.check) await writeSite(options, files);
+    },
+  };
+  const site = await publishSite(source, options, wholeFolder);
+  preview?.rendered(site);
+  const result = { routes, ...counts, outputFiles };
   if (options.check) return result;
-  await writeSite(options, files);
+  const targetFileCount = made.reduce((sum, filesOfTarget) => sum + filesOfTarget.size, 0);
   // One read of the history for every target's folder, each under targetsDir.
   const targetTimes = written.length > 0 ? readCommitTimes(path.resolve(options.targetsDir)) : undefined;
   for (const [index, target] of written.entries()) {
@@ -306,7 +416,7 @@ export async function build(given: BuildOptions, preview?: KeptSources): Promise
     await writeOutput(path.join(options.targetsDir, target.name), made[index] as Map<string, string>, times);
   }
   const folders = [`${options.outDir}/`, ...(written.length > 0 ? [`${options.targetsDir}/`] : [])];
-  let count = files.size + targetFileCount;
+  let count = outputFiles + targetFileCount;
   if (options.schemasDir !== undefined) {
     // Keyed by their place in the project (`schemas/openapi.json`): written into schemasDir.
     // Loaded only here: npm start, dev and check never write schemas.

@@ -15,8 +15,10 @@ export function sizeOf(body: FileBody): number {
   return typeof body === 'string' ? Buffer.byteLength(body, 'utf8') : body.byteLength;
 }
 
-/** Whether two bodies are the same file: the same text, or the same bytes. */
+/** Whether two bodies are the same file: the same bytes, whether each is held as text or bytes. */
 export function sameBody(a: FileBody | undefined, b: FileBody | undefined): boolean {
-  if (typeof a === 'string' || typeof b === 'string' || a === undefined || b === undefined) return a === b;
-  return a.byteLength === b.byteLength && bytesOf(a).equals(b);
+  if (typeof a === 'string' && typeof b === 'string') return a === b;
+  if (a === undefined || b === undefined) return a === b;
+  // Sizes first: a text's UTF-8 size is counted without encoding it.
+  return sizeOf(a) === sizeOf(b) && bytesOf(a).equals(bytesOf(b));
 }

@@ -12,6 +12,7 @@ import { bytesOf, type FileBody } from './file-body.ts';
 import { mapLimited } from './map-limited.ts';
 
 const WRITE_CONCURRENCY = 32;
+
 // The callback API, promisified, for the reason write.ts gives.
 const writeFile = promisify(writeFileWithCallback);
 
@@ -21,7 +22,7 @@ export interface ReplaceOptions {
 }
 
 /**
- * Puts `text` at `file` in `dir` in one rename, then removes the previous bytes' siblings. From the
+ * Puts `body` at `file` in `dir` in one rename, then removes the previous bytes' siblings. From the
  * rename on every answer is the new one: the local server sends no sibling whose time is not its
  * file's (compress.ts siblingOfFile). Removed first, they would leave an instant in which the old
  * file is there without them, and a client that knew them would be sent the old bytes again.
@@ -54,7 +55,7 @@ async function removeFile(dir: string, file: string): Promise<void> {
 }
 
 /**
- * Applies `changes` (path → new text, or null to remove it) to the folder `dir`, which holds a
+ * Applies `changes` (path → new text or bytes, or null to remove it) to the folder `dir`, which holds a
  * complete output. The removals come last, so that a folder they empty is not removed while a
  * file is being written into it.
  */
@@ -66,11 +67,11 @@ export async function replaceFiles(
   const written = [...changes].filter((change): change is [string, FileBody] => change[1] !== null);
   const removed = [...changes].filter(([, text]) => text === null).map(([file]) => file);
   const folders = new Map<string, Promise<unknown>>();
-  await mapLimited(written, WRITE_CONCURRENCY, async ([file, text]) => {
+  await mapLimited(written, WRITE_CONCURRENCY, async ([file, body]) => {
     const folder = path.dirname(path.join(dir, file));
     if (!folders.has(folder)) folders.set(folder, mkdir(folder, { recursive: true }));
     await folders.get(folder);
-    await replaceFile(dir, file, text, options);
+    await replaceFile(dir, file, body, options);
   });
   // One at a time: two removals emptying the same folder would race to remove it.
   for (const file of removed) await removeFile(dir, file);

@@ -186,15 +186,18 @@ export function resortedOf(
  * The text of each record, kept by a caller that renders the same records again (the live
  * preview): a list is then joined from its records' texts, and only a new or changed record is
  * encoded. The bytes are those of one encode() of the list. A record that embeds others (a fair)
- * is kept with the embedded records it was made from, and holds while they are the same.
+ * is kept with the embedded records it was made from, and holds while they are the same. With
+ * `Prepared.asBytes` a record's text is kept as its UTF-8 bytes instead (in `bytes`, the text let
+ * go), and its lists are copied together from them: no list is joined as text and encoded again.
  */
 export interface RecordTexts {
   plain: Map<string, WeakMap<object, string>>;
   embedding: Map<string, WeakMap<object, { embedded: Array<object | undefined>; text: string }>>;
+  bytes: Map<string, WeakMap<object, Buffer>>;
 }
 
 export function recordTexts(): RecordTexts {
-  return { plain: new Map(), embedding: new Map() };
+  return { plain: new Map(), embedding: new Map(), bytes: new Map() };
 }
 
 function textsOf<V>(
@@ -215,6 +218,8 @@ export interface Prepared {
   /** Records in their default order (sortedOf), by resource name. */
   sorted?: ReadonlyMap<string, readonly object[]>;
   texts?: RecordTexts;
+  /** The lists joined from kept texts given as their bytes (a Buffer), not as text. */
+  asBytes?: boolean;
 }
 
 /** `encode(record)`, from `texts` when it holds the record's text, else encoded and kept there. */
@@ -241,6 +246,23 @@ function joinedList(items: string[]): string {
   items[0] = `[${items[0]}`;
   items[items.length - 1] = `${items[items.length - 1]}]`;
   return items.join(',');
+}
+
+/** The JSON array of `items`' bytes, copied into one buffer. */
+function joinedBytes(items: readonly Buffer[]): Buffer {
+  let size = items.length === 0 ? 2 : items.length + 1;
+  for (const item of items) size += item.length;
+  const joined = Buffer.allocUnsafe(size);
+  joined[0] = 0x5b; // [
+  let at = 1;
+  for (const [index, item] of items.entries()) {
+    if (index > 0) joined[at++] = 0x2c; // ,
+    // TypedArray's own set(): Buffer's copy() checks its arguments in JavaScript on each call.
+    joined.set(item, at);
+    at += item.length;
+  }
+  joined[at] = 0x5d; // ]
+  return joined;
 }
 
 /** What each resource's answers are made of, computed once and only when an answer needs it. */
@@ -289,11 +311,22 @@ function answersOf(
   catalogue: Catalogue,
   settings: RenderSettings,
   prepared: Prepared,
-): (route: Route) => string {
+): (route: Route) => string | Buffer {
   const records = recordsOf(catalogue, resource.name) as object[];
   const sorted = once(() => prepared.sorted?.get(resource.name) ?? sortedOf(resource, records));
   const encodeRecord = once(() => recordEncoder(resource, catalogue, prepared));
   const plainTexts = resource.embeds ? undefined : textsOf(prepared.texts?.plain, resource.name);
+  const keptBytes = prepared.asBytes && plainTexts ? textsOf(prepared.texts?.bytes, resource.name) : undefined;
+  /** A record's bytes, from its kept text the first time (which is then let go). */
+  const bytesOf = (record: object, encodeOne: (record: object) => string): Buffer => {
+    let bytes = keptBytes?.get(record);
+    if (bytes === undefined) {
+      bytes = Buffer.from(textOf(record, encodeOne, plainTexts));
+      keptBytes?.set(record, bytes);
+      plainTexts?.delete(record);
+    }
+    return bytes;
+  };
   /** The list of `ordered` records, as one call of the native encoder unless the texts are kept. */
   const listText = (ordered: readonly object[]) => {
     if (isPlain(resource) && !plainTexts) return encodePlain(ordered as PlainJson[]);
@@ -302,7 +335,13 @@ function answersOf(
       ordered.map((record) => (plainTexts ? textOf(record, encodeOne, plainTexts) : encodeOne(record))),
     );
   };
-  const defaultList = once(() => listText(sorted()));
+  /** A whole list: its bytes when they are kept. */
+  const listBody = (ordered: readonly object[]): string | Buffer => {
+    if (!keptBytes) return listText(ordered);
+    const encodeOne = encodeRecord();
+    return joinedBytes(ordered.map((record) => bytesOf(record, encodeOne)));
+  };
+  const defaultList = once(() => listBody(sorted()));
   if (resource.paginated) {
     const pages = new Map<number, string>();
     const pageItems = (page: number): string => {
@@ -340,6 +379,7 @@ function answersOf(
   };
   return (route) => {
     const terms = parseOrdering(route.query.ordering ?? '', resource.orderingFields);
+    if (keptBytes) return listBody(sortedBy(terms));
     const texts = encoded();
     return joinedList(sortedBy(terms).map((record) => texts.get(record) as string));
   };
@@ -352,14 +392,28 @@ function answersOf(
  * before the next is rendered. Each list is sorted once, and each record and each page
  * encoded once, however many files hold it.
  */
+export function renderLists(
+  catalogue: Catalogue,
+  settings: RenderSettings,
+  routes: readonly Route[],
+  prepared: Prepared & { asBytes: true },
+  resources?: readonly Resource[],
+): Generator<[string, string | Buffer]>;
+export function renderLists(
+  catalogue: Catalogue,
+  settings: RenderSettings,
+  routes: readonly Route[],
+  prepared?: Prepared & { asBytes?: false },
+  resources?: readonly Resource[],
+): Generator<[string, string]>;
 export function* renderLists(
   catalogue: Catalogue,
   settings: RenderSettings,
   routes: readonly Route[],
   prepared: Prepared = {},
   resources: readonly Resource[] = RESOURCES,
-): Generator<[string, string]> {
-  const answers = new Map<string, (route: Route) => string>();
+): Generator<[string, string | Buffer]> {
+  const answers = new Map<string, (route: Route) => string | Buffer>();
   for (const route of routes) {
     let answer = answers.get(route.resource);
     if (answer === undefined) {
@@ -399,7 +453,7 @@ export function render(
   routes: readonly Route[],
   headersFile: string,
   settings: RenderSettings,
-  prepared: Prepared = {},
+  prepared: Prepared & { asBytes?: false } = {},
   resources: readonly Resource[] = RESOURCES,
 ): Map<string, string> {
   return new Map([

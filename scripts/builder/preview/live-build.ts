@@ -12,11 +12,18 @@ import type { Resource } from '../../contract/resources/resource.ts';
 import type { Route } from '../../contract/routes.ts';
 import { type FileBody, sameBody } from '../../shared/file-body.ts';
 import { replaceFiles, writeSiblingsOf } from '../../shared/replace-files.ts';
-import { addSiteFiles, type BuildOptions, build, targetContext, withDeclaredQueries } from '../build.ts';
+import {
+  type BuildOptions,
+  build,
+  publishSite,
+  type SiteWriter,
+  targetContext,
+  withDeclaredQueries,
+} from '../build.ts';
 import { readHeaders } from '../pipeline/catalogue.ts';
 import type { DataError } from '../pipeline/errors.ts';
-import { recordsParts } from '../pipeline/records-parts.ts';
-import { pageShown, recordTexts, renderLists, resortedOf, routesOf, sortedOf } from '../pipeline/render.ts';
+import { filterRoutesOf } from '../pipeline/prerendered-filters.ts';
+import { pageShown, recordTexts, resortedOf, routesOf, sortedOf } from '../pipeline/render.ts';
 import { recordsOf } from '../pipeline/validate.ts';
 import { LiveSources } from './live-sources.ts';
 
@@ -58,7 +65,7 @@ function shownIn(resource: string, resources: readonly Resource[]): string[] {
 /** Whether the live build keeps the resource's records in their order between publications. */
 const keptSorted = (resource: Resource) => resource.order !== 'source' && resource.orderingFields.length === 0;
 
-/** The changes that turn `before` into `after`: each file whose content differs, and null for each one gone. */
+/** The changes that turn `before` into `after`: each file whose bytes differ, and null for each one gone. */
 function changesBetween(
   before: ReadonlyMap<string, FileBody>,
   after: ReadonlyMap<string, FileBody>,
@@ -73,7 +80,7 @@ export class LiveBuild {
   /** Whether `outDir` holds this build's output, which later changes are applied to. */
   private published = false;
   /** The rendered answers and pages: what the targets' files inside the output are made from. */
-  private answers = new Map<string, string>();
+  private answers = new Map<string, FileBody>();
   /** What `outDir` holds. */
   private written = new Map<string, FileBody>();
   private routes: Route[] = [];
@@ -165,7 +172,6 @@ export class LiveBuild {
       pageCounts((resource) => recordsOf(catalogue, resource.name).length).join() ===
         pageCounts((resource) => this.sorted.get(resource.name)?.length ?? 0).join();
     const routes = samePages ? this.routes : routesOf(catalogue, pageSize, resources);
-    const context = targetContext(routes, this.headers.rules, this.options);
     const sorted = new Map<string, readonly object[]>();
     for (const resource of resources.filter(keptSorted)) {
       const before = this.sorted.get(resource.name);
@@ -214,62 +220,27 @@ export class LiveBuild {
         changedFiles = output.size;
         this.published = true;
       } else {
-        const queried = resources.filter((resource) => resource.query !== undefined && this.dirty.has(resource.name));
-        let parts = new Map<string, string>();
-        const options = this.options;
-        const toRender = this.routesToRender(routes, sorted);
-        const texts = this.texts;
-        // The records a query is answered from go after the lists, which a client is more likely waiting for.
-        const rendered = (function* () {
-          yield* renderLists(catalogue, options, toRender, { sorted, texts }, resources);
-          parts = recordsParts(catalogue, options, queried, { sorted, texts });
-          yield* parts;
-        })();
-        // The answers first, which a client waits for; then their siblings and the files made from them.
-        // They are written as they are rendered, in batches of WRITE_BATCH_BYTES: an event edit
-        // renders 15 lists of 2 MB on a large catalogue, and the first is sent with the change
-        // while the others are rendered (written all at once, each waited for the last).
-        const answers = new Map(this.answers);
-        const answerChanges = new Map<string, string | null>();
-        let batch = new Map<string, string>();
-        let batchBytes = 0;
-        for (const [file, text] of rendered) {
-          answers.set(file, text);
-          if (this.answers.get(file) === text) continue;
-          answerChanges.set(file, text);
-          batch.set(file, text);
-          batchBytes += text.length;
-          if (batchBytes < WRITE_BATCH_BYTES) continue;
-          await this.apply(batch, precompress);
-          [batch, batchBytes] = [new Map(), 0];
-        }
-        await this.apply(batch, precompress);
-        const kept = new Set(routes.map((route) => route.file));
-        const removals = new Map<string, null>();
-        for (const route of this.routes) if (!kept.has(route.file)) removals.set(route.file, null);
-        // A list's records in fewer parts than before: the parts beyond its last go.
-        for (const file of this.answers.keys()) {
-          const resource = /^_records\/([^/]+)\//.exec(file)?.[1];
-          if (resource !== undefined && queried.some((one) => one.name === resource) && !parts.has(file))
-            removals.set(file, null);
-        }
-        for (const file of removals.keys()) {
-          answers.delete(file);
-          answerChanges.set(file, null);
-        }
-        await this.apply(removals, precompress);
-        this.answers = answers;
-        changedFiles = answerChanges.size;
-        if (answerChanges.size > 0) {
-          await answersWritten();
-          if (precompress) await writeSiblingsOf(this.options.outDir, answerChanges);
-          const output = new Map(answers);
-          addSiteFiles(output, context);
-          const siteChanges = changesBetween(this.written, output);
-          await this.apply(siteChanges, precompress);
-          if (precompress) await writeSiblingsOf(this.options.outDir, siteChanges);
-          changedFiles += siteChanges.size;
-        }
+        // The same stages as the build's, on what the changes can alter, each changed file replaced in place.
+        const context = targetContext(
+          routes,
+          this.headers.rules,
+          this.options,
+          filterRoutesOf(catalogue, pageSize, resources),
+        );
+        const inPlace = this.inPlaceWriter(precompress, answersWritten);
+        const site = await publishSite(
+          { catalogue, context, headersText: this.headersText, prepared: { sorted, texts: this.texts } },
+          this.options,
+          inPlace.writer,
+          {
+            answers: this.answers,
+            routes: this.routes,
+            lists: this.routesToRender(routes, sorted),
+            resources: this.dirty,
+          },
+        );
+        this.answers = site.answers;
+        changedFiles = inPlace.changedFiles();
       }
     } catch (error) {
       // The folder may hold part of the changes: the next publication writes it whole.
@@ -337,12 +308,52 @@ export class LiveBuild {
     return set;
   }
 
+  /**
+   * The writer of a change (publishSite's SiteWriter): the changed answers, which a client waits
+   * for, written as they are rendered, in batches of WRITE_BATCH_BYTES (an event edit renders 15
+   * lists of 2 MB on a large catalogue, and the first is sent while the others are rendered);
+   * then, once `answersWritten`, their siblings and the files made from them that changed.
+   */
+  private inPlaceWriter(
+    precompress: boolean,
+    answersWritten: () => Promise<void>,
+  ): { writer: SiteWriter; changedFiles: () => number } {
+    let batch = new Map<string, FileBody | null>();
+    let batchBytes = 0;
+    let answerChanges = 0;
+    let siteChanges = 0;
+    const writer: SiteWriter = {
+      answer: async (file, body) => {
+        batch.set(file, body);
+        batchBytes += body?.length ?? 0;
+        if (batchBytes < WRITE_BATCH_BYTES) return;
+        await this.apply(batch, precompress);
+        [batch, batchBytes] = [new Map(), 0];
+      },
+      answersDone: async (changes) => {
+        await this.apply(batch, precompress);
+        answerChanges = changes.size;
+        if (changes.size === 0) return;
+        await answersWritten();
+        if (precompress) await writeSiblingsOf(this.options.outDir, changes);
+      },
+      site: async (files) => {
+        if (answerChanges === 0) return;
+        const changes = changesBetween(this.written, files);
+        await this.apply(changes, precompress);
+        if (precompress) await writeSiblingsOf(this.options.outDir, changes);
+        siteChanges = changes.size;
+      },
+    };
+    return { writer, changedFiles: () => answerChanges + siteChanges };
+  }
+
   private async apply(changes: ReadonlyMap<string, FileBody | null>, precompress: boolean): Promise<void> {
     if (changes.size === 0) return;
     await replaceFiles(this.options.outDir, changes, { precompress });
-    for (const [file, text] of changes) {
-      if (text === null) this.written.delete(file);
-      else this.written.set(file, text);
+    for (const [file, body] of changes) {
+      if (body === null) this.written.delete(file);
+      else this.written.set(file, body);
     }
   }
 }
