@@ -52,7 +52,13 @@ const RULES = [
   '',
 ].join('\n');
 
-/** Rules Netlify can apply as the others do: for a list's path (any case, with or without its slash) or every path. */
+/**
+ * Rules Netlify can apply as the others do: for a list's path or every path. Not for the
+ * paginated list: netlify dev asks again under other names when the function answers an invalid
+ * page with 404 and sends the last answer, another path's (expectations.ts, netlify-dev-404-retry).
+ * Not in another case than the list's: netlify dev adds the rules it matches without case or
+ * slash to the function's answers, where Netlify applies none to them (docs/caching.md).
+ */
 const LIST_RULES = [
   '/company/',
   '  Cache-Control: public, max-age=60',
@@ -61,11 +67,9 @@ const LIST_RULES = [
   '  X-Note: say "hello"; 100% {sure}',
   '/*',
   '  X-Everywhere: yes',
-  '/virtualbooth-texture/',
+  '/virtualfair/',
   '  Cache-Control: max-age=600',
   '  Link: </company/>; rel="related"',
-  '/Company',
-  '  X-Cased: yes',
   '/*',
   '  Cache-Control: no-transform',
   '  X-Everywhere: again',
@@ -194,7 +198,8 @@ function everyAnswerOf(title: string, extraLines: string, targets: readonly Targ
         }
         expect(differences).toEqual([]);
       },
-      60_000,
+      // netlify dev runs the function for each request on a list path: seconds each on a loaded machine.
+      180_000,
     );
   });
 }
@@ -216,8 +221,7 @@ describe('the rules', () => {
     expect(headersFor(rules, '/event/')['X-Note']).toBe('say "hello"; 100% {sure}');
     const lists = await withProject(LIST_RULES);
     expect(headersFor(lists, '/company/')['Cache-Control']).toBe('public, max-age=60, no-transform');
-    expect(headersFor(lists, '/Company')['X-Cased']).toBe('yes');
-    expect(headersFor(lists, '/company')['X-Cased']).toBeUndefined();
+    expect(headersFor(lists, '/virtualfair/').Link).toBe('</company/>; rel="related"');
     // Two rules for every path set one name: joined, where Netlify alone would keep the last.
     expect(headersFor(lists, '/nope/x')).toMatchObject({
       'Cache-Control': 'no-transform',
@@ -228,7 +232,10 @@ describe('the rules', () => {
 
 describe('a rule a target cannot write', () => {
   it("netlify takes rules for every path and for a list's or a page's path, in any case, with or without the slash", () => {
-    const lines = [LIST_RULES, '/EVENT\n  X-A: 1\n/_reference/\n  X-B: 1\n/**\n  X-C: 1\n/nope/*\n/nope/\n'].join('');
+    const lines = [
+      LIST_RULES,
+      '/Company\n  X-A: 1\n/EVENT\n  X-A: 1\n/_reference/\n  X-B: 1\n/**\n  X-C: 1\n/nope/*\n/nope/\n',
+    ].join('');
     const { rules } = parseHeadersFile(lines);
     expect(() => refuseStaticOnlyRules(rules, functionConfig(RESOURCES, [REFERENCE_DOCUMENT]).path)).not.toThrow();
     // Without the page, its path is one of the 404 file's.
