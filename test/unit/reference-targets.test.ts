@@ -199,7 +199,7 @@ describe('the reference page on the targets that run offline', () => {
     page = await readFile(path.join(folder('on'), 'public', REFERENCE_DOCUMENT.file));
     localServer = createApiServer(path.join(folder('on'), 'public'));
     local = await listen(localServer, '127.0.0.1', 0);
-    // All at once: each start takes a few seconds (netlify dev about fifteen).
+    // All at once: each start takes a few seconds (netlify dev about fifteen, minutes on a loaded machine).
     const started = await Promise.allSettled(
       SERVED.map(async ({ target }) => {
         const workDir = path.join(parent, 'work', target.name);
@@ -211,7 +211,7 @@ describe('the reference page on the targets that run offline', () => {
     );
     const failed = started.filter((result) => result.status === 'rejected');
     if (failed.length > 0) throw (failed[0] as PromiseRejectedResult).reason;
-  }, 120_000);
+  }, 240_000);
 
   afterAll(async () => {
     await Promise.all([...running.values()].map((target) => target.stop()));
@@ -253,7 +253,8 @@ describe('the reference page on the targets that run offline', () => {
       // The page's rule is its path's alone: the API keeps its JSON.
       expect((await ask(origin, 'GET', '/company/')).type).toBe('application/json');
     },
-    30_000,
+    // netlify dev runs the function for each request on the page's path: seconds each on a loaded machine.
+    120_000,
   );
 
   it.runIf(netlifyInstalled)(
