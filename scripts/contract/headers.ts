@@ -64,7 +64,8 @@ function patternToRegExp(pattern: string): RegExp {
 
 /**
  * The headers a request path gets: every matching rule applies, in file order. A later rule
- * that sets a name again joins the values with ", " (as Netlify and Cloudflare do).
+ * that sets a name again joins the values with ", ", as Cloudflare documents for its `_headers`
+ * (Netlify's own parser keeps the later value instead: the netlify target writes the joined ones).
  */
 export function headersFor(rules: readonly HeaderRule[], path: string): Record<string, string> {
   const result: Record<string, string> = {};

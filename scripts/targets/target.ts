@@ -3,6 +3,7 @@
 
 import type { HeaderRule } from '../contract/headers.ts';
 import type { DocumentRoute, FilterRoute, Route, Routed } from '../contract/routes.ts';
+import { UserFacingError } from '../shared/errors.ts';
 import type { FileBody } from '../shared/file-body.ts';
 
 /** One object per build, given to every target: code two targets share is made once per context. */
@@ -42,4 +43,11 @@ export interface Target {
    * (Cloudflare's parts of the files too large for its static assets).
    */
   siteFiles?(context: TargetContext, output: ReadonlyMap<string, FileBody>): Map<string, FileBody>;
+}
+
+/** A `_headers` rule a target cannot write into its configuration: one line, naming both. */
+export class HeadersTargetError extends UserFacingError {
+  constructor(target: string, pattern: string, reason: string) {
+    super(`target ${target}: the _headers rule ${pattern} ${reason} (leave the target out with --target)`);
+  }
 }

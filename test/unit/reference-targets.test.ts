@@ -8,6 +8,7 @@
 // page they are given.
 
 import { mkdir, readFile, rm } from 'node:fs/promises';
+import type http from 'node:http';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -18,6 +19,7 @@ import { type BuildOptions, build } from '../../scripts/builder/build.ts';
 import { fixedBody } from '../../scripts/contract/bodies.ts';
 import { parseHeadersFile } from '../../scripts/contract/headers.ts';
 import { type DocumentRoute, NOT_FOUND_FILE, planRoutes, REFERENCE_DOCUMENT } from '../../scripts/contract/routes.ts';
+import { createApiServer, listen } from '../../scripts/respond/node-server.ts';
 import { cloudflarePagesStatic as pagesStaticTarget } from '../../scripts/targets/cloudflare/pages-static.ts';
 import { countRules } from '../../scripts/targets/limits.ts';
 import { TARGET_NAMES } from '../../scripts/targets/names.ts';
@@ -173,13 +175,31 @@ const SERVED: Served[] = [
     : []),
 ];
 
+/** The status, Location and each header `_headers` names, of a GET. */
+async function ruleHeaders(origin: string, target: string): Promise<Record<string, string | null>> {
+  const names = parseHeadersFile(await readFile('_headers', 'utf8')).rules.flatMap((rule) =>
+    rule.headers.map(([name]) => name),
+  );
+  const response = await fetch(`${origin}${target}`, { redirect: 'manual' });
+  await response.arrayBuffer();
+  return Object.fromEntries([
+    ['status', String(response.status)],
+    ...['location', ...names].map((name) => [name, response.headers.get(name)]),
+  ]);
+}
+
 describe('the reference page on the targets that run offline', () => {
   const running = new Map<string, RunningTarget>();
   let page: Buffer;
+  /** The local server on the same build: what the targets answer like. */
+  let localServer: http.Server;
+  let local: string;
 
   beforeAll(async () => {
     page = await readFile(path.join(folder('on'), 'public', REFERENCE_DOCUMENT.file));
-    // All at once: each start takes a few seconds (netlify dev about fifteen).
+    localServer = createApiServer(path.join(folder('on'), 'public'));
+    local = await listen(localServer, '127.0.0.1', 0);
+    // All at once: each start takes a few seconds (netlify dev about fifteen, minutes on a loaded machine).
     const started = await Promise.allSettled(
       SERVED.map(async ({ target }) => {
         const workDir = path.join(parent, 'work', target.name);
@@ -191,10 +211,11 @@ describe('the reference page on the targets that run offline', () => {
     );
     const failed = started.filter((result) => result.status === 'rejected');
     if (failed.length > 0) throw (failed[0] as PromiseRejectedResult).reason;
-  }, 120_000);
+  }, 240_000);
 
   afterAll(async () => {
     await Promise.all([...running.values()].map((target) => target.stop()));
+    await new Promise<void>((done) => localServer?.close(() => done()));
   });
 
   it.each(SERVED.map((served) => [served.target.name, served] as const))(
@@ -223,11 +244,17 @@ describe('the reference page on the targets that run offline', () => {
       expect(await text('GET', `/${REFERENCE_DOCUMENT.file}`)).toEqual({ ...notFound, type: served.jsonType });
       // As the local server: the API's 404 without the slash, not the page.
       expect(await text('GET', REFERENCE_DOCUMENT.path.slice(0, -1))).toEqual(notFound);
+      // With the slash and without it, the status, Location and the headers of _headers are the
+      // local server's (Netlify's function sees the path as asked: its config takes both).
+      for (const target of [REFERENCE_DOCUMENT.path, REFERENCE_DOCUMENT.path.slice(0, -1)]) {
+        expect(await ruleHeaders(origin, target), target).toEqual(await ruleHeaders(local, target));
+      }
       if (served.otherMethods) expect(await text('POST', REFERENCE_DOCUMENT.path)).toEqual(notFound);
       // The page's rule is its path's alone: the API keeps its JSON.
       expect((await ask(origin, 'GET', '/company/')).type).toBe('application/json');
     },
-    30_000,
+    // netlify dev runs the function for each request on the page's path: seconds each on a loaded machine.
+    120_000,
   );
 
   it.runIf(netlifyInstalled)(

@@ -6,12 +6,14 @@
 // the next deploy. Where Netlify still differs from DRF is in the README it writes (and in
 // test/e2e/expectations.ts).
 
+import type { HeaderRule } from '../../contract/headers.ts';
 import { type DocumentRoute, RESOURCES, type Routed } from '../../contract/routes.ts';
 import { CDN_CACHE_CONTROL } from '../../respond/netlify-function.ts';
 import { DEFAULT_OUTPUT_FOLDER } from '../../shared/folders.ts';
 import { generatedMarkdownNote, generatedNote } from '../generated-note.ts';
 import type { Target } from '../target.ts';
 import { bundleFunctionCode, type FunctionConfig, functionFile } from './bundle.ts';
+import { NOT_FOUND_PATH, notFoundHeadersToml, refuseStaticOnlyRules } from './headers.ts';
 import { FILES_PREFIX, renderRedirects } from './redirects.ts';
 
 const NAME = 'netlify';
@@ -54,7 +56,7 @@ function documentHeaders(documents: readonly DocumentRoute[]): string {
     : '';
 }
 
-function netlifyToml(documents: readonly DocumentRoute[]): string {
+function netlifyToml(documents: readonly DocumentRoute[], rules: readonly HeaderRule[]): string {
   return `${generatedNote(NAME, '#')}
 # Netlify's settings for the deployed folder (see README.md): the build output as the publish
 # directory (its _headers and _redirects are Netlify's own format), and the function.
@@ -65,7 +67,7 @@ function netlifyToml(documents: readonly DocumentRoute[]): string {
 
 [functions]
   directory = "${FUNCTIONS_DIR}"
-${documentHeaders(documents)}`;
+${documentHeaders(documents)}${notFoundHeadersToml(rules)}`;
 }
 
 function readme(): string {
@@ -93,6 +95,15 @@ the client. The cache key is the URL with its query and the request's \`Accept\`
 other methods, a request with \`If-None-Match\` the CDN cannot answer, and each new query
 (\`?x=1\`, \`?page=02\`) cost one each. An invocation reads one file through \`${FILES_PREFIX}/\`, a static
 request. Unknown paths are static (the 404 rule).
+
+**\`_headers\`.** The function applies every rule on the path as asked. Every other path gets
+the 404 rule's one static file, which Netlify gives the rules of the file's own path
+(\`${NOT_FOUND_PATH}\`), whatever path was asked. So the build takes a rule for every path
+(\`/*\`) or for a list's path (\`/company/\`, in any case, with or without the slash) and
+refuses any other (\`/company/*\`, \`/nope/\`) with one line naming it. Netlify keeps the last
+value of a name that several rules set, where the other targets join them: \`netlify.toml\`
+gives the 404 file the joined values. netlify dev's file server sends its own
+\`Cache-Control: public, max-age=0\` on it; Netlify's CDN sends the rules'.
 
 \`npm run build\` writes the function with the build's \`_headers\` rules and resources; it is not
 kept in git.
@@ -128,6 +139,10 @@ What Netlify cannot do like the DRF service:
 
 How it is tested:
 
+- test/unit/headers-per-path.test.ts asks \`netlify dev\`, nginx, Caddy, Apache and the local
+  server for lists, queries, redirects, OPTIONS, 304s and 404s with rules for the lists' paths
+  and for every path, and finds the same headers, but for two of netlify dev's file server on
+  the 404 file: its own \`Cache-Control: public, max-age=0\` and a charset in \`Content-Type\`.
 - test/unit/netlify.test.ts runs \`_redirects\` through netlify-redirector (the WASM build of
   Netlify's redirect engine) and the function in-process, on a model of Netlify's routing,
   against the local server's answers.
@@ -147,13 +162,12 @@ export const netlify: Target = {
   name: NAME,
   runsHandler: true,
   files: async (context) => {
+    const config = functionConfig(context.resources, context.documents);
+    refuseStaticOnlyRules(context.headerRules, config.path);
     const code = await bundleFunctionCode(context, FILES_PREFIX);
     return new Map([
-      ['netlify.toml', netlifyToml(context.documents)],
-      [
-        `${FUNCTIONS_DIR}/${FUNCTION_FILE}`,
-        functionFile(generatedNote(NAME, '//'), code, functionConfig(context.resources, context.documents)),
-      ],
+      ['netlify.toml', netlifyToml(context.documents, context.headerRules)],
+      [`${FUNCTIONS_DIR}/${FUNCTION_FILE}`, functionFile(generatedNote(NAME, '//'), code, config)],
       ['_redirects', renderRedirects()],
       ['README.md', readme()],
     ]);

@@ -4,11 +4,10 @@
 // itself, with an empty body: without a script module it cannot send DRF's metadata there.
 
 import { generatedNote } from '../generated-note.ts';
-import type { Target } from '../target.ts';
+import { HeadersTargetError, type Target } from '../target.ts';
 import {
   everywhereValue,
   type HeaderPart,
-  HeadersTargetError,
   type OrderingPlan,
   type PageFile,
   type PlannedHeader,

@@ -5,11 +5,10 @@
 
 import type { DocumentRoute } from '../../contract/routes.ts';
 import { generatedNote } from '../generated-note.ts';
-import type { Target } from '../target.ts';
+import { HeadersTargetError, type Target } from '../target.ts';
 import {
   everywhereValue,
   type HeaderPart,
-  HeadersTargetError,
   type OrderingPlan,
   type PageFile,
   type PlannedHeader,

@@ -22,8 +22,7 @@ import {
   UNSUPPORTED_QUERY_FILE,
 } from '../../contract/routes.ts';
 import { SEARCH_PARAM } from '../../contract/search.ts';
-import { UserFacingError } from '../../shared/errors.ts';
-import type { TargetContext } from '../target.ts';
+import { HeadersTargetError, type TargetContext } from '../target.ts';
 import { filterValuePattern } from './query.ts';
 
 export interface ResourcePlan {
@@ -100,13 +99,6 @@ export interface ServerPlan {
 
 /** Query keys the lists read; the route table's own keys must be among them. */
 export const QUERY_KEYS = { format: 'format', ordering: 'ordering', page: 'page' } as const;
-
-/** A `_headers` rule a target cannot write into its configuration: one line, naming both. */
-export class HeadersTargetError extends UserFacingError {
-  constructor(target: string, pattern: string, reason: string) {
-    super(`target ${target}: the _headers rule ${pattern} ${reason} (leave the target out with --target)`);
-  }
-}
 
 /** One rule's value of a header, and the requests it goes on. */
 export interface HeaderPart {

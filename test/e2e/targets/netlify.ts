@@ -17,7 +17,7 @@ const NEEDS: ProgramNeed = {
 };
 
 /** It loads the functions after the port opens; about 5 s here, more on a cold cache. */
-const READY_TIMEOUT_MS = 90_000;
+const READY_TIMEOUT_MS = 240_000;
 
 /**
  * Off the network and out of $HOME: no telemetry or update check, its config (and .netlify/)
