@@ -41,6 +41,7 @@ const CONTRACT_SECTIONS: Readonly<Record<string, readonly [label: string, anchor
   ordering: ['5.3', '53-event-ordering'],
   pages: ['5.4', '54-texture-pages'],
   order: ['6', '6-record-order'],
+  filters: ['5.5', '55-filters-search-and-ordering'],
   fuzz: ['2–5', '2-headers'],
 };
 
@@ -98,8 +99,13 @@ function compatSection(report: Report): string {
       const cell = cells.get(key) ?? { verdict: 'yes', reasons: new Set() };
       // One failing test makes the rule fail; one known difference makes it "no".
       if (verdict === 'FAILING' || (verdict === 'no' && cell.verdict === 'yes')) cell.verdict = verdict;
-      if (known) {
-        const annotation = test.annotations.find((a) => a.type === 'fail')?.description ?? '';
+      // A documented other answer (a refusal), asserted by a passing test, is a "no" as well.
+      const documented = test.annotations.find((a) => a.type === 'documented')?.description;
+      if (documented !== undefined && test.status === 'expected' && cell.verdict === 'yes') cell.verdict = 'no';
+      if (known || documented !== undefined) {
+        const annotation = known
+          ? (test.annotations.find((a) => a.type === 'fail')?.description ?? '')
+          : (documented as string);
         const { key: reasonKey, text } = reasonOf(annotation);
         cell.reasons.add(reasonKey);
         const reason = reasons.get(reasonKey) ?? { text, rules: new Map(), shows: new Set() };
