@@ -1,6 +1,7 @@
 // `npm run compat`: writes the target × rule table of docs/targets.md from the end-to-end suite's
-// JSON report (test-results/e2e-results.json, or the .json file given), so the table says what
-// the tests showed, not what someone believed. Each reason of expectations.ts is listed once,
+// JSON report (test-results/e2e-results.json, or the .json files given: the reports of runs of
+// some targets each, read as one run), so the table says what the tests showed, not what someone
+// believed. Each reason of expectations.ts is listed once,
 // under a number the table's cells refer to. `--check` fails instead when docs/targets.md
 // differs from what the report gives. A report without every registered target (one picked
 // out by E2E_TARGETS, or left out because its server is not installed) neither rewrites the
@@ -193,9 +194,25 @@ function withoutEmulatorCounts(text: string): string {
   return text.replace(/\b(cloudflare-workers|cloudflare-pages|cloudflare-pages-static|netlify), \d+ of /g, '$1, N of ');
 }
 
+/**
+ * The reports of several runs as one: their tests, and their targets in the registry's order. A
+ * target in two of them would give two answers for one cell, and is refused.
+ */
+function merged(reports: readonly Report[]): Report {
+  const names = reports.flatMap((report) => report.config.projects.map((project) => project.name));
+  const twice = names.find((name, index) => names.indexOf(name) !== index);
+  if (twice !== undefined) throw new Error(`compat: ${twice} is in more than one of the reports given`);
+  const order = (name: string) => TARGETS.findIndex((target) => target.name === name);
+  return {
+    suites: reports.flatMap((report) => report.suites),
+    config: { projects: [...names].sort((a, b) => order(a) - order(b)).map((name) => ({ name })) },
+  };
+}
+
 {
-  const reportPath = process.argv.find((arg) => arg.endsWith('.json')) ?? 'test-results/e2e-results.json';
-  const report = JSON.parse(readFileSync(reportPath, 'utf8')) as Report;
+  const given = process.argv.slice(2).filter((arg) => arg.endsWith('.json'));
+  const reportPaths = given.length > 0 ? given : ['test-results/e2e-results.json'];
+  const report = merged(reportPaths.map((file) => JSON.parse(readFileSync(file, 'utf8')) as Report));
   const ran = new Set(report.config.projects.map((project) => project.name));
   const notRun = TARGETS.map((target) => target.name).filter((name) => !ran.has(name));
   const doc = readFileSync(DOC, 'utf8');
