@@ -286,6 +286,7 @@ const NETLIFY_LIMITS: Differences = {
   'paths.absolute-form': 'netlify-dev-absolute-form',
   'pages.invalid': 'netlify-dev-404-retry',
   "[query] /virtualbooth-texture/?page=%EF%BB%BF2 → 404 Invalid page (int('\\ufeff2') fails)": 'netlify-dev-404-retry',
+  '[filters.pages] /virtualbooth-texture/?search=a&page=99': 'netlify-dev-404-retry',
   '[body] the 404 and invalid-page bodies': 'netlify-dev-charset',
   '[headers] 404 answers: unknown path and invalid page': 'netlify-dev-charset',
   '[paths.not-found] Range and If-None-Match do not turn a 404 into 206 or 304': 'netlify-dev-charset',
