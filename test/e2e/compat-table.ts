@@ -1,6 +1,7 @@
 // `npm run compat`: writes the target × rule table of docs/targets.md from the end-to-end suite's
-// JSON report (test-results/e2e-results.json, or the .json file given), so the table says what
-// the tests showed, not what someone believed. Each reason of expectations.ts is listed once,
+// JSON report (test-results/e2e-results.json, or the .json files given: the reports of runs of
+// some targets each, read as one run), so the table says what the tests showed, not what someone
+// believed. Each reason of expectations.ts is listed once,
 // under a number the table's cells refer to. `--check` fails instead when docs/targets.md
 // differs from what the report gives. A report without every registered target (one picked
 // out by E2E_TARGETS, or left out because its server is not installed) neither rewrites the
@@ -41,6 +42,7 @@ const CONTRACT_SECTIONS: Readonly<Record<string, readonly [label: string, anchor
   ordering: ['5.3', '53-event-ordering'],
   pages: ['5.4', '54-texture-pages'],
   order: ['6', '6-record-order'],
+  filters: ['5.5', '55-filters-search-and-ordering'],
   fuzz: ['2–5', '2-headers'],
 };
 
@@ -98,8 +100,13 @@ function compatSection(report: Report): string {
       const cell = cells.get(key) ?? { verdict: 'yes', reasons: new Set() };
       // One failing test makes the rule fail; one known difference makes it "no".
       if (verdict === 'FAILING' || (verdict === 'no' && cell.verdict === 'yes')) cell.verdict = verdict;
-      if (known) {
-        const annotation = test.annotations.find((a) => a.type === 'fail')?.description ?? '';
+      // A documented other answer (a refusal), asserted by a passing test, is a "no" as well.
+      const documented = test.annotations.find((a) => a.type === 'documented')?.description;
+      if (documented !== undefined && test.status === 'expected' && cell.verdict === 'yes') cell.verdict = 'no';
+      if (known || documented !== undefined) {
+        const annotation = known
+          ? (test.annotations.find((a) => a.type === 'fail')?.description ?? '')
+          : (documented as string);
         const { key: reasonKey, text } = reasonOf(annotation);
         cell.reasons.add(reasonKey);
         const reason = reasons.get(reasonKey) ?? { text, rules: new Map(), shows: new Set() };
@@ -187,9 +194,25 @@ function withoutEmulatorCounts(text: string): string {
   return text.replace(/\b(cloudflare-workers|cloudflare-pages|cloudflare-pages-static|netlify), \d+ of /g, '$1, N of ');
 }
 
+/**
+ * The reports of several runs as one: their tests, and their targets in the registry's order. A
+ * target in two of them would give two answers for one cell, and is refused.
+ */
+function merged(reports: readonly Report[]): Report {
+  const names = reports.flatMap((report) => report.config.projects.map((project) => project.name));
+  const twice = names.find((name, index) => names.indexOf(name) !== index);
+  if (twice !== undefined) throw new Error(`compat: ${twice} is in more than one of the reports given`);
+  const order = (name: string) => TARGETS.findIndex((target) => target.name === name);
+  return {
+    suites: reports.flatMap((report) => report.suites),
+    config: { projects: [...names].sort((a, b) => order(a) - order(b)).map((name) => ({ name })) },
+  };
+}
+
 {
-  const reportPath = process.argv.find((arg) => arg.endsWith('.json')) ?? 'test-results/e2e-results.json';
-  const report = JSON.parse(readFileSync(reportPath, 'utf8')) as Report;
+  const given = process.argv.slice(2).filter((arg) => arg.endsWith('.json'));
+  const reportPaths = given.length > 0 ? given : ['test-results/e2e-results.json'];
+  const report = merged(reportPaths.map((file) => JSON.parse(readFileSync(file, 'utf8')) as Report));
   const ran = new Set(report.config.projects.map((project) => project.name));
   const notRun = TARGETS.map((target) => target.name).filter((name) => !ran.has(name));
   const doc = readFileSync(DOC, 'utf8');

@@ -2,7 +2,9 @@
 // with a rule id (`[pages.invalid] ...`); the auto fixture in fixtures.ts looks the id up here
 // and marks the test with test.fail(true, reason): the assertions stay exactly as strict, the
 // run stays green while the target fails, and turns red if the target starts to pass (then
-// delete the entry). Never skip a test or loosen an assertion for a target.
+// delete the entry). Never skip a test or loosen an assertion for a target. A target that
+// documents another answer than DRF's (a refusal, for one) is listed in DOCUMENTED: its test
+// asserts that answer as strictly, and the rule shows "no" with the reason all the same.
 
 import { METHODS } from 'node:http';
 import { TRAVERSALS, UNKNOWN_PATHS } from './lib/contract.ts';
@@ -32,6 +34,15 @@ export const RULES = {
   'pages.invalid': 'Invalid pages: 404 {"detail":"Invalid page."}',
   order: 'Record order of each list',
   query: 'Query strings as Django reads them (decoding, repeated and unknown keys)',
+  'filters.prerendered': 'A filter of prerendered_filters alone, with a value the records hold: the matching records',
+  filters:
+    'Any other filter (not pre-rendered, two together, a value no record holds): the matching records, never the whole list',
+  'filters.invalid': "A value a filter cannot read: 400 with django-filter's body",
+  'filters.search': 'search: the records where each term matches a search field (contains, ^, =)',
+  'filters.ordering': 'ordering by the ordering_fields of the settings, on any list',
+  'filters.combined': 'Filters, search and ordering together',
+  'filters.pages': 'A filtered list, paginated: count, next and previous of the matching records',
+  'filters.unknown-key': 'An unknown key on a paginated list with settings: kept in next and previous, as DRF keeps it',
   fuzz: "Seeded raw requests of every kind: the contract's answer, or a difference documented below with its count",
 } as const;
 
@@ -114,6 +125,21 @@ const REASONS = {
     'workerd hands the worker a URL whose dot segments are already resolved (/event/. is /event/, /x/../company/ is ' +
     "/company/), so the worker's own reading of the raw path cannot see them: the list instead of 404 Not found. " +
     "Cloudflare's edge normalizes incoming URLs the same way unless the zone's URL normalization is off",
+  // The filters, search and orderings of the settings file (filters.spec.ts), on the targets
+  // without code: files written at build, routed by the configurations of scripts/targets/.
+  'regex-refuses-query':
+    'answers a filter of prerendered_filters alone, with a value the records hold, from the files the build writes; ' +
+    'every other filter, search or ordering of the settings gets 400 with _errors/unsupported-query.json ' +
+    '(docs/filters.md), never the whole list, and the test asserts that answer',
+  'static-links-drop-unknown':
+    "a page of a list is a file, one for every request that asks for it: an unknown key (?x=1&page=2) gets the page's " +
+    'file, whose next and previous leave the key out (section 5.2 of docs/contract.md), where DRF and the targets ' +
+    'with code keep it on a list with settings; the records, count and the pages the links lead to are the same, and ' +
+    "the test asserts that file's bytes",
+  'pages-refused-with-filters':
+    'the build refuses cloudflare-pages-static while a list has filters, search or orderings (it routes on the path ' +
+    'alone and would send the whole list, docs/filters.md), so it runs here on the build without them, where these ' +
+    'requests get the plain list',
   // Cloudflare Pages without code: _headers, the Pages _redirects and 404.html of the build.
   'pages-no-query':
     'Pages matches _redirects and _headers on the path only and serves files by path: the query string is ignored, so ' +
@@ -166,7 +192,7 @@ const REASONS = {
     'for /_errors/not-found.json), so that file is served at its own path: the not-found body, with status 200',
 } as const;
 
-type ReasonId = keyof typeof REASONS;
+export type ReasonId = keyof typeof REASONS;
 
 /** A reference to a reason, with how it shows in one test when that is not obvious. */
 type Because = ReasonId | { reason: ReasonId; shows: string };
@@ -194,8 +220,21 @@ const CLOUDFLARE_RUNTIME: Differences = {
   'paths.absolute-form': 'workerd-absolute-form',
 };
 
+/** The rules of filters.spec.ts. */
+const FILTER_RULES = [
+  'filters.prerendered',
+  'filters',
+  'filters.invalid',
+  'filters.search',
+  'filters.ordering',
+  'filters.combined',
+  'filters.pages',
+  'filters.unknown-key',
+] as const satisfies readonly RuleId[];
+
 const PAGES_STATIC_LIMITS: Differences = {
   ...CLOUDFLARE_RUNTIME,
+  ...Object.fromEntries(FILTER_RULES.map((rule) => [rule, 'pages-refused-with-filters'])),
   fuzz: shows('pages-no-query', 'the requests with a query get the plain list'),
   'methods.options': 'pages-asset-methods',
   'methods.not-allowed': 'pages-asset-methods',
@@ -235,7 +274,6 @@ const PAGES_STATIC_LIMITS: Differences = {
     '?page=9999 is page 1',
   ),
   "[query] /virtualbooth-texture/?page=%EF%BB%BF2 → 404 Invalid page (int('\\ufeff2') fails)": 'pages-no-query',
-  '[query] /virtualbooth-texture/?x=1&page=2: no x in the links': shows('pages-no-query', 'every page is page 1'),
 };
 
 /**
@@ -248,6 +286,7 @@ const NETLIFY_LIMITS: Differences = {
   'paths.absolute-form': 'netlify-dev-absolute-form',
   'pages.invalid': 'netlify-dev-404-retry',
   "[query] /virtualbooth-texture/?page=%EF%BB%BF2 → 404 Invalid page (int('\\ufeff2') fails)": 'netlify-dev-404-retry',
+  '[filters.pages] /virtualbooth-texture/?search=a&page=99': 'netlify-dev-404-retry',
   '[body] the 404 and invalid-page bodies': 'netlify-dev-charset',
   '[headers] 404 answers: unknown path and invalid page': 'netlify-dev-charset',
   '[paths.not-found] Range and If-None-Match do not turn a 404 into 206 or 304': 'netlify-dev-charset',
@@ -293,6 +332,28 @@ export const KNOWN_DIFFERENCES: Readonly<Record<string, Differences>> = {
   netlify: NETLIFY_LIMITS,
 };
 
+/** nginx, Caddy and Apache: what they answer instead of DRF, as docs/filters.md says. */
+const PRERENDERED_ONLY: Differences = {
+  ...Object.fromEntries(
+    FILTER_RULES.filter((rule) => rule !== 'filters.prerendered' && rule !== 'filters.unknown-key').map((rule) => [
+      rule,
+      'regex-refuses-query',
+    ]),
+  ),
+  'filters.unknown-key': 'static-links-drop-unknown',
+};
+
+/**
+ * Target name → the rules (or exact titles) it answers otherwise than DRF, as its documentation
+ * says: the test asserts that answer (the `documented` fixture tells it which), and the
+ * compatibility table shows "no" with the reason.
+ */
+const DOCUMENTED: Readonly<Record<string, Differences>> = {
+  nginx: PRERENDERED_ONLY,
+  caddy: PRERENDERED_ONLY,
+  apache: PRERENDERED_ONLY,
+};
+
 /**
  * Target name → exact test title → a bug of the project (not a limit of the host) that a test
  * shows. Same mechanism as above, per test: remove the entry together with the fix.
@@ -321,14 +382,30 @@ const DIFFERENCE = /^known difference of \S+ for \[[a-z.-]+\] \(([a-z0-9-]+)\): 
  * or `known bug: ...`; reasonOf() reads it back.
  */
 export function expectedFailure(target: string, title: string): string | undefined {
-  const rule = ruleOf(title);
-  const because = KNOWN_DIFFERENCES[target]?.[rule] ?? KNOWN_DIFFERENCES[target]?.[title as TestTitle];
-  if (because !== undefined) {
-    const { reason, shows: how } = typeof because === 'string' ? { reason: because, shows: undefined } : because;
-    return `known difference of ${target} for [${rule}] (${reason}): ${how ? `${how}: ` : ''}${REASONS[reason]}`;
-  }
+  const difference = differenceOf(KNOWN_DIFFERENCES, target, title);
+  if (difference !== undefined) return difference.text;
   const bug = KNOWN_BUGS[target]?.[title];
   return bug === undefined ? undefined : `known bug: ${bug}`;
+}
+
+/** The answer `target` documents instead of DRF's for the test titled `title`: its reason and annotation text. */
+export function documentedDifference(target: string, title: string): { reason: ReasonId; text: string } | undefined {
+  return differenceOf(DOCUMENTED, target, title);
+}
+
+function differenceOf(
+  differences: Readonly<Record<string, Differences>>,
+  target: string,
+  title: string,
+): { reason: ReasonId; text: string } | undefined {
+  const rule = ruleOf(title);
+  const because = differences[target]?.[rule] ?? differences[target]?.[title as TestTitle];
+  if (because === undefined) return undefined;
+  const { reason, shows: how } = typeof because === 'string' ? { reason: because, shows: undefined } : because;
+  return {
+    reason,
+    text: `known difference of ${target} for [${rule}] (${reason}): ${how ? `${how}: ` : ''}${REASONS[reason]}`,
+  };
 }
 
 /**

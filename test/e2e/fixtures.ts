@@ -1,13 +1,19 @@
-// The suite's fixtures. Per worker: build the shipped sample (data/, _headers) into a fresh
-// temp folder with links on http://127.0.0.1:<free port>, start the project's target on that
-// port, and tear both down afterwards, even on failure. Per test: the known-differences check.
+// The suite's fixtures. Per worker: build the shipped sample (data/, _headers) with the filters,
+// search and orderings of test/e2e/static-api.config.json into a fresh temp folder with links on
+// http://127.0.0.1:<free port>, start the project's target on that port, and tear both down
+// afterwards, even on failure. A target the build refuses while a list has those settings
+// (cloudflare-pages-static routes on the path alone) is built without them, and so is every
+// target for a spec that sets `querySettings: false`. Per test: the known-differences check.
 
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { test as base, expect } from '@playwright/test';
 import { type BuildResult, build } from '../../scripts/builder/build.ts';
-import { expectedFailure } from './expectations.ts';
+import { readSettingsFile } from '../../scripts/cli/settings-file.ts';
+import type { ResourceSettings } from '../../scripts/contract/query.ts';
+import { TARGETS as DEPLOY_TARGETS } from '../../scripts/targets/index.ts';
+import { documentedDifference, expectedFailure, type ReasonId } from './expectations.ts';
 import { PAGE_SIZE } from './lib/contract.ts';
 import { Client } from './lib/http.ts';
 import { targetByName } from './targets/index.ts';
@@ -24,22 +30,40 @@ export interface Site {
   publicDir: string;
   /** The route table and every output file's exact text (relative path → text). */
   build: BuildResult;
+  /** The settings file's `resources` the build was given; undefined when built without them. */
+  resourceSettings: Readonly<Record<string, ResourceSettings>> | undefined;
+}
+
+/** The settings file of the suite's builds. */
+const SETTINGS_FILE = path.join(REPO_ROOT, 'test/e2e/static-api.config.json');
+
+/** Whether the build takes filters, search and orderings for `target`: it refuses a target that routes on the path alone. */
+function takesQuerySettings(target: string): boolean {
+  const deploy = DEPLOY_TARGETS.find((each) => each.name === target);
+  return deploy === undefined || deploy.runsHandler === true || deploy.prerendersFilters === true;
 }
 
 export interface WorkerFixtures {
   /** Set per project by playwright.config.ts. */
   targetName: string;
+  /** Build with the settings file's filters, search and orderings where the target takes them; on unless a spec says otherwise. */
+  querySettings: boolean;
   site: Site;
   api: Client;
 }
 
 // biome-ignore lint/suspicious/noConfusingVoidType: Playwright types a fixture that gives no value as void.
-export const test = base.extend<{ knownDifferences: void }, WorkerFixtures>({
+export const test = base.extend<{ knownDifferences: void; documented: ReasonId | undefined }, WorkerFixtures>({
   targetName: ['local', { option: true, scope: 'worker' }],
+  querySettings: [true, { option: true, scope: 'worker' }],
 
   site: [
-    async ({ targetName }, use) => {
+    async ({ targetName, querySettings: wanted }, use) => {
       const target = targetByName(targetName);
+      const querySettings =
+        wanted && takesQuerySettings(targetName)
+          ? (readSettingsFile(SETTINGS_FILE).resources as Record<string, ResourceSettings>)
+          : undefined;
       const tmps: string[] = [];
       let running: RunningTarget | undefined;
       try {
@@ -61,6 +85,8 @@ export const test = base.extend<{ knownDifferences: void }, WorkerFixtures>({
             targetsDir,
             baseUrl,
             pageSize: PAGE_SIZE,
+            resourceSettings: querySettings,
+            configPath: SETTINGS_FILE,
           });
           try {
             running = await target.start({ publicDir, targetsDir, port, workDir });
@@ -75,7 +101,14 @@ export const test = base.extend<{ knownDifferences: void }, WorkerFixtures>({
           // All traffic of the suite stays on this machine.
           if (new URL(running.origin).hostname !== '127.0.0.1')
             throw new Error(`target origin must be on 127.0.0.1: ${running.origin}`);
-          await use({ target: targetName, origin: running.origin, baseUrl, publicDir, build: result });
+          await use({
+            target: targetName,
+            origin: running.origin,
+            baseUrl,
+            publicDir,
+            build: result,
+            resourceSettings: querySettings,
+          });
           break;
         }
       } finally {
@@ -105,6 +138,17 @@ export const test = base.extend<{ knownDifferences: void }, WorkerFixtures>({
       const reason = expectedFailure(targetName, testInfo.title);
       if (reason !== undefined) testInfo.fail(true, reason);
       await use();
+    },
+    { auto: true },
+  ],
+
+  // The answer a target documents instead of DRF's (a refusal, for one), which the test then
+  // asserts as strictly; its annotation makes the rule's cell "no" in docs/targets.md.
+  documented: [
+    async ({ targetName }, use, testInfo) => {
+      const difference = documentedDifference(targetName, testInfo.title);
+      if (difference !== undefined) testInfo.annotations.push({ type: 'documented', description: difference.text });
+      await use(difference?.reason);
     },
     { auto: true },
   ],

@@ -221,11 +221,15 @@ function settingsQuery(settings: SettingsPlan): string[] {
 /** The file of a pre-rendered filter's answer: its first page, or the page {vars.api_page} names. */
 function filterAnswer(settings: SettingsPlan): string[] {
   if (settings.filters.length === 0) return [];
-  if (!settings.paginated)
-    return ['@filter_answer vars api_answer filter', 'vars @filter_answer api_file {vars.api_filter_dir}/index.json'];
+  // One variable per `vars` matcher: Caddy's matches when any of its variables has its value, so
+  // `vars api_answer filter` beside `vars api_page ""` would take the plain list's first page too.
+  const first = [
+    '@filter_answer vars api_answer filter',
+    'vars @filter_answer api_file {vars.api_filter_dir}/index.json',
+  ];
+  if (!settings.paginated) return first;
   return [
-    ...block('@filter_first', ['vars api_answer filter', 'vars api_page ""']),
-    'vars @filter_first api_file {vars.api_filter_dir}/index.json',
+    ...first,
     ...block('@filter_page', ['vars api_answer filter', 'not vars api_page ""']),
     'vars @filter_page api_file {vars.api_filter_dir}/page={vars.api_page}.json',
   ];

@@ -179,6 +179,8 @@ answers a filter of \`prerendered_filters\` alone, with a value the records hold
 the build wrote for that value (\`<list>/_filters/<field>/<value>/\`, the bytes the local server
 sends, pages included), in every spelling Django reads as that value; every other filter, search
 or settings ordering of those lists gets **400** with \`_errors/unsupported-query.json\`, never the
-whole list. See docs/filters.md in the project.
+whole list. A parameter the list does not read is ignored, as without settings: on a paginated
+list the page's file answers \`?x=1&page=2\`, and its \`next\` and \`previous\` leave \`x\` out,
+where DRF keeps it. See docs/filters.md in the project.
 `;
 }

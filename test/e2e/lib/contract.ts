@@ -106,3 +106,10 @@ export const TRAVERSALS = [
   '/event/ordering=-id.json',
   '/_errors/not-found.json',
 ];
+
+/**
+ * docs/filters.md: what nginx, Caddy and Apache answer, with 400, to a filter, search or ordering
+ * of the settings file that no file of the build answers.
+ */
+export const UNSUPPORTED_QUERY_BODY =
+  '{"detail":"This host answers only a filter on one field of prerendered_filters, with a value the records hold; other filters, search and ordering need a host that runs code."}';
