@@ -92,6 +92,7 @@ test(FUZZ_TITLE, async ({ site }, testInfo) => {
   const counts = new Map<string, number>();
   const failures: string[] = [];
   let next = 0;
+  let judged = 0;
   const worker = async () => {
     while (next < requests.length) {
       const index = next++;
@@ -108,6 +109,10 @@ test(FUZZ_TITLE, async ({ site }, testInfo) => {
         problems = judge(request, answer, site.publicDir);
         reason = problems.length ? fuzzDifference(site.target, request, answer, problems) : undefined;
       }
+      judged++;
+      // A long run says how far it is, for whoever waits an hour on an emulator.
+      if (judged % 250 === 0)
+        console.log(`${site.target}: ${judged} of ${requests.length} judged, ${failures.length} undocumented so far`);
       if (problems.length === 0) continue;
       if (reason !== undefined) {
         counts.set(reason, (counts.get(reason) ?? 0) + 1);
