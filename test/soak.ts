@@ -21,6 +21,7 @@ import { nginx } from './e2e/targets/nginx.ts';
 import { freePort, REPO_ROOT, spawnProcess, waitForPort } from './e2e/targets/process.ts';
 import type { Target } from './e2e/targets/target.ts';
 import { findProgram, missingLine } from './installed.ts';
+import { memoryGrowth } from './memory-growth.ts';
 
 const { values } = parseArgs({
   options: { seconds: { type: 'string', default: '60' }, every: { type: 'string', default: '3' } },
@@ -43,17 +44,6 @@ function get(origin: string, target: string): Promise<{ status: number; body: Bu
     request.setTimeout(10_000, () => request.destroy(new Error('no answer within 10 s')));
     request.on('error', done);
   });
-}
-
-/**
- * Whether memory stayed flat: the server warms up (caches, JIT) in the first half, so its peak
- * there is the baseline; a leak shows as a second half whose peak passes it by more than 10 %.
- */
-function memoryGrowth(samples: readonly number[]): { firstHalf: number; secondHalf: number; flat: boolean } {
-  const middle = Math.ceil(samples.length / 2);
-  const firstHalf = Math.max(...samples.slice(0, middle));
-  const secondHalf = Math.max(...samples.slice(middle));
-  return { firstHalf, secondHalf, flat: secondHalf <= firstHalf * 1.1 };
 }
 
 function rssMegabytes(pid: number): number {
