@@ -109,14 +109,21 @@ try {
   }
 
   const deadline = performance.now() + SECONDS * 1000;
+  const started = performance.now();
   const memory: number[] = [rssMegabytes(local.child.pid as number)];
+  /** The second of the run each sample was taken at. */
+  const sampledAt: number[] = [0];
+  const sample = () => {
+    memory.push(rssMegabytes(local.child.pid as number));
+    sampledAt.push((performance.now() - started) / 1000);
+  };
   let rebuilds = 0;
   const rebuilding = (async () => {
     while (performance.now() + EVERY_MS < deadline) {
       await new Promise((done) => setTimeout(done, EVERY_MS));
       await build(options(bases[(rebuilds + 1) % 2] as string, publicDir, []));
       rebuilds += 1;
-      memory.push(rssMegabytes(local.child.pid as number));
+      sample();
     }
   })();
   const counts = servers.map((server) => ({ ...server, requests: 0, failures: 0, torn: 0, examples: [] as string[] }));
@@ -140,7 +147,7 @@ try {
     ),
   );
   await rebuilding;
-  memory.push(rssMegabytes(local.child.pid as number));
+  sample();
 
   console.log(`soak: ${SECONDS} s, ${rebuilds} builds (one every ${EVERY_MS / 1000} s), ${CLIENTS} clients per server`);
   for (const server of counts) {
@@ -148,6 +155,14 @@ try {
     for (const example of server.examples) console.log(`    ${example}`);
   }
   console.log(`  local server memory (RSS, MB, at each build): ${memory.join(' ')}`);
+  // Over time: the lowest and highest sample of each minute.
+  const minutes = new Map<number, number[]>();
+  for (const [i, mb] of memory.entries()) {
+    const minute = Math.floor((sampledAt[i] as number) / 60);
+    minutes.set(minute, [...(minutes.get(minute) ?? []), mb]);
+  }
+  const ranges = [...minutes].map(([m, mbs]) => `${m}-${m + 1} min ${Math.min(...mbs)}–${Math.max(...mbs)}`);
+  console.log(`  local server memory by minute (MB): ${ranges.join(', ')}`);
   const growth = memoryGrowth(memory);
   console.log(
     `  local server memory peak: ${growth.firstHalf} MB in the first half, ${growth.secondHalf} MB in the second: ${growth.flat ? 'flat' : 'growing'}`,
