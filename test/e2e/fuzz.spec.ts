@@ -131,6 +131,8 @@ test(FUZZ_TITLE, async ({ site }, testInfo) => {
     }
   };
   await Promise.all(Array.from({ length: PARALLEL }, worker));
+  // What was sent, for the long run's table (fuzz-table.ts): a target without a difference has no other note.
+  testInfo.annotations.push({ type: 'fuzz-requests', description: `${COUNT} (seed ${SEED}), ${requests.length} sent` });
   for (const [reason, count] of [...counts].sort()) {
     testInfo.annotations.push({ type: 'fuzz', description: `${reason}: ${count} of ${COUNT} (seed ${SEED})` });
   }
