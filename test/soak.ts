@@ -21,6 +21,7 @@ import { nginx } from './e2e/targets/nginx.ts';
 import { freePort, REPO_ROOT, spawnProcess, waitForPort } from './e2e/targets/process.ts';
 import type { Target } from './e2e/targets/target.ts';
 import { findProgram, missingLine } from './installed.ts';
+import { memoryGrowth } from './memory-growth.ts';
 
 const { values } = parseArgs({
   options: { seconds: { type: 'string', default: '60' }, every: { type: 'string', default: '3' } },
@@ -43,17 +44,6 @@ function get(origin: string, target: string): Promise<{ status: number; body: Bu
     request.setTimeout(10_000, () => request.destroy(new Error('no answer within 10 s')));
     request.on('error', done);
   });
-}
-
-/**
- * Whether memory stayed flat: the server warms up (caches, JIT) in the first half, so its peak
- * there is the baseline; a leak shows as a second half whose peak passes it by more than 10 %.
- */
-function memoryGrowth(samples: readonly number[]): { firstHalf: number; secondHalf: number; flat: boolean } {
-  const middle = Math.ceil(samples.length / 2);
-  const firstHalf = Math.max(...samples.slice(0, middle));
-  const secondHalf = Math.max(...samples.slice(middle));
-  return { firstHalf, secondHalf, flat: secondHalf <= firstHalf * 1.1 };
 }
 
 function rssMegabytes(pid: number): number {
@@ -119,14 +109,21 @@ try {
   }
 
   const deadline = performance.now() + SECONDS * 1000;
+  const started = performance.now();
   const memory: number[] = [rssMegabytes(local.child.pid as number)];
+  /** The second of the run each sample was taken at. */
+  const sampledAt: number[] = [0];
+  const sample = () => {
+    memory.push(rssMegabytes(local.child.pid as number));
+    sampledAt.push((performance.now() - started) / 1000);
+  };
   let rebuilds = 0;
   const rebuilding = (async () => {
     while (performance.now() + EVERY_MS < deadline) {
       await new Promise((done) => setTimeout(done, EVERY_MS));
       await build(options(bases[(rebuilds + 1) % 2] as string, publicDir, []));
       rebuilds += 1;
-      memory.push(rssMegabytes(local.child.pid as number));
+      sample();
     }
   })();
   const counts = servers.map((server) => ({ ...server, requests: 0, failures: 0, torn: 0, examples: [] as string[] }));
@@ -150,7 +147,7 @@ try {
     ),
   );
   await rebuilding;
-  memory.push(rssMegabytes(local.child.pid as number));
+  sample();
 
   console.log(`soak: ${SECONDS} s, ${rebuilds} builds (one every ${EVERY_MS / 1000} s), ${CLIENTS} clients per server`);
   for (const server of counts) {
@@ -158,6 +155,14 @@ try {
     for (const example of server.examples) console.log(`    ${example}`);
   }
   console.log(`  local server memory (RSS, MB, at each build): ${memory.join(' ')}`);
+  // Over time: the lowest and highest sample of each minute.
+  const minutes = new Map<number, number[]>();
+  for (const [i, mb] of memory.entries()) {
+    const minute = Math.floor((sampledAt[i] as number) / 60);
+    minutes.set(minute, [...(minutes.get(minute) ?? []), mb]);
+  }
+  const ranges = [...minutes].map(([m, mbs]) => `${m}-${m + 1} min ${Math.min(...mbs)}–${Math.max(...mbs)}`);
+  console.log(`  local server memory by minute (MB): ${ranges.join(', ')}`);
   const growth = memoryGrowth(memory);
   console.log(
     `  local server memory peak: ${growth.firstHalf} MB in the first half, ${growth.secondHalf} MB in the second: ${growth.flat ? 'flat' : 'growing'}`,
