@@ -31,6 +31,7 @@ import {
 } from '../contract/query.ts';
 import { type Answer, FORMATS, NOT_FOUND_FILE, RESOURCES, type Routed, resolve } from '../contract/routes.ts';
 import { debugRequested } from '../shared/debug.ts';
+import { mapLimited } from '../shared/map-limited.ts';
 
 export type ReplyHeaders = Record<string, string>;
 
@@ -208,10 +209,10 @@ async function heldRecords<Body>(
   const held = new Array<Uint8Array>(partRecords.length);
   const from = new Int32Array(wanted.length);
   const to = new Int32Array(wanted.length);
-  for (let index = 0; index < partRecords.length; index++) {
+  const needed = partRecords.flatMap((_, index) => (firstOf[index] === firstOf[index + 1] ? [] : [index]));
+  await mapLimited(needed, READS_AT_ONCE, async (index) => {
     const first = firstOf[index] as number;
     const end = firstOf[index + 1] as number;
-    if (first === end) continue;
     const read = await bytesOf(store, recordsPartFile(resource, index + 1));
     const bytes = new Uint8Array(read.buffer, read.byteOffset, read.byteLength);
     const recordAt = recordStarts(bytes);
@@ -225,7 +226,7 @@ async function heldRecords<Body>(
     }
     if ((end - first) * 2 >= (partRecords[index] as number)) {
       held[index] = bytes;
-      continue;
+      return;
     }
     let size = 0;
     for (let group = first; group < end; group++) {
@@ -243,9 +244,15 @@ async function heldRecords<Body>(
       to[at] = offset;
     }
     held[index] = kept;
-  }
+  });
   return { held, part, from, to };
 }
+
+/**
+ * How many of a list's files an answer reads at once: a store that fetches each (the worker's
+ * asset binding) waits for one at a time otherwise; a worker may hold six connections open.
+ */
+const READS_AT_ONCE = 4;
 
 /** The size of the blocks an answer made of records is sent in. */
 const BLOCK_BYTES = 256 * 1024;
@@ -337,11 +344,16 @@ export function createHandler(rules: readonly HeaderRule[], resources: readonly 
     const resource = byName.get(query.resource) as Routed;
     const manifest = JSON.parse(await textOf(store, recordsManifestFile(resource.name))) as RecordsManifest;
     const settings = resource.query ?? manifest.query;
+    const chunksOf = queryColumns(query, settings).flatMap((column) =>
+      (manifest.columns[column] ?? []).map((lines, index) => ({ column, index, lines })),
+    );
+    const texts = await mapLimited(chunksOf, READS_AT_ONCE, ({ column, index }) =>
+      textOf(store, recordsColumnFile(resource.name, column, index + 1)),
+    );
     const columns = new Map<string, ColumnChunk[]>();
-    for (const column of queryColumns(query, settings)) {
-      const chunks: ColumnChunk[] = [];
-      for (const [index, lines] of (manifest.columns[column] ?? []).entries())
-        chunks.push({ text: await textOf(store, recordsColumnFile(resource.name, column, index + 1)), lines });
+    for (const [at, { column, lines }] of chunksOf.entries()) {
+      const chunks = columns.get(column) ?? [];
+      chunks.push({ text: texts[at] as string, lines });
       columns.set(column, chunks);
     }
     const positions = selectedPositions(query, settings, manifest.count, columns);
