@@ -214,8 +214,9 @@ async function heldRecords<Body>(
     const first = firstOf[index] as number;
     const end = firstOf[index + 1] as number;
     const read = await bytesOf(store, recordsPartFile(resource, index + 1));
+    // Scanned as the store gives it: a Node Buffer finds a byte natively, several times faster.
+    const recordAt = recordStarts(read);
     const bytes = new Uint8Array(read.buffer, read.byteOffset, read.byteLength);
-    const recordAt = recordStarts(bytes);
     const base = starts[index] as number;
     // Record `i` of the part is from recordAt[i] to before its `,` or `]` and line feed.
     for (let group = first; group < end; group++) {
