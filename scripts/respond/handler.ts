@@ -345,18 +345,17 @@ export function createHandler(rules: readonly HeaderRule[], resources: readonly 
     const resource = byName.get(query.resource) as Routed;
     const manifest = JSON.parse(await textOf(store, recordsManifestFile(resource.name))) as RecordsManifest;
     const settings = resource.query ?? manifest.query;
-    const chunksOf = queryColumns(query, settings).flatMap((column) =>
+    const wantedColumns = queryColumns(query, settings);
+    const chunksOf = wantedColumns.flatMap((column) =>
       (manifest.columns[column] ?? []).map((lines, index) => ({ column, index, lines })),
     );
     const texts = await mapLimited(chunksOf, READS_AT_ONCE, ({ column, index }) =>
       textOf(store, recordsColumnFile(resource.name, column, index + 1)),
     );
-    const columns = new Map<string, ColumnChunk[]>();
-    for (const [at, { column, lines }] of chunksOf.entries()) {
-      const chunks = columns.get(column) ?? [];
-      chunks.push({ text: texts[at] as string, lines });
-      columns.set(column, chunks);
-    }
+    // Every column, a list without records' included (no chunk).
+    const columns = new Map(wantedColumns.map((column) => [column, [] as ColumnChunk[]]));
+    for (const [at, { column, lines }] of chunksOf.entries())
+      columns.get(column)?.push({ text: texts[at] as string, lines });
     const positions = selectedPositions(query, settings, manifest.count, columns);
     columns.clear();
     const page = answerPage(query, positions.length, resource, manifest);

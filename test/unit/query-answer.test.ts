@@ -135,3 +135,11 @@ describe('an answer made of the parts', () => {
     expect(Buffer.from(first).equals(copy)).toBe(true);
   });
 });
+
+describe('an answer of a list without records', () => {
+  it.each(['/company/?search=a', '/company/?city=Roma', '/company/?ordering=-name'])('%s: []', async (url) => {
+    const reply = await createHandler([], [COMPANY]).answer({ method: 'GET', url }, store([]));
+    expect(reply.status).toBe(200);
+    expect(Buffer.from(bodyBytes((reply as { body: ChunkedBody }).body)).toString('utf8')).toBe('[]');
+  });
+});
