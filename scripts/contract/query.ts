@@ -6,7 +6,7 @@
 
 import { type Condition, type FilterField, readFilters } from './filters.ts';
 import { encodePlain } from './json.ts';
-import { compareStrings, type OrderTerm, parseOrdering, sortRecords } from './ordering.ts';
+import { compareStrings, type OrderTerm, orderByRanks, parseOrdering, sortRecords } from './ordering.ts';
 import { pageCount, parsePage, quotePlus } from './pagination.ts';
 import { SEARCH_PARAM, type SearchField, type SearchLookup, searchTerms } from './search.ts';
 import { pgUpper } from './upper-case.ts';
@@ -292,7 +292,7 @@ export function selectedPositions(
   settings: QuerySettings,
   count: number,
   columns: ReadonlyMap<string, readonly ColumnChunk[]>,
-): number[] {
+): Int32Array {
   const columnOf = (name: string) => columns.get(name) as readonly ColumnChunk[];
   let selected: Uint8Array | undefined;
   const keep = (marked: Uint8Array) => {
@@ -314,49 +314,38 @@ export function selectedPositions(
       markLines(columnOf(upperColumn(field)), termNeedle(upperTerm, lookup), marked);
     keep(marked);
   }
-  let positions: number[] = [];
-  if (selected === undefined) positions = Array.from({ length: count }, (_, position) => position);
-  else for (let position = 0; position < count; position++) if (selected[position]) positions.push(position);
-  if (query.ordering.length > 0) {
-    const ids = ranksOf(columnOf(rankColumn('id')));
-    const rankOf = new Map(query.ordering.map(({ field }) => [field, ranksOf(columnOf(rankColumn(field)))]));
-    positions = sortRecords(
-      positions.map((position) => ({ id: ids[position] as number, position })),
+  let positions: Int32Array;
+  if (selected === undefined) positions = Int32Array.from({ length: count }, (_, position) => position);
+  else {
+    let matched = 0;
+    for (let position = 0; position < count; position++) matched += selected[position] as number;
+    positions = new Int32Array(matched);
+    for (let position = 0, at = 0; position < count; position++) if (selected[position]) positions[at++] = position;
+  }
+  if (query.ordering.length === 0) return positions;
+  const ids = ranksOf(columnOf(rankColumn('id')));
+  const rankOf = new Map(query.ordering.map(({ field }) => [field, ranksOf(columnOf(rankColumn(field)))]));
+  const ranked = orderByRanks(
+    positions,
+    query.ordering.map(({ field, descending }) => ({ ranks: rankOf.get(field) as Int32Array, descending })),
+    ids,
+  );
+  if (ranked !== null) return ranked;
+  return Int32Array.from(
+    sortRecords(
+      Array.from(positions, (position) => ({ id: ids[position] as number, position })),
       query.ordering,
       (found, field) => (field === 'id' ? found.id : ((rankOf.get(field) as Int32Array)[found.position] as number)),
-    ).map(({ position }) => position);
-  }
-  return positions;
+    ),
+    ({ position }) => position,
+  );
 }
 
-/** Where the records at these positions are: for each part that holds one, its positions there. */
-export function positionsByPart(
-  positions: readonly number[],
-  partRecords: readonly number[],
-): Map<number, Array<{ at: number; index: number }>> {
-  const starts: number[] = [];
-  let start = 0;
-  for (const records of partRecords) {
-    starts.push(start);
-    start += records;
-  }
-  const byPart = new Map<number, Array<{ at: number; index: number }>>();
-  for (const [at, position] of positions.entries()) {
-    // The last part that starts at or before the position (binary search).
-    let low = 0;
-    let high = starts.length - 1;
-    while (low < high) {
-      const middle = (low + high + 1) >> 1;
-      if ((starts[middle] as number) <= position) low = middle;
-      else high = middle - 1;
-    }
-    const part = low + 1;
-    const list = byPart.get(part);
-    const entry = { at, index: position - (starts[low] as number) };
-    if (list === undefined) byPart.set(part, [entry]);
-    else list.push(entry);
-  }
-  return byPart;
+/** The first position of each part, and after them the number of records. */
+export function partStarts(partRecords: readonly number[]): Int32Array {
+  const starts = new Int32Array(partRecords.length + 1);
+  for (const [index, records] of partRecords.entries()) starts[index + 1] = (starts[index] as number) + records;
+  return starts;
 }
 
 /**

@@ -124,15 +124,15 @@ async function openParts(assets: Assets, origin: string, file: string): Promise<
   };
 }
 
-/** A body in chunks as a stream that lets each go once it is sent; a text or bytes as they are. */
+/** A body in chunks as a stream that makes each as it is read; a text or bytes as they are. */
 function streamOf(body: ReplyBody | null): string | Uint8Array | ReadableStream<Uint8Array> | null {
   if (body === null || typeof body === 'string' || body instanceof Uint8Array) return body;
-  const chunks = [...body];
+  const chunks = body.chunks()[Symbol.iterator]();
   return new ReadableStream<Uint8Array>({
     pull(controller) {
-      const chunk = chunks.shift();
-      if (chunk === undefined) controller.close();
-      else controller.enqueue(chunk);
+      const next = chunks.next();
+      if (next.done) controller.close();
+      else controller.enqueue(next.value);
     },
   });
 }

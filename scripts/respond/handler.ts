@@ -20,7 +20,7 @@ import {
   answerPage,
   type ColumnChunk,
   type ListQuery,
-  positionsByPart,
+  partStarts,
   queryColumns,
   type RecordsManifest,
   recordStarts,
@@ -31,19 +31,29 @@ import {
 } from '../contract/query.ts';
 import { type Answer, FORMATS, NOT_FOUND_FILE, RESOURCES, type Routed, resolve } from '../contract/routes.ts';
 import { debugRequested } from '../shared/debug.ts';
+import { mapLimited } from '../shared/map-limited.ts';
 
 export type ReplyHeaders = Record<string, string>;
 
+/**
+ * Bytes made in chunks as they are sent, and their length: an answer made of a list's records,
+ * which is never held whole beside them. `chunks()` makes them anew at each call.
+ */
+export interface ChunkedBody {
+  length: number;
+  chunks(): Iterable<Uint8Array>;
+}
+
 /** A body the handler writes: a text, bytes, or bytes in chunks to send one after another. */
-export type ReplyBody = string | Uint8Array | readonly Uint8Array[];
+export type ReplyBody = string | Uint8Array | ChunkedBody;
 
 /** A body's bytes, for an adapter that sends them at once. */
 export function bodyBytes(body: ReplyBody): Uint8Array {
   if (typeof body === 'string') return UTF8.encode(body);
   if (body instanceof Uint8Array) return body;
-  const bytes = new Uint8Array(body.reduce((sum, chunk) => sum + chunk.length, 0));
+  const bytes = new Uint8Array(body.length);
   let offset = 0;
-  for (const chunk of body) {
+  for (const chunk of body.chunks()) {
     bytes.set(chunk, offset);
     offset += chunk.length;
   }
@@ -149,6 +159,161 @@ export function logFailure(what: string, error: unknown): void {
   if (debugRequested() && error instanceof Error) console.error(error.stack);
 }
 
+/**
+ * The records of an answer, in its order, where their bytes are held: record `at` is
+ * `held[part[at]]` from `from[at]` to before `to[at]`. Only the parts that hold one are read; a
+ * part most of whose records the answer shows is kept as read, and of any other only those
+ * records are kept, copied out, so what is held is never more than twice the answer.
+ */
+interface HeldRecords {
+  held: Uint8Array[];
+  part: Int32Array;
+  from: Int32Array;
+  to: Int32Array;
+}
+
+async function heldRecords<Body>(
+  store: FileStore<Body>,
+  resource: string,
+  partRecords: readonly number[],
+  wanted: Int32Array,
+): Promise<HeldRecords> {
+  const starts = partStarts(partRecords);
+  const part = new Int32Array(wanted.length);
+  // How many of the answer's records each part holds, then the answer's records grouped by part
+  // (a counting sort, each part's in the answer's order).
+  const firstOf = new Int32Array(partRecords.length + 1);
+  for (let at = 0; at < wanted.length; at++) {
+    const position = wanted[at] as number;
+    // The last part that starts at or before the position (binary search).
+    let low = 0;
+    let high = partRecords.length - 1;
+    while (low < high) {
+      const middle = (low + high + 1) >> 1;
+      if ((starts[middle] as number) <= position) low = middle;
+      else high = middle - 1;
+    }
+    part[at] = low;
+    firstOf[low + 1] = (firstOf[low + 1] as number) + 1;
+  }
+  for (let index = 0; index < partRecords.length; index++)
+    firstOf[index + 1] = (firstOf[index + 1] as number) + (firstOf[index] as number);
+  const grouped = new Int32Array(wanted.length);
+  const next = firstOf.slice(0, partRecords.length);
+  for (let at = 0; at < wanted.length; at++) {
+    const index = part[at] as number;
+    const slot = next[index] as number;
+    grouped[slot] = at;
+    next[index] = slot + 1;
+  }
+  const held = new Array<Uint8Array>(partRecords.length);
+  const from = new Int32Array(wanted.length);
+  const to = new Int32Array(wanted.length);
+  const needed = partRecords.flatMap((_, index) => (firstOf[index] === firstOf[index + 1] ? [] : [index]));
+  await mapLimited(needed, READS_AT_ONCE, async (index) => {
+    const first = firstOf[index] as number;
+    const end = firstOf[index + 1] as number;
+    const read = await bytesOf(store, recordsPartFile(resource, index + 1));
+    // Scanned as the store gives it: a Node Buffer finds a byte natively, several times faster.
+    const recordAt = recordStarts(read);
+    const bytes = new Uint8Array(read.buffer, read.byteOffset, read.byteLength);
+    const base = starts[index] as number;
+    // Record `i` of the part is from recordAt[i] to before its `,` or `]` and line feed.
+    for (let group = first; group < end; group++) {
+      const at = grouped[group] as number;
+      const record = (wanted[at] as number) - base;
+      from[at] = recordAt[record] as number;
+      to[at] = (recordAt[record + 1] as number) - 2;
+    }
+    if ((end - first) * 2 >= (partRecords[index] as number)) {
+      held[index] = bytes;
+      return;
+    }
+    let size = 0;
+    for (let group = first; group < end; group++) {
+      const at = grouped[group] as number;
+      size += (to[at] as number) - (from[at] as number);
+    }
+    const kept = new Uint8Array(size);
+    let offset = 0;
+    for (let group = first; group < end; group++) {
+      const at = grouped[group] as number;
+      const length = (to[at] as number) - (from[at] as number);
+      kept.set(bytes.subarray(from[at], to[at]), offset);
+      from[at] = offset;
+      offset += length;
+      to[at] = offset;
+    }
+    held[index] = kept;
+  });
+  return { held, part, from, to };
+}
+
+/**
+ * How many of a list's files an answer reads at once: a store that fetches each (the worker's
+ * asset binding) waits for one at a time otherwise; a worker may hold six connections open.
+ */
+const READS_AT_ONCE = 4;
+
+/** The size of the blocks an answer made of records is sent in. */
+const BLOCK_BYTES = 256 * 1024;
+
+/**
+ * `before`, the records joined by commas, `after`, made in blocks as they are sent: the answer is
+ * never held whole besides its records, and a block is a few hundred records' bytes, not one
+ * object per record.
+ */
+function answerBody(before: Uint8Array, records: HeldRecords, after: Uint8Array): ChunkedBody {
+  const { held, part, from, to } = records;
+  let length = before.length + after.length + Math.max(0, part.length - 1);
+  for (let at = 0; at < part.length; at++) length += (to[at] as number) - (from[at] as number);
+  function* chunks(): Generator<Uint8Array> {
+    const count = part.length;
+    let made = 0;
+    let block = new Uint8Array(0);
+    let offset = 0;
+    const full = () => {
+      made += offset;
+      return block.subarray(0, offset);
+    };
+    for (let at = -1; at <= count; at++) {
+      const piece =
+        at === -1
+          ? before
+          : at === count
+            ? after
+            : (held[part[at] as number] as Uint8Array).subarray(from[at] as number, to[at] as number);
+      const comma = at > 0 && at < count ? 1 : 0;
+      if (offset + comma + piece.length > block.length) {
+        if (offset > 0) yield full();
+        block = new Uint8Array(Math.min(BLOCK_BYTES, length - made));
+        offset = 0;
+      }
+      if (comma) block[offset++] = 44; // ,
+      if (offset + piece.length > block.length) {
+        // A record longer than a block is sent as it is held.
+        if (offset > 0) yield full();
+        made += piece.length;
+        yield piece;
+        block = new Uint8Array(0);
+        offset = 0;
+        continue;
+      }
+      block.set(piece, offset);
+      offset += piece.length;
+    }
+    if (offset > 0) yield full();
+  }
+  return { length, chunks };
+}
+
+/** The bytes of a file the build must hold. */
+async function bytesOf<Body>(store: FileStore<Body>, file: string): Promise<Uint8Array> {
+  const opened = await store.open(file);
+  if (opened === null) throw new Error(`the build has no ${file}`);
+  return opened.bytes ? opened.bytes() : UTF8.encode(await opened.text());
+}
+
 /** The handler of an API with these `_headers` rules and these resources (the API's own when absent). */
 export function createHandler(rules: readonly HeaderRule[], resources: readonly Routed[] = RESOURCES): Handler {
   // An asterisk-form url (`OPTIONS *`) names no path: it gets the headers of the root.
@@ -170,13 +335,6 @@ export function createHandler(rules: readonly HeaderRule[], resources: readonly 
     return opened.text();
   }
 
-  /** The bytes of a file the build must hold. */
-  async function bytesOf<Body>(store: FileStore<Body>, file: string): Promise<Uint8Array> {
-    const opened = await store.open(file);
-    if (opened === null) throw new Error(`the build has no ${file}`);
-    return opened.bytes ? opened.bytes() : UTF8.encode(await opened.text());
-  }
-
   /**
    * A list filtered, searched or ordered: the records selected and ordered from the columns the
    * query needs, then only the parts that hold a record of the answer read, each kept only for
@@ -187,57 +345,28 @@ export function createHandler(rules: readonly HeaderRule[], resources: readonly 
     const resource = byName.get(query.resource) as Routed;
     const manifest = JSON.parse(await textOf(store, recordsManifestFile(resource.name))) as RecordsManifest;
     const settings = resource.query ?? manifest.query;
-    const columns = new Map<string, ColumnChunk[]>();
-    for (const column of queryColumns(query, settings)) {
-      const chunks: ColumnChunk[] = [];
-      for (const [index, lines] of (manifest.columns[column] ?? []).entries())
-        chunks.push({ text: await textOf(store, recordsColumnFile(resource.name, column, index + 1)), lines });
-      columns.set(column, chunks);
-    }
+    const wantedColumns = queryColumns(query, settings);
+    const chunksOf = wantedColumns.flatMap((column) =>
+      (manifest.columns[column] ?? []).map((lines, index) => ({ column, index, lines })),
+    );
+    const texts = await mapLimited(chunksOf, READS_AT_ONCE, ({ column, index }) =>
+      textOf(store, recordsColumnFile(resource.name, column, index + 1)),
+    );
+    // Every column, a list without records' included (no chunk).
+    const columns = new Map(wantedColumns.map((column) => [column, [] as ColumnChunk[]]));
+    for (const [at, { column, lines }] of chunksOf.entries())
+      columns.get(column)?.push({ text: texts[at] as string, lines });
     const positions = selectedPositions(query, settings, manifest.count, columns);
     columns.clear();
     const page = answerPage(query, positions.length, resource, manifest);
     if (page === null) return { status: 404, headers: withContentType(headers), body: INVALID_PAGE_BODY };
-    // The records' bytes as the parts hold them, copied out of each part as it is read, so a part
-    // is garbage once its records are: the answer is never decoded, joined and encoded again.
-    const wanted = positions.slice(page.start, page.end);
-    const byPart = positionsByPart(wanted, manifest.partRecords);
-    const copies: Uint8Array[] = [];
-    const records = new Array<Uint8Array>(wanted.length);
-    let bytes = 0;
-    for (const [part, kept] of byPart) {
-      const partBytes = await bytesOf(store, recordsPartFile(resource.name, part));
-      const starts = recordStarts(partBytes);
-      const ranges = kept.map(({ index }) => [starts[index] as number, (starts[index + 1] as number) - 2] as const);
-      // In the default order a part's records are one run of the answer: copied with their commas.
-      const comma = query.ordering.length === 0 ? 1 : 0;
-      const first = copies.length === 0 ? 0 : comma;
-      const copy = new Uint8Array(ranges.reduce((sum, [start, end]) => sum + end - start + comma, first - comma));
-      let offset = 0;
-      for (const [at, [start, end]] of ranges.entries()) {
-        if (comma && (at > 0 || first)) copy[offset++] = 44; // ,
-        copy.set(partBytes.subarray(start, end), offset);
-        records[(kept[at] as { at: number }).at] = copy.subarray(offset, offset + end - start);
-        offset += end - start;
-      }
-      copies.push(copy);
-      bytes += copy.length;
-    }
-    const before = UTF8.encode(page.before);
-    const after = UTF8.encode(page.after);
-    // Sent as the copies, one after another: the answer is held once.
-    if (query.ordering.length === 0)
-      return { status: 200, headers: withContentType(headers), body: [before, ...copies, after] };
-    const body = new Uint8Array(before.length + bytes + Math.max(0, records.length - 1) + after.length);
-    body.set(before, 0);
-    let offset = before.length;
-    for (const [index, record] of records.entries()) {
-      if (index > 0) body[offset++] = 44; // ,
-      body.set(record, offset);
-      offset += record.length;
-    }
-    body.set(after, offset);
-    return { status: 200, headers: withContentType(headers), body };
+    const wanted = positions.subarray(page.start, page.end);
+    const records = await heldRecords(store, resource.name, manifest.partRecords, wanted);
+    return {
+      status: 200,
+      headers: withContentType(headers),
+      body: answerBody(UTF8.encode(page.before), records, UTF8.encode(page.after)),
+    };
   }
 
   async function reply<Body>(

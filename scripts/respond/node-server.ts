@@ -103,7 +103,8 @@ interface Body {
 }
 
 async function readAll(body: Body): Promise<Buffer> {
-  const bytes = Buffer.alloc(body.stats.size);
+  // Not zero-filled first: only the bytes read are kept.
+  const bytes = Buffer.allocUnsafe(body.stats.size);
   let done = 0;
   while (done < bytes.length) {
     const { bytesRead } = await body.handle.read(bytes, done, bytes.length - done, done);
@@ -182,6 +183,21 @@ function folderStore(
       };
     },
   };
+}
+
+/** Resolves true once the answer's socket takes more, false once it is closed (the client left). */
+function drained(res: http.ServerResponse): Promise<boolean> {
+  return new Promise((resolve) => {
+    const done = (more: boolean) => () => {
+      res.off('drain', onDrain);
+      res.off('close', onClose);
+      resolve(more);
+    };
+    const onDrain = done(true);
+    const onClose = done(false);
+    res.on('drain', onDrain);
+    res.on('close', onClose);
+  });
 }
 
 /**
@@ -385,10 +401,20 @@ export function createApi(
       return;
     }
     // On HEAD node sends the headers only, Content-Length included.
-    const chunks = typeof reply.body === 'string' || reply.body instanceof Uint8Array ? [reply.body] : reply.body;
-    const length = chunks.reduce((sum, chunk) => sum + Buffer.byteLength(chunk), 0);
-    res.writeHead(reply.status, { ...headers, 'Content-Length': length });
-    for (const chunk of chunks) res.write(chunk);
+    const { body } = reply;
+    if (typeof body === 'string' || body instanceof Uint8Array) {
+      res.writeHead(reply.status, { ...headers, 'Content-Length': Buffer.byteLength(body) });
+      res.end(body);
+      return;
+    }
+    res.writeHead(reply.status, { ...headers, 'Content-Length': body.length });
+    if (req.method !== 'HEAD') {
+      // Each chunk is made once the last has gone out (or is queued, while the socket takes them).
+      for (const chunk of body.chunks()) {
+        if (res.write(chunk)) continue;
+        if (!(await drained(res))) return;
+      }
+    }
     res.end();
   }
 

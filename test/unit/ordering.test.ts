@@ -9,6 +9,7 @@ import {
   descendingFrom,
   formatOrdering,
   type OrderTerm,
+  orderByRanks,
   parseOrdering,
   sortRecords,
 } from '../../scripts/contract/ordering.ts';
@@ -202,5 +203,31 @@ describe('descendingFrom', () => {
     descendingFrom(ascending, value('name'));
     expect(ids(ascending)).toEqual(before);
     expect(descendingFrom([], value('name'))).toEqual([]);
+  });
+});
+
+describe('orderByRanks', () => {
+  // Five records at positions 0-4: their ids' ranks, and two fields' ranks (equal values one rank).
+  const idRanks = Int32Array.from([3, 0, 4, 1, 2]);
+  const city = Int32Array.from([1, 0, 1, 2, 0]);
+  const name = Int32Array.from([0, 1, 1, 0, 1]);
+  const all = Int32Array.from([0, 1, 2, 3, 4]);
+
+  it('orders by the ranks, each term either way, ties by the id rank', () => {
+    expect([...(orderByRanks(all, [{ ranks: city, descending: false }], idRanks) ?? [])]).toEqual([1, 4, 0, 2, 3]);
+    expect([...(orderByRanks(all, [{ ranks: city, descending: true }], idRanks) ?? [])]).toEqual([3, 0, 2, 1, 4]);
+    const both = [
+      { ranks: name, descending: true },
+      { ranks: city, descending: false },
+    ];
+    expect([...(orderByRanks(all, both, idRanks) ?? [])]).toEqual([1, 4, 2, 0, 3]);
+    expect([...(orderByRanks(Int32Array.from([4, 0, 3]), both, idRanks) ?? [])]).toEqual([4, 0, 3]);
+  });
+
+  it('gives up, for sortRecords, where one number per record would pass 2^53', () => {
+    const huge = Int32Array.from([2 ** 30, 0, 1, 2, 3]);
+    expect(orderByRanks(all, [{ ranks: huge, descending: false }], idRanks)).not.toBeNull();
+    const terms = [huge, huge].map((ranks) => ({ ranks, descending: false }));
+    expect(orderByRanks(all, terms, idRanks)).toBeNull();
   });
 });

@@ -146,7 +146,7 @@ describe('the columns a request is answered from', () => {
           const expected = sortRecords(records.filter(matches), query.ordering).map((record) =>
             records.indexOf(record),
           );
-          const selected = selectedPositions(query, settings, records.length, columns);
+          const selected = [...selectedPositions(query, settings, records.length, columns)];
           expect(query.ordering.length > 0 ? selected : [...selected].sort((x, y) => x - y)).toEqual(
             query.ordering.length > 0
               ? expected
