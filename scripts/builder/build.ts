@@ -171,8 +171,8 @@ function asTexts(files: ReadonlyMap<string, FileBody>): Map<string, string> {
   return texts;
 }
 
-/** The pages beside the API (the reference, when on). */
-async function pagesOf(
+/** The documents beside the API (the reference page, when on). */
+async function documentsOf(
   options: Pick<BuildOptions, 'reference' | 'baseUrl' | 'pageSize' | 'resources'>,
   headersText: string,
 ): Promise<Map<string, string>> {
@@ -183,7 +183,7 @@ async function pagesOf(
 }
 
 /**
- * Adds every target's files inside the output to `files` (the answers and pages), whichever
+ * Adds every target's files inside the output to `files` (the answers and documents), whichever
  * targets are selected: public/ never depends on --target. They are made from the files before
  * them, so a change of the answers makes them again from the whole output.
  */
@@ -192,7 +192,7 @@ function addSiteFiles(files: Map<string, FileBody>, context: TargetContext): voi
     for (const [file, body] of target.siteFiles?.(context, files) ?? []) files.set(file, body);
 }
 
-/** What the targets are given of a build: its routes, its pages, the `_headers` rules and the resources. */
+/** What the targets are given of a build: its routes, its documents, the `_headers` rules and the resources. */
 export function targetContext(
   routes: readonly Route[],
   headerRules: readonly HeaderRule[],
@@ -220,7 +220,7 @@ export interface SiteSource {
 
 /** What a publication renders again of the last one: the answers a change can alter. */
 export interface SiteChange {
-  /** The last publication's answers and pages. */
+  /** The last publication's answers and documents. */
   answers: ReadonlyMap<string, FileBody>;
   /** The last publication's routes: the file of a route gone goes with it. */
   routes: readonly Route[];
@@ -257,7 +257,7 @@ function* renderAnswers(
   source: SiteSource,
   options: Pick<BuildOptions, 'reference' | 'baseUrl' | 'pageSize' | 'resources'>,
   answers: ReadonlyMap<string, FileBody>,
-  pages: ReadonlyMap<string, string>,
+  documents: ReadonlyMap<string, string>,
   change: SiteChange | undefined,
 ): Generator<[string, FileBody]> {
   const resources = options.resources ?? RESOURCES;
@@ -266,7 +266,7 @@ function* renderAnswers(
   const changed = change && resources.filter((resource) => change.resources.has(resource.name));
   if (change === undefined) {
     yield* render(catalogue, context.routes, headersText, options, { ...prepared, asBytes: false }, resources);
-    yield* pages;
+    yield* documents;
   } else yield* renderLists(catalogue, options, change.lists, { ...prepared, asBytes: true }, resources);
   // The records a query is answered from go after the lists, which a client is more likely waiting for.
   const queried = (changed ?? resources).filter((resource) => resource.query !== undefined);
@@ -281,9 +281,9 @@ function* renderAnswers(
 
 /**
  * The one way the output is made and written, for the build and the live preview alike: render →
- * the pages beside the API → the targets' files inside the output → the write, of the whole
+ * the documents beside the API → the targets' files inside the output → the write, of the whole
  * output, or of `change` only what it can alter, the same stages on less. Returns the answers and
- * pages (what a change renders again in part) and the whole output.
+ * documents (what a change renders again in part) and the whole output.
  */
 export async function publishSite(
   source: SiteSource,
@@ -296,8 +296,8 @@ export async function publishSite(
   const answers = new Map<string, FileBody>(change?.answers);
   const changes = new Map<string, FileBody | null>();
   const made = new Set<string>();
-  const pages = change === undefined ? await pagesOf(options, source.headersText) : new Map<string, string>();
-  for (const [file, body] of renderAnswers(source, options, answers, pages, change)) {
+  const documents = change === undefined ? await documentsOf(options, source.headersText) : new Map<string, string>();
+  for (const [file, body] of renderAnswers(source, options, answers, documents, change)) {
     made.add(file);
     const before = answers.get(file);
     answers.set(file, body);

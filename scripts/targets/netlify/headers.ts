@@ -1,5 +1,5 @@
 // The `_headers` rules on Netlify. The function answers the paths of its config (the lists and
-// the pages beside the API) and applies every rule itself, on the path as asked. Every other path
+// the documents beside the API) and applies every rule itself, on the path as asked. Every other path
 // is answered by the 404 rule with one static file, and netlify dev gives that file the rules of
 // its own path, /_errors/not-found.json, whatever path was asked: one set of headers for every
 // path outside the function's, with no invocation. So a rule holds on Netlify as on the other
