@@ -23,7 +23,7 @@ import {
   formatFinding,
   LimitsError,
 } from '../targets/limits.ts';
-import type { Target, TargetContext } from '../targets/target.ts';
+import { HeadersTargetError, type Target, type TargetContext } from '../targets/target.ts';
 import { type CheckedCatalogue, readCatalogue, withPath } from './pipeline/catalogue.ts';
 import { filterFiles, filterRoutesOf } from './pipeline/prerendered-filters.ts';
 import { withQuerySettings } from './pipeline/query-fields.ts';
@@ -121,13 +121,14 @@ function cannotQuery(target: string, paths: readonly string[]): string {
 
 /**
  * The targets (by their index in `selected`) that take this build: within their hosts' limits,
- * and running code where a list has filters, search or orderings. A target named by the user
+ * able to write every `_headers` rule, and running code where a list has filters, search or
+ * orderings. A target named by the user
  * that cannot stops the build (LimitsError, one line per reason); otherwise it is left out, with
  * a warning. Nothing has been written yet: the previous output stays whole either way.
  */
 function withinLimits(
   selected: readonly Target[],
-  made: readonly Map<string, string>[],
+  made: readonly (Map<string, string> | HeadersTargetError)[],
   output: ReadonlyMap<string, FileBody>,
   options: BuildOptions,
 ): number[] {
@@ -140,11 +141,17 @@ function withinLimits(
   const kept: number[] = [];
   for (const [index, target] of selected.entries()) {
     const targetDir = path.join(options.targetsDir, target.name);
+    const files = made[index];
+    if (files instanceof HeadersTargetError) {
+      warn(files.refusal);
+      warn(`${target.name} is left out: ${targetDir}/ was not written (--target ${target.name} makes this an error)`);
+      continue;
+    }
     const limits = LIMITS[target.name as keyof typeof LIMITS] ?? [];
     const built = {
       output,
       sizes,
-      targetFiles: made[index] as Map<string, string>,
+      targetFiles: files as Map<string, string>,
       plan,
       resources,
     };
@@ -346,6 +353,23 @@ export interface KeptSources {
 }
 
 /**
+ * A target's files; or, for a target the user did not name, the one line refusing a `_headers`
+ * rule it cannot write, for withinLimits() to leave it out with, as it does a target over a limit.
+ */
+async function filesOrRefusal(
+  target: Target,
+  context: TargetContext,
+  options: Pick<BuildOptions, 'targets'>,
+): Promise<Map<string, string> | HeadersTargetError> {
+  try {
+    return await target.files(context);
+  } catch (error) {
+    if (options.targets === undefined && error instanceof HeadersTargetError) return error;
+    throw error;
+  }
+}
+
+/**
  * Load → validate, with the targets asked for their files meanwhile. Apart from build() so that
  * the catalogue is held by the source alone, which publishSite() lets go of before the write.
  */
@@ -361,7 +385,7 @@ async function readSources(
   const resources = options.resources ?? RESOURCES;
   const context = targetContext(routes, headerRules, options, filterRoutesOf(catalogue, options.pageSize, resources));
   // Asked first: esbuild bundles in a process of its own while this one renders.
-  const targetFiles = Promise.all(selected.map((target) => target.files(context)));
+  const targetFiles = Promise.all(selected.map((target) => filesOrRefusal(target, context, options)));
   // Awaited by build(); when rendering fails, that is the error to report.
   targetFiles.catch(() => {});
   const source: SiteSource = { catalogue, context, headersText, prepared: kept?.prepared ?? {} };

@@ -47,7 +47,11 @@ export interface Target {
 
 /** A `_headers` rule a target cannot write into its configuration: one line, naming both. */
 export class HeadersTargetError extends UserFacingError {
+  /** The refusal without the way out, for a build that leaves the target out by itself. */
+  readonly refusal: string;
   constructor(target: string, pattern: string, reason: string) {
-    super(`target ${target}: the _headers rule ${pattern} ${reason} (leave the target out with --target)`);
+    const refusal = `target ${target}: the _headers rule ${pattern} ${reason}`;
+    super(`${refusal} (leave the target out with --target)`);
+    this.refusal = refusal;
   }
 }

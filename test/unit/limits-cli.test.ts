@@ -46,9 +46,16 @@ describe('npm run build against the hosts limits', () => {
     expect(run.stderr).toContain(
       `warning: cloudflare-pages-static is left out: ${pagesStatic}/ was not written (--target cloudflare-pages-static makes this an error)\n`,
     );
+    // A rule for a path outside the lists is one Netlify cannot give that path's 404: left out alike.
+    expect(run.stderr).toContain(
+      `warning: target netlify: the _headers rule /extra-0/ matches paths outside the lists, whose 404 Netlify sends as one static file with the headers of /_errors/not-found.json: write it for a list's path (/company/) or every path (/*)\n`,
+    );
+    expect(run.stderr).toContain(
+      `warning: netlify is left out: ${path.join(dir, 'targets', 'netlify')}/ was not written (--target netlify makes this an error)\n`,
+    );
     const written = Object.keys(await readTreeText(path.join(dir, 'targets'))).map((file) => file.split('/')[0]);
     expect(new Set(written)).toEqual(
-      new Set(['cloudflare-workers', 'cloudflare-pages', 'nginx', 'caddy', 'apache', 'netlify', 'vercel']),
+      new Set(['cloudflare-workers', 'cloudflare-pages', 'nginx', 'caddy', 'apache', 'vercel']),
     );
     expect(await readFile(path.join(dir, 'public', '_headers'), 'utf8')).toContain('/extra-119/');
   });
