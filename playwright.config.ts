@@ -21,7 +21,7 @@ export default defineConfig<object, Pick<WorkerFixtures, 'targetName'>>({
   workers: 2,
   fullyParallel: false,
   timeout: 20_000,
-  globalTimeout: 10 * 60_000,
+  globalTimeout: 15 * 60_000,
   forbidOnly: Boolean(process.env.CI),
   globalSetup: './test/e2e/targets/installed-targets.ts',
   reporter: [['list'], ['json', { outputFile: 'test-results/e2e-results.json' }]],
