@@ -14,6 +14,7 @@
 // overlap the build's writes and each other.
 
 import { lstat, rename, rm, utimes, writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import { concurrencyLimit } from './map-limited.ts';
@@ -116,13 +117,15 @@ export async function siblingsOf(bytes: Buffer): Promise<Map<string, Buffer>> {
 }
 
 /**
- * Writes the siblings of the file at `file` (whose bytes are `bytes`) beside it, each replacing
- * its previous one in one rename, with the file's modification time; removes them when the file
- * is not worth compressing (any more). For a writer that changes one file in place; a whole
- * output goes through write.ts, which carries unchanged siblings over.
+ * Writes the siblings of the output folder `dir`'s `name` (whose bytes are `bytes`) beside it,
+ * each replacing its previous one in one rename, with the file's modification time; removes them
+ * when the file is not worth compressing (any more), which its name in the folder decides. For a
+ * writer that changes one file in place; a whole output goes through write.ts, which carries
+ * unchanged siblings over.
  */
-export async function writeSiblings(file: string, bytes: Buffer): Promise<void> {
-  if (!worthCompressing(file, bytes.length)) {
+export async function writeSiblings(dir: string, name: string, bytes: Buffer): Promise<void> {
+  const file = path.join(dir, name);
+  if (!worthCompressing(name, bytes.length)) {
     await Promise.all(ENCODINGS.map(({ extension }) => rm(`${file}${extension}`, { force: true })));
     return;
   }

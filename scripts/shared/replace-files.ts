@@ -84,5 +84,5 @@ export async function replaceFiles(
  */
 export async function writeSiblingsOf(dir: string, changes: ReadonlyMap<string, FileBody | null>): Promise<void> {
   const written = [...changes].filter((change): change is [string, FileBody] => change[1] !== null);
-  await mapLimited(written, WRITE_CONCURRENCY, ([file, body]) => writeSiblings(path.join(dir, file), bytesOf(body)));
+  await mapLimited(written, WRITE_CONCURRENCY, ([file, body]) => writeSiblings(dir, file, bytesOf(body)));
 }

@@ -146,14 +146,25 @@ describe('writeSiblings (one file changed in place)', () => {
     const file = path.join(dir, 'company.json');
     const big = Buffer.from(list(200));
     await writeFile(file, big);
-    await writeSiblings(file, big);
+    await writeSiblings(dir, 'company.json', big);
     expect(brotliDecompressSync(await readFile(`${file}.br`)).equals(big)).toBe(true);
     expect(await timeNs(`${file}.gz`)).toBe(await timeNs(file));
     const small = Buffer.from('[]');
     await writeFile(file, small);
-    await writeSiblings(file, small);
+    await writeSiblings(dir, 'company.json', small);
     await expect(stat(`${file}.br`)).rejects.toThrow();
     await expect(stat(`${file}.gz`)).rejects.toThrow();
+  });
+
+  it('writes none for the records a query is read from, decided by the name in the output folder', async () => {
+    const dir = await tempDir();
+    const name = '_records/company/1.json';
+    const big = Buffer.from(list(200));
+    await mkdir(path.join(dir, '_records/company'), { recursive: true });
+    await writeFile(path.join(dir, name), big);
+    await writeSiblings(dir, name, big);
+    await expect(stat(path.join(dir, `${name}.br`))).rejects.toThrow();
+    await expect(stat(path.join(dir, `${name}.gz`))).rejects.toThrow();
   });
 });
 

@@ -402,3 +402,54 @@ describe('the live preview on a catalogue whose answers outgrow a write batch', 
     expect(await difference(liveDir, fullDir)).toBeUndefined();
   }, 60_000);
 });
+
+describe('the live preview with filters, search and orderings set', () => {
+  it("after a company's country and a texture's name change, the preview folder is a full build's, filter files included", async () => {
+    const dir = await tempDir();
+    const dataDir = path.join(dir, 'data');
+    generate(dataDir, { companies: 200, events: 20, fairs: 5, textures: 40 });
+    const options = {
+      dataDir,
+      headersPath: path.join(ROOT, '_headers'),
+      baseUrl: 'http://localhost:8000',
+      pageSize: 10,
+      targetsDir: path.join(dir, 'targets'),
+      targets: [],
+      resourceSettings: {
+        company: {
+          filterset_fields: ['country_name', 'city'],
+          search_fields: ['name'],
+          ordering_fields: ['city'],
+          prerendered_filters: ['country_name'],
+        },
+        'virtualbooth-texture': { filterset_fields: ['name'], prerendered_filters: ['name'] },
+      },
+    } satisfies Omit<BuildOptions, 'outDir'>;
+    const [fullDir, liveDir] = [path.join(dir, 'full'), path.join(dir, 'live')];
+    const live = await LiveBuild.open({ ...options, outDir: liveDir });
+    await live.publish();
+    const edit = async (resource: string, change: (record: Record<string, Json>) => void) => {
+      const files = (await readdir(path.join(dataDir, resource), { recursive: true }))
+        .filter((file) => file.endsWith('.json'))
+        .sort();
+      const file = path.join(dataDir, resource, files[0] as string);
+      const records = JSON.parse(await readFile(file, 'utf8')) as Record<string, Json>[];
+      change(records[0] as Record<string, Json>);
+      await writeFile(file, pretty(records as Json));
+      await live.reload([file]);
+      await live.publish();
+      await build({ ...options, outDir: fullDir });
+    };
+    // A value no record held: a filter folder of its own appears, and the old value's may go.
+    await edit('company', (record) => {
+      record.country_name = 'Ruritania';
+    });
+    const filterFiles = [...(await readTree(fullDir)).keys()].filter((file) => file.startsWith('company/_filters/'));
+    expect(filterFiles.some((file) => file.includes('_52uritania'))).toBe(true);
+    expect(await difference(liveDir, fullDir)).toBeUndefined();
+    await edit('virtualbooth-texture', (record) => {
+      record.name = 'Renamed in the preview';
+    });
+    expect(await difference(liveDir, fullDir)).toBeUndefined();
+  }, 120_000);
+});

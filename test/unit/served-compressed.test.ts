@@ -331,7 +331,7 @@ describe('the local server and a file replaced in place, as the live preview rep
       });
       expect(revalidated.status, coding).toBe(200);
     }
-    await writeSiblings(file, changed);
+    await writeSiblings(publicDir, 'company/index.json', changed);
     const after = await ask(server.origin, '/company/', { 'Accept-Encoding': 'br' });
     expect(one(after, 'content-encoding')).toBe('br');
     expect(decode('br', after.body).equals(changed)).toBe(true);
