@@ -85,7 +85,10 @@ describe('the workflows', () => {
     expect(commands[2]).toContain('git status --porcelain -- public targets schemas');
   });
 
-  it('the comparison fails on a changed, removed or new output file, and not on a sibling git ignores', () => {
+  // Bounds only: git and bash run synchronously, 1–3 s here, and far longer on a machine under load.
+  it('the comparison fails on a changed, removed or new output file, and not on a sibling git ignores', {
+    timeout: 90_000,
+  }, () => {
     const compare = steps('committed-output.yml').find((step) => step.name === 'Compare with the committed output');
     const script = compare?.run ?? '';
     const repo = mkdtempSync(path.join(os.tmpdir(), 'workflow-compare-'));
@@ -142,6 +145,7 @@ describe('the workflows', () => {
       expect(refuses('{\n  "baseUrl": "https://api.example.com",\n  "pageSize": 10\n}\n')).toBe(0);
       expect(refuses('{ "baseUrl": "https://localhost.example.com" }')).toBe(0);
     },
+    90_000,
   );
 });
 
