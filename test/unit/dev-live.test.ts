@@ -361,21 +361,32 @@ describe('the live preview', () => {
   );
 });
 
+/** A generated catalogue in a folder of its own, with the options a full build and the preview share. */
+async function generatedCatalogue(counts: Parameters<typeof generate>[1], more: Partial<BuildOptions> = {}) {
+  const dir = await tempDir();
+  const dataDir = path.join(dir, 'data');
+  generate(dataDir, counts);
+  const options = {
+    dataDir,
+    headersPath: path.join(ROOT, '_headers'),
+    baseUrl: 'http://localhost:8000',
+    pageSize: 10,
+    targetsDir: path.join(dir, 'targets'),
+    targets: [],
+    ...more,
+  } satisfies Omit<BuildOptions, 'outDir'>;
+  return { dataDir, options, fullDir: path.join(dir, 'full'), liveDir: path.join(dir, 'live') };
+}
+
 describe('the live preview on a catalogue whose answers outgrow a write batch', () => {
   it("after an event edit and a texture removal, the preview folder is a full build's", async () => {
-    const dir = await tempDir();
-    const dataDir = path.join(dir, 'data');
     // Event lists of about 100 KB each, more than one batch of writes holds.
-    generate(dataDir, { companies: 300, events: 500, fairs: 20, textures: 300 });
-    const options = {
-      dataDir,
-      headersPath: path.join(ROOT, '_headers'),
-      baseUrl: 'http://localhost:8000',
-      pageSize: 10,
-      targetsDir: path.join(dir, 'targets'),
-      targets: [],
-    } satisfies Omit<BuildOptions, 'outDir'>;
-    const [fullDir, liveDir] = [path.join(dir, 'full'), path.join(dir, 'live')];
+    const { dataDir, options, fullDir, liveDir } = await generatedCatalogue({
+      companies: 300,
+      events: 500,
+      fairs: 20,
+      textures: 300,
+    });
     const live = await LiveBuild.open({ ...options, outDir: liveDir });
     await live.publish();
     const eventFile = path.join(dataDir, 'event', (await readdir(path.join(dataDir, 'event'))).sort()[0] as string);
@@ -405,27 +416,20 @@ describe('the live preview on a catalogue whose answers outgrow a write batch', 
 
 describe('the live preview with filters, search and orderings set', () => {
   it("after a company's country and a texture's name change, the preview folder is a full build's, filter files included", async () => {
-    const dir = await tempDir();
-    const dataDir = path.join(dir, 'data');
-    generate(dataDir, { companies: 200, events: 20, fairs: 5, textures: 40 });
-    const options = {
-      dataDir,
-      headersPath: path.join(ROOT, '_headers'),
-      baseUrl: 'http://localhost:8000',
-      pageSize: 10,
-      targetsDir: path.join(dir, 'targets'),
-      targets: [],
-      resourceSettings: {
-        company: {
-          filterset_fields: ['country_name', 'city'],
-          search_fields: ['name'],
-          ordering_fields: ['city'],
-          prerendered_filters: ['country_name'],
+    const { dataDir, options, fullDir, liveDir } = await generatedCatalogue(
+      { companies: 200, events: 20, fairs: 5, textures: 40 },
+      {
+        resourceSettings: {
+          company: {
+            filterset_fields: ['country_name', 'city'],
+            search_fields: ['name'],
+            ordering_fields: ['city'],
+            prerendered_filters: ['country_name'],
+          },
+          'virtualbooth-texture': { filterset_fields: ['name'], prerendered_filters: ['name'] },
         },
-        'virtualbooth-texture': { filterset_fields: ['name'], prerendered_filters: ['name'] },
       },
-    } satisfies Omit<BuildOptions, 'outDir'>;
-    const [fullDir, liveDir] = [path.join(dir, 'full'), path.join(dir, 'live')];
+    );
     const live = await LiveBuild.open({ ...options, outDir: liveDir });
     await live.publish();
     const edit = async (resource: string, change: (record: Record<string, Json>) => void) => {
