@@ -171,10 +171,14 @@ function withinLimits(
   return kept;
 }
 
-/** The files as text, for the pre-rendered filters, which read the records' files as text. */
-function asTexts(files: ReadonlyMap<string, FileBody>): Map<string, string> {
+/**
+ * The records' files as text, which is all the pre-rendered filters read: not the lists, which a
+ * preview save holds as bytes (43 MB for the benchmark's companies).
+ */
+function recordsAsTexts(files: ReadonlyMap<string, FileBody>): Map<string, string> {
   const texts = new Map<string, string>();
-  for (const [file, body] of files) texts.set(file, typeof body === 'string' ? body : bytesOf(body).toString('utf8'));
+  for (const [file, body] of files)
+    if (file.startsWith('_records/')) texts.set(file, typeof body === 'string' ? body : bytesOf(body).toString('utf8'));
   return texts;
 }
 
@@ -281,8 +285,7 @@ function* renderAnswers(
   const filterRoutes = (context.filterRoutes ?? []).filter((route) =>
     queried.some((one) => one.name === route.resource),
   );
-  // Read as text only where a filter is pre-rendered: a change's lists may be 43 MB of bytes.
-  const output = filterRoutes.length > 0 ? asTexts(answers) : new Map<string, string>();
+  const output = filterRoutes.length > 0 ? recordsAsTexts(answers) : new Map<string, string>();
   yield* filterFiles(filterRoutes, output, change ? queried : resources);
 }
 
