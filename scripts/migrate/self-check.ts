@@ -8,6 +8,7 @@ import { emptyCatalogue, recordsOf, validate } from '../builder/pipeline/validat
 import { RESOURCES } from '../contract/resources/index.ts';
 import type { Resource } from '../contract/resources/resource.ts';
 import { fileFor } from '../contract/routes.ts';
+import { bytesOf } from '../shared/file-body.ts';
 import type { ConvertedData } from './convert.ts';
 import { type FetchedList, type FetchedPage, ImportError, type ServiceAnswers } from './read-service.ts';
 
@@ -67,13 +68,14 @@ export function selfCheck(
   const routes = routesOf(checked, service.pageSize, resources).filter((route) => wanted.has(route.file));
   const files = render(checked, routes, '', { baseUrl, pageSize: service.pageSize }, {}, resources);
   for (const item of comparable) {
-    const text = files.get(item.file);
-    if (text === undefined) {
+    const body = files.get(item.file);
+    if (body === undefined) {
       throw new ImportError(`${item.answer.url}: the build would make no such page; nothing was written`);
     }
-    if (Buffer.byteLength(text) !== item.answer.body.length || !item.answer.body.equals(Buffer.from(text))) {
+    const bytes = bytesOf(body);
+    if (!item.answer.body.equals(bytes)) {
       throw new ImportError(
-        `${item.answer.url}: npm run build would not answer the same bytes: ${firstDifference(item, text)}; nothing was written`,
+        `${item.answer.url}: npm run build would not answer the same bytes: ${firstDifference(item, bytes.toString('utf8'))}; nothing was written`,
       );
     }
   }

@@ -15,6 +15,7 @@ import { readCatalogue } from '../../scripts/builder/pipeline/catalogue.ts';
 import { DataErrors, formatDataError } from '../../scripts/builder/pipeline/errors.ts';
 import { render } from '../../scripts/builder/pipeline/render.ts';
 import { DEFAULTS } from '../../scripts/cli/settings.ts';
+import { bytesOf } from '../../scripts/shared/file-body.ts';
 import { cleanEnv, commandLine } from './helpers/cli.ts';
 import { readTree, readTreeText, tempDirs } from './helpers/tree.ts';
 
@@ -41,7 +42,9 @@ async function renderFiles(dataDir: string) {
     pageSize: DEFAULTS.pageSize,
   };
   const { catalogue, routes, headersText } = await readCatalogue(settings, () => {});
-  return { routes, files: render(catalogue, routes, headersText, settings) };
+  const rendered = render(catalogue, routes, headersText, settings);
+  const files = new Map([...rendered].map(([file, body]) => [file, bytesOf(body).toString('utf8')]));
+  return { routes, files };
 }
 
 /** Temp folders for a build: `<parent>/public` and `<parent>/hosts`. */

@@ -11,6 +11,7 @@ import type { SourceRecord } from '../../scripts/builder/pipeline/load.ts';
 import { render, routesOf } from '../../scripts/builder/pipeline/render.ts';
 import { validate } from '../../scripts/builder/pipeline/validate.ts';
 import { DEFAULTS } from '../../scripts/cli/settings.ts';
+import { bytesOf, type FileBody } from '../../scripts/shared/file-body.ts';
 import { cleanEnv, commandLine, GOOD_DATA, outputArgs, ROOT } from './helpers/cli.ts';
 import { validFair } from './helpers/records.ts';
 import { tempDirs } from './helpers/tree.ts';
@@ -85,7 +86,8 @@ function bodies(fairs: Raw[], events: Raw[] = EVENTS): { fairs: string; events: 
   expect(errors).toEqual([]);
   const settings = { baseUrl: DEFAULTS.baseUrl, pageSize: DEFAULTS.pageSize };
   const files = render(catalogue, routesOf(catalogue, settings.pageSize), '', settings);
-  return { fairs: files.get('virtualfair/index.json') as string, events: files.get('event/index.json') as string };
+  const text = (file: string) => bytesOf(files.get(file) as FileBody).toString('utf8');
+  return { fairs: text('virtualfair/index.json'), events: text('event/index.json') };
 }
 
 /** The `events` of each fair in a /virtualfair/ body, as written. */
