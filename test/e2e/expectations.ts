@@ -8,6 +8,7 @@
 
 import { METHODS } from 'node:http';
 import { TRAVERSALS, UNKNOWN_PATHS } from './lib/contract.ts';
+import { decodedBody, headerProblems, judge } from './lib/fuzz-oracle.ts';
 import type { Answer } from './lib/http.ts';
 import type { RawRequest } from './lib/raw-http.ts';
 
@@ -150,6 +151,19 @@ const REASONS = {
   'pages-304-no-etag':
     "Pages' asset server answers a matching If-None-Match with a 304 that carries no ETag (only the _headers " +
     'headers), and a static file cannot add a validator',
+  'pages-no-negotiation':
+    'Pages serves the file whatever Accept asks for (_headers and _redirects cannot read a request header): a ' +
+    'request no DRF renderer can answer (Accept: application/xml) gets the answer of the same request without ' +
+    "Accept (the list, or Pages' own 405) instead of 406 Not Acceptable (docs/contract.md section 3)",
+  'pages-encoded-path':
+    'Pages matches _redirects on the path as sent, its escapes kept, and decodes it only to look for a file ' +
+    '(workers-sdk pages-shared asset-server handler.ts: staticRules[pathname] of new URL(request.url), then ' +
+    "decodeURIComponent): /%63ompany/ or /company%2F matches no rule and is no file, so it gets 404.html's Not found " +
+    '(or the 405 of a method but GET and HEAD), where Django decodes the path first (the list, or the 301)',
+  'wrangler-pages-dev-trace':
+    'wrangler pages dev (4.86.0) never answers TRACE on a folder without code: the connection stays open without a ' +
+    'status line (10 s in the fuzzer, 90 s by hand), where the same folder with a _worker.js (cloudflare-pages) ' +
+    "answers it; what Cloudflare's edge answers no offline run shows",
   // Netlify as `netlify dev --offline` runs it (test/e2e/targets/netlify.ts): the redirect engine
   // and the function are Netlify's, the file server is the CLI's own. The last is a limit of
   // Netlify itself; the others are the CLI's and say nothing of production.
@@ -243,7 +257,6 @@ const FILTER_RULES = [
 const PAGES_STATIC_LIMITS: Differences = {
   ...CLOUDFLARE_RUNTIME,
   ...Object.fromEntries(FILTER_RULES.map((rule) => [rule, 'pages-refused-with-filters'])),
-  fuzz: shows('pages-no-query', 'the requests with a query get the plain list'),
   'methods.options': 'pages-asset-methods',
   'methods.not-allowed': 'pages-asset-methods',
   '[paths.not-found] POST /nope/ → 404 Not found, not 405': 'pages-asset-methods',
@@ -434,6 +447,8 @@ export interface FuzzCase {
   answer: Answer | string;
   /** The oracle's problems with the answer (lib/fuzz-oracle.ts), never empty. */
   problems: readonly string[];
+  /** The build output the target serves, for a difference that judges the answer against another request. */
+  publicDir: string;
 }
 
 interface FuzzDifference {
@@ -503,6 +518,87 @@ const WORKERD: readonly FuzzDifference[] = [
   {
     reason: 'workerd-absolute-form',
     when: (found) => statusOf(found) === 500 && /^(\*|http:)/.test(found.request.target),
+  },
+];
+
+const [UNKNOWN_METHOD, EDGE_ENCODING, DOT_SEGMENTS, ABSOLUTE_FORM] = WORKERD as [
+  FuzzDifference,
+  FuzzDifference,
+  FuzzDifference,
+  FuzzDifference,
+];
+
+/**
+ * Whether the answer is a documented one for `request`, the fuzzed request as the target reads
+ * it: the contract's answer to it, or one of `differences`.
+ */
+function answers(found: FuzzCase, request: RawRequest, differences: readonly FuzzDifference[]): boolean {
+  const problems = judge(request, found.answer, found.publicDir);
+  if (problems.length === 0) return true;
+  const read = { ...found, request, problems };
+  return differences.some((difference) => difference.when(read));
+}
+
+const originForm = (found: FuzzCase) => found.request.target.startsWith('/');
+/** The path with its dot segments resolved as a WHATWG URL parser does (`%2e` is a dot too). */
+const resolvedPath = (path: string) => new URL(path, 'http://127.0.0.1').pathname;
+
+/**
+ * Cloudflare Pages without code: the asset server of wrangler pages dev, behind the same
+ * runtime as the workers. Each reading below holds only when the answer is exactly the
+ * contract's (or another of these differences) for the request as Pages reads it.
+ */
+const PAGES_STATIC: readonly FuzzDifference[] = [
+  UNKNOWN_METHOD,
+  EDGE_ENCODING,
+  ABSOLUTE_FORM,
+  {
+    reason: 'pages-asset-methods',
+    when: (found) =>
+      typeof found.answer !== 'string' &&
+      !['GET', 'HEAD'].includes(found.request.method) &&
+      found.answer.status === 405 &&
+      decodedBody(found.answer)?.length === 0 &&
+      headerProblems(found.answer).length === 0,
+  },
+  {
+    reason: 'wrangler-pages-dev-trace',
+    when: (found) =>
+      found.request.method === 'TRACE' &&
+      typeof found.answer === 'string' &&
+      /^no complete answer within \d+ ms \(0 bytes\)$/.test(found.answer),
+  },
+  {
+    reason: 'pages-no-query',
+    when: (found) =>
+      originForm(found) &&
+      found.request.target.includes('?') &&
+      answers(found, { ...found.request, target: pathOf(found) }, PAGES_STATIC),
+  },
+  {
+    reason: 'pages-no-negotiation',
+    when: (found) =>
+      headerOf(found, 'Accept') !== undefined &&
+      answers(
+        found,
+        { ...found.request, headers: found.request.headers.filter(([name]) => name.toLowerCase() !== 'accept') },
+        PAGES_STATIC,
+      ),
+  },
+  {
+    reason: DOT_SEGMENTS.reason,
+    when: (found) =>
+      originForm(found) &&
+      DOT_SEGMENT.test(pathOf(found)) &&
+      /^[\x21-\x7e]*$/.test(pathOf(found)) &&
+      answers(found, { ...found.request, target: resolvedPath(pathOf(found)) }, PAGES_STATIC),
+  },
+  {
+    reason: 'pages-encoded-path',
+    when: (found) =>
+      originForm(found) &&
+      /%[0-9a-f]{2}/i.test(pathOf(found)) &&
+      answers(found, { ...found.request, target: '/nope/' }, PAGES_STATIC),
   },
 ];
 
@@ -576,6 +672,7 @@ export const FUZZ_DIFFERENCES: Readonly<Record<string, readonly FuzzDifference[]
     },
   ],
   'cloudflare-pages': WORKERD,
+  'cloudflare-pages-static': PAGES_STATIC,
   apache: [
     ...QUERY_RULES,
     BAD_ESCAPE,
@@ -597,13 +694,7 @@ export const FUZZ_DIFFERENCES: Readonly<Record<string, readonly FuzzDifference[]
 };
 
 /** The reason of the first documented difference `found` is, or undefined when it is none. */
-export function fuzzDifference(
-  target: string,
-  request: RawRequest,
-  answer: Answer | string,
-  problems: readonly string[],
-): ReasonId | undefined {
-  const found = { request, answer, problems };
+export function fuzzDifference(target: string, found: FuzzCase): ReasonId | undefined {
   return FUZZ_DIFFERENCES[target]?.find((difference) => difference.when(found))?.reason;
 }
 

@@ -10,10 +10,9 @@
 // (playwright.fuzz.config.ts; lib/fuzz-plan.ts gives counts and timeouts). FUZZ_SEED replays a run.
 
 import { writeFileSync } from 'node:fs';
-import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { FUZZ_TITLE, fuzzDifference } from './expectations.ts';
 import { expect, test } from './fixtures.ts';
-import { expectedAnswer, judge } from './lib/fuzz-oracle.ts';
+import { decodedBody, expectedAnswer, judge } from './lib/fuzz-oracle.ts';
 import { EMULATED, fuzzCount, fuzzTimeoutMs } from './lib/fuzz-plan.ts';
 import { fuzzRequests } from './lib/fuzz-requests.ts';
 import type { Answer } from './lib/http.ts';
@@ -63,19 +62,8 @@ function crashesNetlifyDev(request: RawRequest): boolean {
 function emulatorFailed(answer: Answer | string): boolean {
   if (typeof answer === 'string') return true;
   // miniflare compresses its own error pages too, for a client that accepts it.
-  const encoding = answer.headers.find(([name]) => name.toLowerCase() === 'content-encoding')?.[1];
-  let body: string;
-  try {
-    const bytes =
-      encoding === 'gzip'
-        ? gunzipSync(answer.body)
-        : encoding === 'br'
-          ? brotliDecompressSync(answer.body)
-          : answer.body;
-    body = bytes.toString('utf8');
-  } catch {
-    return false;
-  }
+  const body = decodedBody(answer)?.toString('utf8');
+  if (body === undefined) return false;
   return (
     (answer.status === 503 && body.startsWith('Your worker restarted')) ||
     (answer.status === 500 && body.includes('Network connection lost'))
@@ -102,7 +90,9 @@ test(FUZZ_TITLE, async ({ site }, testInfo) => {
       const request = requests[index] as RawRequest;
       let answer = await sendRaw(site.origin, request, ANSWER_TIMEOUT_MS);
       let problems = judge(request, answer, site.publicDir);
-      let reason = problems.length ? fuzzDifference(site.target, request, answer, problems) : undefined;
+      let reason = problems.length
+        ? fuzzDifference(site.target, { request, answer, problems, publicDir: site.publicDir })
+        : undefined;
       // An undocumented answer that is the emulator's own failure is asked again, after a pause
       // for it to come back, at most three times: a failure of the target itself stays and is reported.
       for (let retry = 0; retry < 3 && problems.length && reason === undefined && EMULATED.has(site.target); retry++) {
@@ -110,7 +100,9 @@ test(FUZZ_TITLE, async ({ site }, testInfo) => {
         await new Promise((resume) => setTimeout(resume, 2_000));
         answer = await sendRaw(site.origin, request, ANSWER_TIMEOUT_MS);
         problems = judge(request, answer, site.publicDir);
-        reason = problems.length ? fuzzDifference(site.target, request, answer, problems) : undefined;
+        reason = problems.length
+          ? fuzzDifference(site.target, { request, answer, problems, publicDir: site.publicDir })
+          : undefined;
       }
       judged++;
       // A long run says how far it is, for whoever waits an hour on an emulator.

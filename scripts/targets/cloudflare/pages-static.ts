@@ -141,6 +141,9 @@ end-to-end suite lists each case in test/e2e/expectations.ts):
 - **Methods.** OPTIONS and every method but GET and HEAD get Pages' own 405 with an empty body
   (the \`_headers\` are applied to it), also on unknown paths; not DRF's metadata or
   \`{"detail":"Method \\"POST\\" not allowed."}\`.
+- **Escaped paths and \`Accept\`.** Pages matches \`_redirects\` on the path as sent, escapes
+  kept: \`/%63ompany/\` and \`/company%2F\`, which Django reads as \`/company/\`, get 404 Not
+  found. \`Accept\` is not read: \`Accept: application/xml\` gets the list, not 406.
 - **Revalidation.** The 304 answer to \`If-None-Match\` has no \`ETag\`.
 - **Extra headers.** Pages adds \`Cache-Control\` (and \`Access-Control-Allow-Origin: *\`, which
   this target's \`_headers\` removes). The 301 has a text body (\`Redirecting to /company/\`);

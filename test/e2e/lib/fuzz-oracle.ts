@@ -132,11 +132,28 @@ function accepts(acceptEncoding: string | undefined, coding: string): boolean {
   return star ?? false;
 }
 
-function checkHeaders(answer: Answer, problems: string[]): void {
+/** How the answer's section 2 headers depart from the contract's: none when each is there once, as written. */
+export function headerProblems(answer: Answer): string[] {
+  const problems: string[] = [];
   for (const [name, value] of Object.entries(API_HEADERS)) {
     const values = name === 'vary' ? varyBesidesEncoding(answer) : answer.all(name);
     if (values.length !== 1 || values[0] !== value)
       problems.push(`header ${name}: ${JSON.stringify(values)}, contract ${JSON.stringify(value)}`);
+  }
+  return problems;
+}
+
+/** The body as it was before a gzip or br Content-Encoding; null when it does not decode. */
+export function decodedBody(answer: Answer): Buffer | null {
+  const coding = answer.header('content-encoding');
+  try {
+    return coding === 'br'
+      ? brotliDecompressSync(answer.body)
+      : coding === 'gzip'
+        ? gunzipSync(answer.body)
+        : answer.body;
+  } catch {
+    return null;
   }
 }
 
@@ -205,7 +222,7 @@ export function judge(request: RawRequest, answer: Answer | string, publicDir: s
   }
 
   const multipart = answer.status === 206 && /^multipart\/byteranges/.test(answer.header('content-type') ?? '');
-  checkHeaders(multipart ? answerWithoutContentType(answer) : answer, problems);
+  problems.push(...headerProblems(multipart ? answerWithoutContentType(answer) : answer));
   if (expected.status === 301 && 'location' in expected) {
     const location = answer.all('location');
     if (location.length !== 1 || location[0] !== expected.location)
@@ -260,14 +277,10 @@ export function judge(request: RawRequest, answer: Answer | string, publicDir: s
   }
 
   // A whole answer: decoded, it is the contract's body.
-  let received = answer.body;
-  if (coding !== undefined) {
-    try {
-      received = coding === 'br' ? brotliDecompressSync(received) : coding === 'gzip' ? gunzipSync(received) : received;
-    } catch {
-      problems.push(`a body that is not ${coding}`);
-      return problems;
-    }
+  const received = decodedBody(answer);
+  if (received === null) {
+    problems.push(`a body that is not ${coding}`);
+    return problems;
   }
   const want = fixed !== undefined ? Buffer.from(fixed) : (body as Buffer);
   if (!received.equals(want)) problems.push(`body ${show(received)}, contract ${show(want)}`);
