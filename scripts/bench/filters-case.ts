@@ -23,7 +23,7 @@ import {
   summariseTree,
 } from './measure.ts';
 import { buildCommand } from './peer-case.ts';
-import { startWorker, WRANGLER, workerdPeakRss, wranglerInstalled } from './wrangler.ts';
+import { startWorker, WRANGLER, workerdPeakRss, wranglerCpuMs, wranglerInstalled } from './wrangler.ts';
 
 const BUILD_ROUNDS = 2;
 /** Asks of each request to the local server, and to the worker, whose answers take seconds through wrangler's proxy. */
@@ -71,8 +71,11 @@ export interface Answers {
 export interface WorkerAnswers {
   /** Peak RSS (bytes) of the workerd that runs the worker once it answered its first request. */
   rssBefore: number;
-  /** Each request's answers, and that peak once they were all read. */
-  answers: Array<Answers & { rssAfter: number }>;
+  /**
+   * Each request's answers, that peak once they were all read, and the CPU time (ms) per ask, mean
+   * over the asks, of that workerd and of the rest of wrangler dev (its Node process and its proxy).
+   */
+  answers: Array<Answers & { rssAfter: number; workerCpuMs: number; wranglerCpuMs: number }>;
 }
 
 export interface FiltersResult {
@@ -162,7 +165,8 @@ async function askLocalServer(outDir: string): Promise<Answers[]> {
 /**
  * `wrangler dev` of the build's targets/cloudflare-workers in `outDir` (the worker, with the
  * records' parts in public/ beside it), asked every request, the peak RSS of its workerd read
- * before the first and after each.
+ * before the first and after each, and the CPU time of the worker's workerd and of the rest
+ * around each: wrangler's proxy costs more than the worker for a large answer.
  */
 async function askWorker(outDir: string, workDir: string): Promise<FiltersResult['worker']> {
   if (!wranglerInstalled()) return { skipped: `wrangler is not installed (${WRANGLER}; npm ci installs it)` };
@@ -173,8 +177,15 @@ async function askWorker(outDir: string, workDir: string): Promise<FiltersResult
     const rssBefore = await workerdPeakRss(workDir);
     const answers: WorkerAnswers['answers'] = [];
     for (const request of [PLAIN_REQUEST, ...FILTER_REQUESTS]) {
+      const cpuBefore = await wranglerCpuMs(workDir);
       const answered = await timedAsks(worker.origin, request, WORKER_ASKS);
-      answers.push({ ...answered, rssAfter: await workerdPeakRss(workDir) });
+      const cpuAfter = await wranglerCpuMs(workDir);
+      answers.push({
+        ...answered,
+        rssAfter: await workerdPeakRss(workDir),
+        workerCpuMs: (cpuAfter.worker - cpuBefore.worker) / WORKER_ASKS,
+        wranglerCpuMs: (cpuAfter.rest - cpuBefore.rest) / WORKER_ASKS,
+      });
     }
     return { rssBefore, answers };
   } finally {

@@ -560,17 +560,19 @@ function workerLines(worker: FiltersResult['worker']): Section {
     const target = timed ? `target: <= ${int(MAX_FILTER_MS)} ms` : untimed;
     return {
       ok,
-      line: `${pass(ok)} worker ${answer.request}: ${answer.status}, ${mb(answer.bytes)}, ${int(ms)} ms, ${times(ms / plainMs)} the plain list, workerd peak RSS ${mb(answer.rssAfter)} after it (${target})`,
+      line: `${pass(ok)} worker ${answer.request}: ${answer.status}, ${mb(answer.bytes)}, ${int(ms)} ms, ${times(ms / plainMs)} the plain list, workerd peak RSS ${mb(answer.rssAfter)} after it (${target}); CPU per ask: worker ${int(answer.workerCpuMs)} ms, wrangler's proxy ${int(answer.wranglerCpuMs)} ms`,
     };
   });
   const label = (answer: WorkerAnswers['answers'][number]) =>
-    `worker ${answer === plain ? 'GET /company/' : answer.request.slice('/company/'.length)} ms`;
+    `GET ${answer === plain ? answer.request : answer.request.slice('/company/'.length)} ms`;
   return {
     passed: verdicts.every((verdict) => verdict.ok),
     lines: [
       '',
       `Then \`wrangler dev\` of the same build's targets/cloudflare-workers (workerd, offline), each request asked ${plain.ms.length} times,`,
       `in this order; the peak RSS (VmHWM) of the workerd that runs the worker, from /proc: ${mb(worker.rssBefore)} before the first.`,
+      `The CPU time of that workerd and of the rest of wrangler dev (its Node process and the proxy's workerd, which Cloudflare`,
+      `does not run) around each request's asks, per ask.`,
       '',
       HEAD,
       ...worker.answers.map((answer) => row(label(answer), answer.ms, int)),

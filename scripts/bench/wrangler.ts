@@ -69,13 +69,16 @@ export async function startWorker(targetsDir: string, workDir: string): Promise<
   return { ...started, origin };
 }
 
+/** Linux's /proc counts CPU time in USER_HZ ticks: 100 a second on x86 and ARM. */
+const MS_PER_TICK = 10;
+
 /**
- * The peak RSS (VmHWM, bytes) of the workerd process that runs the worker: of the two that
- * wrangler dev starts in `workDir`, the one with the inspector (the other is wrangler's local
- * proxy in front of it, which Cloudflare does not run).
+ * The processes wrangler dev runs in `workDir` (itself, esbuild, two workerd), each marked whether
+ * it is the workerd that runs the worker: of the two, the one with the inspector (the other is
+ * wrangler's local proxy in front of it, which Cloudflare does not run).
  */
-export async function workerdPeakRss(workDir: string): Promise<number> {
-  const found: number[] = [];
+async function wranglerProcesses(workDir: string): Promise<Array<{ pid: number; runsWorker: boolean }>> {
+  const found: Array<{ pid: number; runsWorker: boolean }> = [];
   for (const pid of (await readdir('/proc')).filter((name) => /^\d+$/.test(name))) {
     try {
       const [exe, cwd, command] = await Promise.all([
@@ -83,15 +86,43 @@ export async function workerdPeakRss(workDir: string): Promise<number> {
         readlink(`/proc/${pid}/cwd`),
         readFile(`/proc/${pid}/cmdline`, 'utf8'),
       ]);
-      if (!path.basename(exe).startsWith('workerd') || !cwd.startsWith(workDir) || !command.includes('--inspector'))
-        continue;
-      const rss = await peakRss(Number(pid));
-      if (rss !== undefined) found.push(rss);
+      if (cwd !== workDir && !cwd.startsWith(`${workDir}/`)) continue;
+      found.push({
+        pid: Number(pid),
+        runsWorker: path.basename(exe).startsWith('workerd') && command.includes('--inspector'),
+      });
     } catch {
       // A process that ended meanwhile, or another user's.
     }
   }
-  if (found.length !== 1)
-    throw new Error(`expected one workerd running the worker in ${workDir}, found ${found.length}`);
-  return found[0] as number;
+  return found;
+}
+
+/** The peak RSS (VmHWM, bytes) of the workerd process that runs the worker. */
+export async function workerdPeakRss(workDir: string): Promise<number> {
+  const workers = (await wranglerProcesses(workDir)).filter((found) => found.runsWorker);
+  const rss = workers.length === 1 ? await peakRss((workers[0] as { pid: number }).pid) : undefined;
+  if (rss === undefined)
+    throw new Error(`expected one workerd running the worker in ${workDir}, found ${workers.length}`);
+  return rss;
+}
+
+/** CPU time (user + system, ms) a process has used so far; 0 once it has ended. */
+async function cpuMs(pid: number): Promise<number> {
+  const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => '');
+  // Fields 14 and 15 (utime, stime), counted after the command name, which may hold spaces.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11] ?? 0) + Number(fields[12] ?? 0)) * MS_PER_TICK;
+}
+
+/**
+ * CPU time (ms) used so far by the workerd that runs the worker, and by the rest of wrangler dev
+ * (its Node process and the proxy's workerd): what Cloudflare runs, and what only the local copy does.
+ */
+export async function wranglerCpuMs(workDir: string): Promise<{ worker: number; rest: number }> {
+  const used = { worker: 0, rest: 0 };
+  for (const { pid, runsWorker } of await wranglerProcesses(workDir)) {
+    used[runsWorker ? 'worker' : 'rest'] += await cpuMs(pid);
+  }
+  return used;
 }

@@ -33,6 +33,8 @@ const worker = (filteredMs: (request: string) => number, status = 200): FiltersR
   answers: [PLAIN_REQUEST, ...FILTER_REQUESTS].map((request, i) => ({
     ...answer(request, request === PLAIN_REQUEST ? 2000 : filteredMs(request), status),
     rssAfter: 100e6 + i * 10e6,
+    workerCpuMs: 100,
+    wranglerCpuMs: 400,
   })),
 });
 
@@ -101,10 +103,10 @@ describe('filtersReport on the worker', () => {
     const report = filtersReport(local(worker((request) => (TIMED_ON_WORKER.has(request) ? 900 : 5000))));
     expect(report.passed).toBe(true);
     expect(report.lines).toContain(
-      'PASS worker /company/?search=laser: 200, 1.0 MB, 900 ms, 0.45x the plain list, workerd peak RSS 120.0 MB after it (target: <= 1,000 ms)',
+      "PASS worker /company/?search=laser: 200, 1.0 MB, 900 ms, 0.45x the plain list, workerd peak RSS 120.0 MB after it (target: <= 1,000 ms); CPU per ask: worker 100 ms, wrangler's proxy 400 ms",
     );
     expect(report.lines).toContain(
-      'PASS worker /company/?ordering=-city: 200, 1.0 MB, 5,000 ms, 2.50x the plain list, workerd peak RSS 140.0 MB after it (reported, no time target)',
+      "PASS worker /company/?ordering=-city: 200, 1.0 MB, 5,000 ms, 2.50x the plain list, workerd peak RSS 140.0 MB after it (reported, no time target); CPU per ask: worker 100 ms, wrangler's proxy 400 ms",
     );
     expect(report.lines.find((line) => line.includes('before the first'))).toContain('80.0 MB before the first');
   });
@@ -149,7 +151,12 @@ describe('runFiltersCase', () => {
       for (const answered of result.worker.answers) {
         expect(answered.ms).toHaveLength(3);
         expect(answered.rssAfter).toBeGreaterThanOrEqual(result.worker.rssBefore);
+        expect(answered.workerCpuMs).toBeGreaterThanOrEqual(0);
+        expect(answered.wranglerCpuMs).toBeGreaterThanOrEqual(0);
       }
+      // /proc counts in 10 ms ticks, more than a small answer costs; all of them together cost more.
+      const used = result.worker.answers.map((answered) => answered.workerCpuMs + answered.wranglerCpuMs);
+      expect(used.reduce((sum, ms) => sum + ms)).toBeGreaterThan(0);
     } finally {
       await rm(bench, { recursive: true, force: true });
     }
