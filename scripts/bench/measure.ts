@@ -203,13 +203,15 @@ export async function startCommand(
     ready: (stderr: string) => boolean | Promise<boolean>;
     echo?: string;
     group?: boolean;
+    /** commandEnv() unless given. */
+    env?: NodeJS.ProcessEnv;
     /** How long it may take to be ready; a minute unless given. */
     timeoutMs?: number;
   },
 ): Promise<Started> {
   const child = spawn(command, args, {
     cwd: options.cwd,
-    env: commandEnv(),
+    env: options.env ?? commandEnv(),
     stdio: ['ignore', 'ignore', 'pipe'],
     detached: options.group === true,
   });

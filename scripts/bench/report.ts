@@ -2,7 +2,7 @@
 
 import type { ChildResult } from './child.ts';
 import { DEV_EDITS, type DevCatalogueResult } from './dev-case.ts';
-import { type FiltersResult, HELD_TO_PLAIN } from './filters-case.ts';
+import { type FiltersResult, HELD_TO_PLAIN, TIMED_ON_WORKER, type WorkerAnswers } from './filters-case.ts';
 import { GROWTH, type GrowthResult } from './growth-case.ts';
 import { type CommandRun, mb, type Rounds, seconds, type TreeSummary } from './measure.ts';
 import type { PeerResult } from './peer-case.ts';
@@ -546,6 +546,42 @@ const MAX_FILTER_RATIO = 1;
 /** What a filter, a search or an ordering of the company list should take on the local server. */
 const MAX_FILTER_MS = 1000;
 
+/** The same requests to the worker under `wrangler dev`: each a 200, the filter and the narrow search within the second. */
+function workerLines(worker: FiltersResult['worker']): Section {
+  if ('skipped' in worker) return { passed: true, lines: ['', `Worker: skipped, ${worker.skipped}.`] };
+  const [plain, ...filtered] = worker.answers;
+  if (plain === undefined) throw new Error('the filters case asked the worker nothing');
+  const plainMs = median(plain.ms);
+  const verdicts = [plain, ...filtered].map((answer) => {
+    const ms = median(answer.ms);
+    const timed = TIMED_ON_WORKER.has(answer.request);
+    const ok = answer.status === 200 && (!timed || ms <= MAX_FILTER_MS);
+    const untimed = answer === plain ? 'the baseline' : 'reported, no time target';
+    const target = timed ? `target: <= ${int(MAX_FILTER_MS)} ms` : untimed;
+    return {
+      ok,
+      line: `${pass(ok)} worker ${answer.request}: ${answer.status}, ${mb(answer.bytes)}, ${int(ms)} ms, ${times(ms / plainMs)} the plain list, workerd peak RSS ${mb(answer.rssAfter)} after it (${target}); CPU per ask: worker ${int(answer.workerCpuMs)} ms, wrangler's proxy ${int(answer.wranglerCpuMs)} ms`,
+    };
+  });
+  const label = (answer: WorkerAnswers['answers'][number]) =>
+    `GET ${answer === plain ? answer.request : answer.request.slice('/company/'.length)} ms`;
+  return {
+    passed: verdicts.every((verdict) => verdict.ok),
+    lines: [
+      '',
+      `Then \`wrangler dev\` of the same build's targets/cloudflare-workers (workerd, offline), each request asked ${plain.ms.length} times,`,
+      `in this order; the peak RSS (VmHWM) of the workerd that runs the worker, from /proc: ${mb(worker.rssBefore)} before the first.`,
+      `The CPU time of that workerd and of the rest of wrangler dev (its Node process and the proxy's workerd, which Cloudflare`,
+      `does not run) around each request's asks, per ask.`,
+      '',
+      HEAD,
+      ...worker.answers.map((answer) => row(label(answer), answer.ms, int)),
+      '',
+      ...verdicts.map((verdict) => verdict.line),
+    ],
+  };
+}
+
 /** The filters case: the build's cost of the settings, and each filtered answer against the plain list. */
 export function filtersReport(result: FiltersResult): Section {
   const [plain, ...filtered] = result.answers;
@@ -564,8 +600,9 @@ export function filtersReport(result: FiltersResult): Section {
     };
   });
   const buildRatio = median(result.withSettings.map((run) => run.ms)) / median(result.without.map((run) => run.ms));
+  const worker = workerLines(result.worker);
   return {
-    passed: verdicts.every((verdict) => verdict.ok),
+    passed: verdicts.every((verdict) => verdict.ok) && worker.passed,
     lines: [
       '',
       `Filters case: \`npm run build\` with filters, search and ordering on the company list, against the same build without them`,
@@ -583,6 +620,7 @@ export function filtersReport(result: FiltersResult): Section {
       ...filtered.map((answer) => row(`GET ${answer.request.slice('/company/'.length)} ms`, answer.ms, int)),
       '',
       ...verdicts.map((verdict) => verdict.line),
+      ...worker.lines,
     ],
   };
 }

@@ -8,12 +8,13 @@
 // dev` of the recipe's folder) is the large check, `npm run test:large`.
 
 import { createHash } from 'node:crypto';
-import { mkdir, readdir, readFile, readlink, rm, stat } from 'node:fs/promises';
+import { mkdir, readFile, rm, stat } from 'node:fs/promises';
 import http from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generate } from '../../scripts/bench/generate.ts';
+import { workerdPeakRss } from '../../scripts/bench/wrangler.ts';
 import { build } from '../../scripts/builder/build.ts';
 import { manifestFile, PART_BYTES, partFile } from '../../scripts/shared/parts.ts';
 import { MAX_ASSET_BYTES } from '../../scripts/targets/cloudflare/assets.ts';
@@ -67,32 +68,6 @@ function request(
     call.on('error', reject);
     call.end();
   });
-}
-
-/**
- * The peak resident size (kB) of the workerd process that runs the worker: of the two that
- * wrangler dev starts in `workDir`, the one with the inspector (the other is wrangler's local
- * proxy in front of it, which Cloudflare does not run).
- */
-async function workerMemory(workDir: string): Promise<number> {
-  const found: number[] = [];
-  for (const pid of (await readdir('/proc')).filter((name) => /^\d+$/.test(name))) {
-    try {
-      const [exe, cwd, command] = await Promise.all([
-        readlink(`/proc/${pid}/exe`),
-        readlink(`/proc/${pid}/cwd`),
-        readFile(`/proc/${pid}/cmdline`, 'utf8'),
-      ]);
-      if (!path.basename(exe).startsWith('workerd') || !cwd.startsWith(workDir) || !command.includes('--inspector'))
-        continue;
-      found.push(Number(/VmHWM:\s+(\d+)/.exec(await readFile(`/proc/${pid}/status`, 'utf8'))?.[1]));
-    } catch {
-      // A process that ended meanwhile, or another user's.
-    }
-  }
-  if (found.length !== 1)
-    throw new Error(`expected one workerd running the worker in ${workDir}, found ${found.length}`);
-  return found[0] as number;
 }
 
 let parent: string;
@@ -158,9 +133,9 @@ describe('the Cloudflare worker under workerd, a list past 25 MiB', () => {
   });
 
   it('answers GET with the exact bytes, the whole Content-Length and the content hash as ETag', async () => {
-    const before = await workerMemory(workDir);
+    const before = await workerdPeakRss(workDir);
     const answer = await request(origin(), '/company/');
-    const after = await workerMemory(workDir);
+    const after = await workerdPeakRss(workDir);
     expect(answer.status).toBe(200);
     expect(answer.sha256).toBe(expected.sha256);
     expect(answer.headers['content-length']).toBe(String(expected.bytes));
@@ -170,11 +145,11 @@ describe('the Cloudflare worker under workerd, a list past 25 MiB', () => {
     expect(answer.headers.vary).toBe('Accept');
     // The worker's process (the worker and the asset server) grows by less than one part while
     // sending the whole file: nothing holds a part, let alone the answer.
-    const grewKb = after - before;
+    const grew = after - before;
     console.log(
-      `workerd running the worker: peak RSS ${Math.round(before / 1024)} MB before the answer, ${Math.round(after / 1024)} MB after (+${(grewKb / 1024).toFixed(1)} MB for ${(expected.bytes / 1e6).toFixed(1)} MB sent)`,
+      `workerd running the worker: peak RSS ${Math.round(before / 2 ** 20)} MB before the answer, ${Math.round(after / 2 ** 20)} MB after (+${(grew / 2 ** 20).toFixed(1)} MB for ${(expected.bytes / 1e6).toFixed(1)} MB sent)`,
     );
-    expect(grewKb * 1024).toBeLessThan(PART_BYTES);
+    expect(grew).toBeLessThan(PART_BYTES);
   });
 
   it('gives every request the same ETag; revalidation gets 304 with it, and no body', async () => {
