@@ -250,36 +250,25 @@ function joinedList(items: string[]): string {
 }
 
 /**
- * The JSON array of encoded `items`, written as UTF-8 into one buffer. No text of the whole list
- * is made: for the benchmark catalogue's 43 MB company list, one JSON.stringify and its encoding
- * took three to five times as long as its records encoded one by one into the buffer.
+ * The JSON array of `items`, each one record's encoding as text or as its UTF-8 bytes, copied into
+ * one buffer. No text of the whole list is made: for the benchmark catalogue's 43 MB company list,
+ * one JSON.stringify and its encoding took three to five times as long as its records written one
+ * by one into the buffer.
  */
-function joinedUtf8(items: readonly string[]): Buffer {
+function joinedBytes(items: readonly (string | Uint8Array)[]): Buffer {
   let size = items.length === 0 ? 2 : items.length + 1;
-  for (const item of items) size += Buffer.byteLength(item);
+  for (const item of items) size += typeof item === 'string' ? Buffer.byteLength(item) : item.length;
   const joined = Buffer.allocUnsafe(size);
   joined[0] = 0x5b; // [
   let at = 1;
   for (const [index, item] of items.entries()) {
     if (index > 0) joined[at++] = 0x2c; // ,
-    at += joined.write(item, at);
-  }
-  joined[at] = 0x5d; // ]
-  return joined;
-}
-
-/** The JSON array of `items`' bytes, copied into one buffer. */
-function joinedBytes(items: readonly Buffer[]): Buffer {
-  let size = items.length === 0 ? 2 : items.length + 1;
-  for (const item of items) size += item.length;
-  const joined = Buffer.allocUnsafe(size);
-  joined[0] = 0x5b; // [
-  let at = 1;
-  for (const [index, item] of items.entries()) {
-    if (index > 0) joined[at++] = 0x2c; // ,
-    // TypedArray's own set(): Buffer's copy() checks its arguments in JavaScript on each call.
-    joined.set(item, at);
-    at += item.length;
+    if (typeof item === 'string') at += joined.write(item, at);
+    else {
+      // TypedArray's own set(): Buffer's copy() checks its arguments in JavaScript on each call.
+      joined.set(item, at);
+      at += item.length;
+    }
   }
   joined[at] = 0x5d; // ]
   return joined;
@@ -350,7 +339,7 @@ function answersOf(
   /** A whole list, as bytes: from its records' kept bytes, or their texts written into one buffer. */
   const listBody = (ordered: readonly object[]): Buffer => {
     const encodeOne = encodeRecord();
-    if (!keptBytes) return joinedUtf8(ordered.map((record) => textOf(record, encodeOne, plainTexts)));
+    if (!keptBytes) return joinedBytes(ordered.map((record) => textOf(record, encodeOne, plainTexts)));
     return joinedBytes(ordered.map((record) => bytesOf(record, encodeOne)));
   };
   const defaultList = once(() => listBody(sorted()));
@@ -396,7 +385,7 @@ function answersOf(
     const terms = parseOrdering(route.query.ordering ?? '', resource.orderingFields);
     if (keptBytes) return listBody(sortedBy(terms));
     const texts = encoded();
-    return joinedUtf8(sortedBy(terms).map((record) => texts.get(record) as string));
+    return joinedBytes(sortedBy(terms).map((record) => texts.get(record) as string));
   };
 }
 
