@@ -90,9 +90,11 @@ test(FUZZ_TITLE, async ({ site }, testInfo) => {
       const request = requests[index] as RawRequest;
       let answer = await sendRaw(site.origin, request, ANSWER_TIMEOUT_MS);
       let problems = judge(request, answer, site.publicDir);
-      let reason = problems.length
-        ? fuzzDifference(site.target, { request, answer, problems, publicDir: site.publicDir })
-        : undefined;
+      const documented = () =>
+        problems.length
+          ? fuzzDifference(site.target, { request, answer, problems, publicDir: site.publicDir })
+          : undefined;
+      let reason = documented();
       // An undocumented answer that is the emulator's own failure is asked again, after a pause
       // for it to come back, at most three times: a failure of the target itself stays and is reported.
       for (let retry = 0; retry < 3 && problems.length && reason === undefined && EMULATED.has(site.target); retry++) {
@@ -100,9 +102,7 @@ test(FUZZ_TITLE, async ({ site }, testInfo) => {
         await new Promise((resume) => setTimeout(resume, 2_000));
         answer = await sendRaw(site.origin, request, ANSWER_TIMEOUT_MS);
         problems = judge(request, answer, site.publicDir);
-        reason = problems.length
-          ? fuzzDifference(site.target, { request, answer, problems, publicDir: site.publicDir })
-          : undefined;
+        reason = documented();
       }
       judged++;
       // A long run says how far it is, for whoever waits an hour on an emulator.
