@@ -3,18 +3,34 @@
 // whole new one, never half of one; the files nobody changed keep their inode and time. A folder
 // written whole, where every file changes at once, goes through write.ts instead.
 
-import { writeFile as writeFileWithCallback } from 'node:fs';
+import { close, open, writeFile as writeFileWithCallback, writev } from 'node:fs';
 import { mkdir, rename, rm, rmdir } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { ENCODINGS, writeSiblings } from './compress.ts';
-import { bytesOf, type FileBody } from './file-body.ts';
+import { bytesOf, type FileBody, Pieces } from './file-body.ts';
 import { mapLimited } from './map-limited.ts';
 
 const WRITE_CONCURRENCY = 32;
 
 // The callback API, promisified, for the reason write.ts gives.
-const writeFile = promisify(writeFileWithCallback);
+const [openFile, writeFile, writePieces, closeFile] = [
+  promisify(open),
+  promisify(writeFileWithCallback),
+  promisify(writev),
+  promisify(close),
+];
+
+/** Writes `body` as the file `file`: pieces in one writev, not joined first. */
+async function writeBody(file: string, body: FileBody): Promise<void> {
+  if (!(body instanceof Pieces)) return writeFile(file, body);
+  const descriptor = await openFile(file, 'w');
+  try {
+    await writePieces(descriptor, body.pieces);
+  } finally {
+    await closeFile(descriptor);
+  }
+}
 
 export interface ReplaceOptions {
   /** Removes the precompressed siblings (compress.ts) of each file changed: writeSiblingsOf() writes them again. */
@@ -30,7 +46,7 @@ export interface ReplaceOptions {
 async function replaceFile(dir: string, file: string, body: FileBody, options: ReplaceOptions): Promise<void> {
   const destination = path.join(dir, file);
   const partial = `${destination}.partial-${process.pid}`;
-  await writeFile(partial, body);
+  await writeBody(partial, body);
   await rename(partial, destination);
   if (options.precompress) {
     await Promise.all(ENCODINGS.map(({ extension }) => rm(`${destination}${extension}`, { force: true })));

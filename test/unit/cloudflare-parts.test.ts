@@ -39,8 +39,7 @@ function bigList(bytes: number): string {
 }
 
 /** A file's text: parts are bytes (views of one encoding), the other files text. */
-const textOf = (body: FileBody | undefined) =>
-  typeof body === 'string' ? body : Buffer.from(body ?? []).toString('utf8');
+const textOf = (body: FileBody | undefined) => (body === undefined ? '' : bytesOf(body).toString('utf8'));
 
 const sha256 = (bytes: Buffer | string) => createHash('sha256').update(bytes).digest('hex');
 

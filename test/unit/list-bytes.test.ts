@@ -1,10 +1,11 @@
-// The lists the live preview copies together from its records' kept bytes (render.ts,
-// Prepared.asBytes) against the same lists rendered as text, on the sample data.
+// The lists the live preview makes of its records' kept bytes, as pieces (render.ts,
+// Prepared.asBytes), against the same lists rendered as text, on the sample data.
 
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readCatalogue } from '../../scripts/builder/pipeline/catalogue.ts';
 import { recordTexts, renderLists } from '../../scripts/builder/pipeline/render.ts';
+import { bytesOf, Pieces } from '../../scripts/shared/file-body.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const SETTINGS = { baseUrl: 'https://api.example.com', pageSize: 10 };
@@ -29,11 +30,11 @@ describe('lists as bytes', () => {
       expect([...rendered.keys()]).toEqual([...asText.keys()]);
       for (const [file, body] of rendered) {
         const text = asText.get(file) as string;
-        expect(Buffer.from(body).equals(Buffer.from(text)), file).toBe(true);
+        expect(bytesOf(body).equals(Buffer.from(text)), file).toBe(true);
       }
     }
     const company = routes.find((route) => route.resource === 'company') as (typeof routes)[number];
-    expect(Buffer.isBuffer(againBytes.get(company.file))).toBe(true);
+    expect(againBytes.get(company.file)).toBeInstanceOf(Pieces);
     // Each record's bytes replace its text: the text is let go.
     const companies = texts.plain.get('company');
     expect(catalogue.company.some((record) => companies?.has(record))).toBe(false);

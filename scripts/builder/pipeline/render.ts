@@ -32,7 +32,7 @@ import {
   type Route,
   UNSUPPORTED_ORDERING_FILE,
 } from '../../contract/routes.ts';
-import type { FileBody } from '../../shared/file-body.ts';
+import { type FileBody, Pieces } from '../../shared/file-body.ts';
 import { type Catalogue, declarationOf, idOf, recordsOf } from './validate.ts';
 
 export interface RenderSettings {
@@ -189,7 +189,8 @@ export function resortedOf(
  * encoded. The bytes are those of one encode() of the list. A record that embeds others (a fair)
  * is kept with the embedded records it was made from, and holds while they are the same. With
  * `Prepared.asBytes` a record's text is kept as its UTF-8 bytes instead (in `bytes`, the text let
- * go), and its lists are copied together from them: no list is joined as text and encoded again.
+ * go), and its lists are made of them as pieces (file-body.ts): no list is joined as text and
+ * encoded again, nor copied into one buffer.
  */
 export interface RecordTexts {
   plain: Map<string, WeakMap<object, string>>;
@@ -250,28 +251,35 @@ function joinedList(items: string[]): string {
 }
 
 /**
- * The JSON array of `items`, each one record's encoding as text or as its UTF-8 bytes, copied into
- * one buffer. No text of the whole list is made: for the benchmark catalogue's 43 MB company list,
- * one JSON.stringify and its encoding took three to five times as long as its records written one
- * by one into the buffer.
+ * The JSON array of `items`, each one record's encoding, written into one buffer. No text of the
+ * whole list is made: for the benchmark catalogue's 43 MB company list, one JSON.stringify and its
+ * encoding took three to five times as long as its records written one by one into the buffer.
  */
-function joinedBytes(items: readonly (string | Uint8Array)[]): Buffer {
+function joinedBytes(items: readonly string[]): Buffer {
   let size = items.length === 0 ? 2 : items.length + 1;
-  for (const item of items) size += typeof item === 'string' ? Buffer.byteLength(item) : item.length;
+  for (const item of items) size += Buffer.byteLength(item);
   const joined = Buffer.allocUnsafe(size);
   joined[0] = 0x5b; // [
   let at = 1;
   for (const [index, item] of items.entries()) {
     if (index > 0) joined[at++] = 0x2c; // ,
-    if (typeof item === 'string') at += joined.write(item, at);
-    else {
-      // TypedArray's own set(): Buffer's copy() checks its arguments in JavaScript on each call.
-      joined.set(item, at);
-      at += item.length;
-    }
+    at += joined.write(item, at);
   }
   joined[at] = 0x5d; // ]
   return joined;
+}
+
+const [OPENING, COMMA, CLOSING] = ['[', ',', ']'].map((text) => Buffer.from(text)) as [Buffer, Buffer, Buffer];
+
+/** The JSON array of `items`, each one record's UTF-8 bytes, as the pieces it is written from: not copied together. */
+function listPieces(items: readonly Uint8Array[]): Pieces {
+  const pieces: Uint8Array[] = [OPENING];
+  for (const [index, item] of items.entries()) {
+    if (index > 0) pieces.push(COMMA);
+    pieces.push(item);
+  }
+  pieces.push(CLOSING);
+  return new Pieces(pieces);
 }
 
 /** What each resource's answers are made of, computed once and only when an answer needs it. */
@@ -320,7 +328,7 @@ function answersOf(
   catalogue: Catalogue,
   settings: RenderSettings,
   prepared: Prepared,
-): (route: Route) => string | Buffer {
+): (route: Route) => FileBody {
   const records = recordsOf(catalogue, resource.name) as object[];
   const sorted = once(() => prepared.sorted?.get(resource.name) ?? sortedOf(resource, records));
   const encodeRecord = once(() => recordEncoder(resource, catalogue, prepared));
@@ -336,11 +344,11 @@ function answersOf(
     }
     return bytes;
   };
-  /** A whole list, as bytes: from its records' kept bytes, or their texts written into one buffer. */
-  const listBody = (ordered: readonly object[]): Buffer => {
+  /** A whole list: the pieces of its records' kept bytes, or their texts written into one buffer. */
+  const listBody = (ordered: readonly object[]): Buffer | Pieces => {
     const encodeOne = encodeRecord();
     if (!keptBytes) return joinedBytes(ordered.map((record) => textOf(record, encodeOne, plainTexts)));
-    return joinedBytes(ordered.map((record) => bytesOf(record, encodeOne)));
+    return listPieces(ordered.map((record) => bytesOf(record, encodeOne)));
   };
   const defaultList = once(() => listBody(sorted()));
   if (resource.paginated) {
@@ -402,8 +410,8 @@ export function* renderLists(
   routes: readonly Route[],
   prepared: Prepared = {},
   resources: readonly Resource[] = RESOURCES,
-): Generator<[string, string | Buffer]> {
-  const answers = new Map<string, (route: Route) => string | Buffer>();
+): Generator<[string, FileBody]> {
+  const answers = new Map<string, (route: Route) => FileBody>();
   for (const route of routes) {
     let answer = answers.get(route.resource);
     if (answer === undefined) {

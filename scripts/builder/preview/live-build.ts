@@ -10,7 +10,7 @@ import { pageCount } from '../../contract/pagination.ts';
 import { RESOURCES } from '../../contract/resources/index.ts';
 import type { Resource } from '../../contract/resources/resource.ts';
 import type { Route } from '../../contract/routes.ts';
-import { type FileBody, sameBody } from '../../shared/file-body.ts';
+import { type FileBody, sameBody, sizeOf } from '../../shared/file-body.ts';
 import { replaceFiles, writeSiblingsOf } from '../../shared/replace-files.ts';
 import {
   type BuildOptions,
@@ -325,7 +325,7 @@ export class LiveBuild {
     const writer: SiteWriter = {
       answer: async (file, body) => {
         batch.set(file, body);
-        batchBytes += body?.length ?? 0;
+        batchBytes += body === null ? 0 : sizeOf(body);
         if (batchBytes < WRITE_BATCH_BYTES) return;
         await this.apply(batch, precompress);
         [batch, batchBytes] = [new Map(), 0];
