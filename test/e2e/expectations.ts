@@ -503,30 +503,25 @@ const CANNOT_DECODE_DIGITS: FuzzDifference = {
 const QUERY_RULES = [NO_NEGOTIATION, CANNOT_SORT, RANGE_RULES, CANNOT_DECODE_DIGITS];
 
 const DOT_SEGMENT = /(^|\/)(\.|%2e){1,2}(\/|\?|$)/i;
-const WORKERD: readonly FuzzDifference[] = [
-  {
-    reason: 'workerd-unknown-method',
-    when: (found) => statusOf(found) === 501 && !['POST', 'PUT', 'PATCH', 'DELETE'].includes(found.request.method),
-  },
-  {
-    reason: 'workerd-edge-encoding',
-    when: (found) =>
-      (statusOf(found) === 415 && /identity;q=0/.test(headerOf(found, 'Accept-Encoding') ?? '')) ||
-      found.problems.every((text) => /^Content-Encoding /.test(text)),
-  },
-  { reason: 'workerd-dot-segments', when: (found) => DOT_SEGMENT.test(found.request.target) },
-  {
-    reason: 'workerd-absolute-form',
-    when: (found) => statusOf(found) === 500 && /^(\*|http:)/.test(found.request.target),
-  },
-];
-
-const [UNKNOWN_METHOD, EDGE_ENCODING, DOT_SEGMENTS, ABSOLUTE_FORM] = WORKERD as [
-  FuzzDifference,
-  FuzzDifference,
-  FuzzDifference,
-  FuzzDifference,
-];
+const UNKNOWN_METHOD: FuzzDifference = {
+  reason: 'workerd-unknown-method',
+  when: (found) => statusOf(found) === 501 && !['POST', 'PUT', 'PATCH', 'DELETE'].includes(found.request.method),
+};
+const EDGE_ENCODING: FuzzDifference = {
+  reason: 'workerd-edge-encoding',
+  when: (found) =>
+    (statusOf(found) === 415 && /identity;q=0/.test(headerOf(found, 'Accept-Encoding') ?? '')) ||
+    found.problems.every((text) => /^Content-Encoding /.test(text)),
+};
+const DOT_SEGMENTS: FuzzDifference = {
+  reason: 'workerd-dot-segments',
+  when: (found) => DOT_SEGMENT.test(found.request.target),
+};
+const ABSOLUTE_FORM: FuzzDifference = {
+  reason: 'workerd-absolute-form',
+  when: (found) => statusOf(found) === 500 && /^(\*|http:)/.test(found.request.target),
+};
+const WORKERD: readonly FuzzDifference[] = [UNKNOWN_METHOD, EDGE_ENCODING, DOT_SEGMENTS, ABSOLUTE_FORM];
 
 /**
  * Whether the answer is a documented one for `request`, the fuzzed request as the target reads
