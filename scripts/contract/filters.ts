@@ -222,7 +222,7 @@ export function requestText(value: unknown): string | undefined {
  * (an exact filter matches none), nor for a text django-filter reads otherwise (empty, which it
  * ignores; with white space around it, which it strips; with a null character, which it refuses).
  */
-function keepsValue(filter: FilterField, text: string, value: unknown): boolean {
+export function keepsValue(filter: FilterField, text: string, value: unknown): boolean {
   const { conditions, errors } = readFilters(new Map([[filter.field, text]]), [filter]);
   return errors === null && conditions.length === 1 && filterMatcher(conditions)({ [filter.field]: value });
 }

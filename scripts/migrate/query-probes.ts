@@ -5,7 +5,7 @@
 // ordering, so "answers as expected" means "answers as the build does". The import asks them to
 // find the settings (discover-queries.ts), verify asks them of both sides (verify-queries.ts).
 
-import { type FilterKind, filterMatcher, filterValueCounts, readFilters } from '../contract/filters.ts';
+import { type FilterKind, filterMatcher, keepsValue, readFilters, requestText } from '../contract/filters.ts';
 import { type Comparable, compareValues, fieldValue, sortRecords } from '../contract/ordering.ts';
 import { matchesTerm, pgText, type SearchLookup, searchTerms } from '../contract/search.ts';
 import { pgUpper } from '../contract/upper-case.ts';
@@ -78,8 +78,22 @@ export interface FilterProbe {
  * know). Several records rather than one where the records allow: the answer then shows more.
  */
 export function filterProbe(records: readonly Row[], field: string, kind: FilterKind): FilterProbe | undefined {
-  const narrowing = [...filterValueCounts(records, { field, kind })].filter(([, count]) => count < records.length);
-  const [chosen] = narrowing.find(([, count]) => count > 1) ?? narrowing[0] ?? [];
+  // Each text a request can write, in the order the records first hold it, with how many hold it.
+  // Whether a filter reads it as the value held is asked of the candidates in turn, not of every
+  // text: a field of unique values (an id, a name) has as many texts as records.
+  const held = new Map<string, { count: number; value: unknown }>();
+  for (const record of records) {
+    const value = record[field];
+    const text = requestText(value);
+    if (text === undefined) continue;
+    const seen = held.get(text);
+    if (seen === undefined) held.set(text, { count: 1, value });
+    else seen.count += 1;
+  }
+  const texts = [...held];
+  const narrows = ([text, { count, value }]: (typeof texts)[number]) =>
+    count < records.length && keepsValue({ field, kind }, text, value);
+  const [chosen] = texts.find((entry) => entry[1].count > 1 && narrows(entry)) ?? texts.find(narrows) ?? [];
   if (chosen === undefined) return undefined;
   return { field, kind, value: chosen, kept: () => filteredBy(records, field, kind, chosen) };
 }
@@ -182,10 +196,19 @@ export class SearchProbes {
     return this.fields.every((other) => other === field || !this.joined(other).includes(upperTerm));
   }
 
-  /** Whether no record holds `term` in any field: a search for it keeps nothing. */
+  /**
+   * Whether no record holds `term` in any field: a search for it keeps nothing. Asked of every
+   * list, most of which take no search: each value is read where it is, not joined into the texts
+   * that onlyIn() keeps for the many terms a search is told by.
+   */
   nowhere(term: string): boolean {
     const upperTerm = upper(term);
-    return this.fields.every((field) => !this.joined(field).includes(upperTerm));
+    return this.fields.every((field) =>
+      this.list.records.every((record) => {
+        const text = pgText(record[field]);
+        return text === null || !upper(text).includes(upperTerm);
+      }),
+    );
   }
 
   /** The records a search for one term keeps when `field` is searched with `lookup`, and no other field matches. */
