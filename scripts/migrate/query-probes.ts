@@ -79,21 +79,21 @@ export interface FilterProbe {
  */
 export function filterProbe(records: readonly Row[], field: string, kind: FilterKind): FilterProbe | undefined {
   // Each text a request can write, in the order the records first hold it, with how many hold it.
-  // Whether a filter reads it as the value held is asked of the candidates in turn, not of every
-  // text: a field of unique values (an id, a name) has as many texts as records.
-  const held = new Map<string, { count: number; value: unknown }>();
+  // Whether a filter reads it as the value first held is asked of the candidates in turn, not of
+  // every text: a field of unique values (an id, a name) has as many texts as records.
+  const counts = new Map<string, number>();
   for (const record of records) {
-    const value = record[field];
-    const text = requestText(value);
-    if (text === undefined) continue;
-    const seen = held.get(text);
-    if (seen === undefined) held.set(text, { count: 1, value });
-    else seen.count += 1;
+    const text = requestText(record[field]);
+    if (text !== undefined) counts.set(text, (counts.get(text) ?? 0) + 1);
   }
-  const texts = [...held];
-  const narrows = ([text, { count, value }]: (typeof texts)[number]) =>
-    count < records.length && keepsValue({ field, kind }, text, value);
-  const [chosen] = texts.find((entry) => entry[1].count > 1 && narrows(entry)) ?? texts.find(narrows) ?? [];
+  const narrows = (text: string, count: number) =>
+    count < records.length &&
+    keepsValue({ field, kind }, text, records.find((record) => requestText(record[field]) === text)?.[field]);
+  const first = (wanted: (count: number) => boolean) => {
+    for (const [text, count] of counts) if (wanted(count) && narrows(text, count)) return text;
+    return undefined;
+  };
+  const chosen = first((count) => count > 1) ?? first(() => true);
   if (chosen === undefined) return undefined;
   return { field, kind, value: chosen, kept: () => filteredBy(records, field, kind, chosen) };
 }
