@@ -276,9 +276,9 @@ function* renderAnswers(
   const catalogue = source.catalogue as Catalogue;
   const changed = change && resources.filter((resource) => change.resources.has(resource.name));
   if (change === undefined) {
-    yield* render(catalogue, context.routes, headersText, options, { ...prepared, asBytes: false }, resources);
+    yield* render(catalogue, context.routes, headersText, options, prepared, resources);
     yield* documents;
-  } else yield* renderLists(catalogue, options, change.lists, { ...prepared, asBytes: true }, resources);
+  } else yield* renderLists(catalogue, options, change.lists, prepared, resources);
   // The records a query is answered from go after the lists, which a client is more likely waiting for.
   const queried = (changed ?? resources).filter((resource) => resource.query !== undefined);
   yield* recordsParts(catalogue, options, queried, prepared);

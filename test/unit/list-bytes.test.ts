@@ -1,5 +1,6 @@
-// The lists the live preview makes of its records' kept bytes, as pieces (render.ts,
-// Prepared.asBytes), against the same lists rendered as text, on the sample data.
+// The lists the live preview makes of its records' kept bytes, as pieces (render.ts, RecordTexts),
+// against the same lists rendered as text, on the sample data: its first publication and every
+// change after it.
 
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -10,23 +11,21 @@ import { bytesOf, Pieces } from '../../scripts/shared/file-body.ts';
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const SETTINGS = { baseUrl: 'https://api.example.com', pageSize: 10 };
 
-describe('lists as bytes', () => {
-  it("give every list's bytes as its text does, from kept texts and from kept bytes", async () => {
+describe('lists from kept bytes', () => {
+  it("give every list's bytes as its text does, the first time and again", async () => {
     const { catalogue, routes } = await readCatalogue(
       { dataDir: path.join(ROOT, 'data'), headersPath: path.join(ROOT, '_headers'), pageSize: SETTINGS.pageSize },
       () => {},
     );
     const asText = new Map(renderLists(catalogue, SETTINGS, routes));
     const texts = recordTexts();
-    // As the preview does: its first publication keeps the texts, each change after asks for bytes.
-    const kept = new Map(renderLists(catalogue, SETTINGS, routes, { texts }));
-    const firstBytes = new Map(renderLists(catalogue, SETTINGS, routes, { texts, asBytes: true }));
-    const againBytes = new Map(renderLists(catalogue, SETTINGS, routes, { texts, asBytes: true }));
-    expect([...kept]).toEqual([...asText]);
-    const buffers = [...againBytes.values()].filter((body) => typeof body !== 'string');
+    // As the preview does: its first publication keeps the records' bytes, each change reuses them.
+    const first = new Map(renderLists(catalogue, SETTINGS, routes, { texts }));
+    const again = new Map(renderLists(catalogue, SETTINGS, routes, { texts }));
+    const pieces = [...again.values()].filter((body) => body instanceof Pieces);
     // The company list and every event ordering at least.
-    expect(buffers.length).toBeGreaterThan(2);
-    for (const rendered of [firstBytes, againBytes]) {
+    expect(pieces.length).toBeGreaterThan(2);
+    for (const rendered of [first, again]) {
       expect([...rendered.keys()]).toEqual([...asText.keys()]);
       for (const [file, body] of rendered) {
         const text = asText.get(file) as string;
@@ -34,9 +33,11 @@ describe('lists as bytes', () => {
       }
     }
     const company = routes.find((route) => route.resource === 'company') as (typeof routes)[number];
-    expect(againBytes.get(company.file)).toBeInstanceOf(Pieces);
-    // Each record's bytes replace its text: the text is let go.
-    const companies = texts.plain.get('company');
-    expect(catalogue.company.some((record) => companies?.has(record))).toBe(false);
+    const [firstList, againList] = [first.get(company.file), again.get(company.file)] as [Pieces, Pieces];
+    expect(againList).toBeInstanceOf(Pieces);
+    // Each company's bytes are made once and kept; no text of it is.
+    expect(againList.pieces.every((piece, index) => piece === firstList.pieces[index])).toBe(true);
+    expect(catalogue.company.every((record) => texts.bytes.get('company')?.has(record))).toBe(true);
+    expect(catalogue.company.some((record) => texts.plain.get('company')?.has(record))).toBe(false);
   });
 });

@@ -187,10 +187,10 @@ export function resortedOf(
  * The text of each record, kept by a caller that renders the same records again (the live
  * preview): a list is then joined from its records' texts, and only a new or changed record is
  * encoded. The bytes are those of one encode() of the list. A record that embeds others (a fair)
- * is kept with the embedded records it was made from, and holds while they are the same. With
- * `Prepared.asBytes` a record's text is kept as its UTF-8 bytes instead (in `bytes`, the text let
- * go), and its lists are made of them as pieces (file-body.ts): no list is joined as text and
- * encoded again, nor copied into one buffer.
+ * is kept with the embedded records it was made from, and holds while they are the same. A
+ * record of a list that is not paginated is kept as its UTF-8 bytes instead (in `bytes`), and its
+ * lists are made of them as pieces (file-body.ts): no list is joined as text and encoded again,
+ * nor copied into one buffer on the way to the disk.
  */
 export interface RecordTexts {
   plain: Map<string, WeakMap<object, string>>;
@@ -220,8 +220,6 @@ export interface Prepared {
   /** Records in their default order (sortedOf), by resource name. */
   sorted?: ReadonlyMap<string, readonly object[]>;
   texts?: RecordTexts;
-  /** The lists joined from kept texts given as their bytes (a Buffer), not as text. */
-  asBytes?: boolean;
 }
 
 /** `encode(record)`, from `texts` when it holds the record's text, else encoded and kept there. */
@@ -333,14 +331,13 @@ function answersOf(
   const sorted = once(() => prepared.sorted?.get(resource.name) ?? sortedOf(resource, records));
   const encodeRecord = once(() => recordEncoder(resource, catalogue, prepared));
   const plainTexts = resource.embeds ? undefined : textsOf(prepared.texts?.plain, resource.name);
-  const keptBytes = prepared.asBytes && plainTexts ? textsOf(prepared.texts?.bytes, resource.name) : undefined;
-  /** A record's bytes, from its kept text the first time (which is then let go). */
+  const keptBytes = resource.embeds || resource.paginated ? undefined : textsOf(prepared.texts?.bytes, resource.name);
+  /** A record's bytes, kept for the next render. */
   const bytesOf = (record: object, encodeOne: (record: object) => string): Buffer => {
     let bytes = keptBytes?.get(record);
     if (bytes === undefined) {
-      bytes = Buffer.from(textOf(record, encodeOne, plainTexts));
+      bytes = Buffer.from(encodeOne(record));
       keptBytes?.set(record, bytes);
-      plainTexts?.delete(record);
     }
     return bytes;
   };
