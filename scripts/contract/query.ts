@@ -175,8 +175,9 @@ export interface Queried {
 /**
  * The query of a request to a list with settings, or undefined when the default answers (the
  * files) are DRF's: a list without settings, or a request that filters, searches and orders
- * nothing. A paginated list answers at request time whenever the request has a parameter besides
- * `page` and `format`, even one it ignores, since DRF's page links keep it.
+ * nothing. A paginated list answers at request time whenever its page links would differ from
+ * the file's: a parameter besides `page` and `format`, even one it ignores, an empty or repeated
+ * `format`.
  */
 export function readListQuery(
   resource: Queried,
@@ -190,11 +191,19 @@ export function readListQuery(
   const declared = resource.orderingFields.length > 0;
   const orderingFields = declared ? resource.orderingFields : settings.ordering;
   const ordering = orderingOf(params.get(ORDERING_PARAM) ?? '', orderingFields);
-  // DRF's page links keep every parameter but the page, which only `format` is written into the files with.
-  const named = [...params.keys()].some((key) => key !== PAGE_PARAM && key !== 'format');
   const effective = errors !== null || conditions.length > 0 || terms.length > 0 || (!declared && ordering.length > 0);
-  if (resource.paginated ? !named : !effective) return undefined;
+  if (resource.paginated ? filesLinksHold(params, search) : !effective) return undefined;
   return { resource: resource.name, conditions, errors, terms, ordering, page: params.get(PAGE_PARAM), search };
+}
+
+/**
+ * Whether a page's file has the links DRF would write for this request. DRF's keep every parameter
+ * but the page, each value of a repeated key and an empty one too; the files' keep one non-empty
+ * `format`.
+ */
+function filesLinksHold(params: ReadonlyMap<string, string>, search: string): boolean {
+  const format = params.get('format') ?? '';
+  return linkQuery(search, undefined) === (format === '' ? '' : `format=${quotePlus(format)}`);
 }
 
 /**

@@ -133,8 +133,9 @@ const REASONS = {
     'every other filter, search or ordering of the settings gets 400 with _errors/unsupported-query.json ' +
     '(docs/filters.md), never the whole list, and the test asserts that answer',
   'static-links-drop-unknown':
-    "a page of a list is a file, one for every request that asks for it: an unknown key (?x=1&page=2) gets the page's " +
-    'file, whose next and previous leave the key out (section 5.2 of docs/contract.md), where DRF and the targets ' +
+    'a page of a list is a file, one for every request that asks for it: an unknown key (?x=1&page=2) or an empty or ' +
+    "repeated format gets the page's file, whose next and previous leave them out (section 5.2 of " +
+    'docs/contract.md), where DRF and the targets ' +
     'with code keep it on a list with settings; the records, count and the pages the links lead to are the same, and ' +
     "the test asserts that file's bytes",
   'pages-refused-with-filters':

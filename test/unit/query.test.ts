@@ -42,6 +42,11 @@ describe('a list request', () => {
     expect(read(PAGED, 'search=')).toBeDefined();
     expect(read(PAGED, 'x=1')).toBeDefined();
     expect(read(PAGED, 'format=json&page=2')).toBeUndefined();
+    expect(read(PAGED, 'format=%6Ason&page=1&page=2')).toBeUndefined();
+    // DRF's links keep an empty `format` and each value of a repeated one; the files' do not.
+    expect(read(PAGED, 'format=&page=2')).toBeDefined();
+    expect(read(PAGED, 'format=json&format=json')).toBeDefined();
+    expect(read(PAGED, 'format=api&format=json&page=2')).toBeDefined();
   });
 
   it('without settings, resolve() answers as it always did', () => {

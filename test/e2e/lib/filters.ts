@@ -51,10 +51,11 @@ export function ordered(rows: readonly Row[], ordering: string): Row[] {
 export function pageLink(
   baseUrl: string,
   path: string,
-  params: Readonly<Record<string, string>>,
+  params: Readonly<Record<string, string>> | ReadonlyArray<[string, string]>,
   page: number,
 ): string {
-  const entries = Object.entries(params).filter(([key]) => key !== 'page');
+  const pairs = Array.isArray(params) ? params : Object.entries(params);
+  const entries = pairs.filter(([key]) => key !== 'page');
   if (page > 1) entries.push(['page', String(page)]);
   entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   const query = new URLSearchParams(entries).toString();

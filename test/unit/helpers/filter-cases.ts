@@ -307,7 +307,10 @@ function requestOn(catalogue: GeneratedCatalogue, resource: ResourceName): fc.Ar
       weight: resource === 'virtualbooth-texture' ? 2 : 0,
       arbitrary: fc.constantFrom('1', '2', '3', 'last', '0', 'x').map((value): [string, string] => ['page', value]),
     },
-    { weight: 1, arbitrary: fc.constantFrom<[string, string]>(['format', 'json'], ['x', '1'], ['Search', 'a']) },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom<[string, string]>(['format', 'json'], ['format', ''], ['x', '1'], ['Search', 'a']),
+    },
   );
   return fc.record({
     resource: fc.constant(resource),
