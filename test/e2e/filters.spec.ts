@@ -61,10 +61,14 @@ const error =
   (body: string): Case[1] =>
   () => ({ status: 400, body });
 
-/** The request's path and decoded parameters, as Django's QueryDict reads them (the last value wins). */
-function parts(url: string): { path: string; params: Record<string, string> } {
+/**
+ * The request's path and decoded parameters: `params` as Django's QueryDict reads them (the last
+ * value wins), `pairs` each as it came, as DRF's page links keep them.
+ */
+function parts(url: string): { path: string; params: Record<string, string>; pairs: Array<[string, string]> } {
   const [path = '', query = ''] = url.split('?');
-  return { path, params: Object.fromEntries(new URLSearchParams(query)) };
+  const pairs = [...new URLSearchParams(query)];
+  return { path, params: Object.fromEntries(pairs), pairs };
 }
 
 /** A paginated answer of the texture list for `url`, its links keeping every parameter of the request. */
@@ -177,8 +181,7 @@ for (const url of [
   `${T}?format=json&format=api&page=2`,
 ]) {
   test(`[filters.unknown-key] ${url}: the links keep the query as it came`, async ({ site, api, documented }) => {
-    const { path, params } = parts(url);
-    const pairs = [...new URLSearchParams(url.split('?')[1])];
+    const { path, params, pairs } = parts(url);
     const rows = await plainRecords(api, path);
     const known: Record<string, string> = params.format ? { format: params.format } : {};
     const keep = documented === 'static-links-drop-unknown' ? known : pairs;
