@@ -57,12 +57,18 @@ export function quotePlus(text: string): string {
     .replaceAll('%20', '+');
 }
 
+/** A query string of `pairs` in their order, each key and value form-encoded as DRF's links are. */
+export function formQuery(pairs: Iterable<readonly [string, string]>): string {
+  return Array.from(pairs, ([key, value]) => `${quotePlus(key)}=${quotePlus(value)}`).join('&');
+}
+
 /** DRF's replace_query_param/remove_query_param result: keys sorted, values form-encoded. */
 export function buildUrl(base: string, path: string, query: Readonly<Record<string, string>>): string {
-  const search = Object.keys(query)
-    .sort()
-    .map((key) => `${quotePlus(key)}=${quotePlus(query[key] as string)}`)
-    .join('&');
+  const search = formQuery(
+    Object.keys(query)
+      .sort()
+      .map((key) => [key, query[key] as string] as const),
+  );
   return `${base}${path}${search ? `?${search}` : ''}`;
 }
 

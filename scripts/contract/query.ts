@@ -7,7 +7,7 @@
 import { type Condition, type FilterField, readFilters } from './filters.ts';
 import { encodePlain } from './json.ts';
 import { compareStrings, type OrderTerm, orderByRanks, parseOrdering, sortRecords } from './ordering.ts';
-import { pageCount, parsePage, quotePlus } from './pagination.ts';
+import { formQuery, pageCount, parsePage } from './pagination.ts';
 import { SEARCH_PARAM, type SearchField, type SearchLookup, searchTerms } from './search.ts';
 import { pgUpper } from './upper-case.ts';
 
@@ -203,7 +203,7 @@ export function readListQuery(
  */
 function filesLinksHold(params: ReadonlyMap<string, string>, search: string): boolean {
   const format = params.get('format') ?? '';
-  return linkQuery(search, undefined) === (format === '' ? '' : `format=${quotePlus(format)}`);
+  return linkQuery(search, undefined) === formQuery(format === '' ? [] : [['format', format]]);
 }
 
 /**
@@ -220,10 +220,11 @@ export function linkQuery(search: string, page: number | undefined): string {
   }
   values.delete(PAGE_PARAM);
   if (page !== undefined) values.set(PAGE_PARAM, [String(page)]);
-  return [...values.keys()]
-    .sort(compareStrings)
-    .flatMap((key) => (values.get(key) as string[]).map((value) => `${quotePlus(key)}=${quotePlus(value)}`))
-    .join('&');
+  return formQuery(
+    [...values.keys()]
+      .sort(compareStrings)
+      .flatMap((key) => (values.get(key) as string[]).map((value) => [key, value] as const)),
+  );
 }
 
 /** The columns a query reads (recordsColumns()'s names). */
