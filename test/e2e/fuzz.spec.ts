@@ -12,6 +12,7 @@
 import { writeFileSync } from 'node:fs';
 import { FUZZ_TITLE, fuzzDifference } from './expectations.ts';
 import { expect, test } from './fixtures.ts';
+import { EMULATOR_RETRIES, emulatorFailurePage, pauseForEmulator } from './lib/emulator.ts';
 import { decodedBody, expectedAnswer, judge } from './lib/fuzz-oracle.ts';
 import { EMULATED, fuzzCount, fuzzTimeoutMs } from './lib/fuzz-plan.ts';
 import { fuzzRequests } from './lib/fuzz-requests.ts';
@@ -53,21 +54,12 @@ function crashesNetlifyDev(request: RawRequest): boolean {
   }
 }
 
-/**
- * The emulator's own failure, not the target's answer: wrangler's 503 when it restarted the
- * worker under a request (it retries only GET and HEAD itself), miniflare's 500 "Network
- * connection lost" when its runtime went down, or no answer while it comes back up. Seen now and
- * then under load, not twice in a row for one request.
- */
+/** The emulator's own failure (lib/emulator.ts), not the target's answer: no answer at all, or its failure page. */
 function emulatorFailed(answer: Answer | string): boolean {
   if (typeof answer === 'string') return true;
   // miniflare compresses its own error pages too, for a client that accepts it.
   const body = decodedBody(answer)?.toString('utf8');
-  if (body === undefined) return false;
-  return (
-    (answer.status === 503 && body.startsWith('Your worker restarted')) ||
-    (answer.status === 500 && body.includes('Network connection lost'))
-  );
+  return body !== undefined && emulatorFailurePage(answer.status, body);
 }
 
 test(FUZZ_TITLE, async ({ site }, testInfo) => {
@@ -97,9 +89,13 @@ test(FUZZ_TITLE, async ({ site }, testInfo) => {
       let reason = documented();
       // An undocumented answer that is the emulator's own failure is asked again, after a pause
       // for it to come back, at most three times: a failure of the target itself stays and is reported.
-      for (let retry = 0; retry < 3 && problems.length && reason === undefined && EMULATED.has(site.target); retry++) {
+      for (
+        let retry = 0;
+        retry < EMULATOR_RETRIES && problems.length && reason === undefined && EMULATED.has(site.target);
+        retry++
+      ) {
         if (!emulatorFailed(answer)) break;
-        await new Promise((resume) => setTimeout(resume, 2_000));
+        await pauseForEmulator();
         answer = await sendRaw(site.origin, request, ANSWER_TIMEOUT_MS);
         problems = judge(request, answer, site.publicDir);
         reason = documented();

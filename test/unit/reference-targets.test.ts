@@ -29,6 +29,7 @@ import { vercel as vercelTarget } from '../../scripts/targets/vercel/vercel.ts';
 import { apache as apacheTarget } from '../../scripts/targets/web-servers/apache.ts';
 import { caddy as caddyTarget } from '../../scripts/targets/web-servers/caddy.ts';
 import { nginx as nginxTarget } from '../../scripts/targets/web-servers/nginx.ts';
+import { fetchFromEmulator } from '../e2e/lib/emulator.ts';
 import { cloudflarePages } from '../e2e/targets/cloudflare-pages.ts';
 import { cloudflarePagesStatic } from '../e2e/targets/cloudflare-pages-static.ts';
 import { cloudflareWorkers } from '../e2e/targets/cloudflare-workers.ts';
@@ -139,13 +140,26 @@ interface Answer {
   body: Buffer;
 }
 
-async function ask(origin: string, method: string, target: string): Promise<Answer> {
-  const response = await fetch(`${origin}${target}`, { method, redirect: 'manual' });
-  return {
-    status: response.status,
-    type: response.headers.get('content-type'),
-    body: Buffer.from(await response.arrayBuffer()),
-  };
+/** Within the test's timeout even when every try of a request waits this long. */
+const ANSWER_TIMEOUT_MS = 25_000;
+
+/** The response and its body; of a target under an emulator (`running` given), asked as lib/emulator.ts says. */
+async function respond(
+  origin: string,
+  method: string,
+  target: string,
+  running?: RunningTarget,
+): Promise<{ response: Response; body: Buffer }> {
+  const init: RequestInit = { method, redirect: 'manual' };
+  if (running !== undefined)
+    return fetchFromEmulator(`${origin}${target}`, init, { timeoutMs: ANSWER_TIMEOUT_MS, output: running.output });
+  const response = await fetch(`${origin}${target}`, init);
+  return { response, body: Buffer.from(await response.arrayBuffer()) };
+}
+
+async function ask(origin: string, method: string, target: string, running?: RunningTarget): Promise<Answer> {
+  const { response, body } = await respond(origin, method, target, running);
+  return { status: response.status, type: response.headers.get('content-type'), body };
 }
 
 /** A served target and what it answers differently (test/e2e/expectations.ts says why). */
@@ -176,12 +190,15 @@ const SERVED: Served[] = [
 ];
 
 /** The status, Location and each header `_headers` names, of a GET. */
-async function ruleHeaders(origin: string, target: string): Promise<Record<string, string | null>> {
+async function ruleHeaders(
+  origin: string,
+  target: string,
+  running?: RunningTarget,
+): Promise<Record<string, string | null>> {
   const names = parseHeadersFile(await readFile('_headers', 'utf8')).rules.flatMap((rule) =>
     rule.headers.map(([name]) => name),
   );
-  const response = await fetch(`${origin}${target}`, { redirect: 'manual' });
-  await response.arrayBuffer();
+  const { response } = await respond(origin, 'GET', target, running);
   return Object.fromEntries([
     ['status', String(response.status)],
     ...['location', ...names].map((name) => [name, response.headers.get(name)]),
@@ -221,24 +238,25 @@ describe('the reference page on the targets that run offline', () => {
   it.each(SERVED.map((served) => [served.target.name, served] as const))(
     '%s serves it for GET and HEAD as HTML with the bytes of its file, and answers 404 Not found at its file name',
     async (name, served) => {
-      const { origin } = running.get(name) as RunningTarget;
-      for (const target of [REFERENCE_DOCUMENT.path, `${REFERENCE_DOCUMENT.path}?x=1`]) {
-        const answer = await ask(origin, 'GET', target);
-        expect({ status: answer.status, type: answer.type }, target).toEqual({
+      const runningTarget = running.get(name) as RunningTarget;
+      const { origin } = runningTarget;
+      for (const asked of [REFERENCE_DOCUMENT.path, `${REFERENCE_DOCUMENT.path}?x=1`]) {
+        const answer = await ask(origin, 'GET', asked, runningTarget);
+        expect({ status: answer.status, type: answer.type }, asked).toEqual({
           status: 200,
           type: REFERENCE_DOCUMENT.contentType,
         });
-        expect(answer.body.equals(page), `${target}: the bytes of ${REFERENCE_DOCUMENT.file}`).toBe(true);
+        expect(answer.body.equals(page), `${asked}: the bytes of ${REFERENCE_DOCUMENT.file}`).toBe(true);
       }
-      expect(await ask(origin, 'HEAD', REFERENCE_DOCUMENT.path)).toEqual({
+      expect(await ask(origin, 'HEAD', REFERENCE_DOCUMENT.path, runningTarget)).toEqual({
         status: 200,
         type: REFERENCE_DOCUMENT.contentType,
         body: Buffer.alloc(0),
       });
       // The page's path answered by code (the worker, Netlify's function): the API's exact 404.
       const notFound = { status: 404, type: 'application/json', body: NOT_FOUND };
-      const text = async (method: string, target: string) => {
-        const answer = await ask(origin, method, target);
+      const text = async (method: string, asked: string) => {
+        const answer = await ask(origin, method, asked, runningTarget);
         return { status: answer.status, type: answer.type, body: answer.body.toString('utf8') };
       };
       expect(await text('GET', `/${REFERENCE_DOCUMENT.file}`)).toEqual({ ...notFound, type: served.jsonType });
@@ -246,12 +264,12 @@ describe('the reference page on the targets that run offline', () => {
       expect(await text('GET', REFERENCE_DOCUMENT.path.slice(0, -1))).toEqual(notFound);
       // With the slash and without it, the status, Location and the headers of _headers are the
       // local server's (Netlify's function sees the path as asked: its config takes both).
-      for (const target of [REFERENCE_DOCUMENT.path, REFERENCE_DOCUMENT.path.slice(0, -1)]) {
-        expect(await ruleHeaders(origin, target), target).toEqual(await ruleHeaders(local, target));
+      for (const asked of [REFERENCE_DOCUMENT.path, REFERENCE_DOCUMENT.path.slice(0, -1)]) {
+        expect(await ruleHeaders(origin, asked, runningTarget), asked).toEqual(await ruleHeaders(local, asked));
       }
       if (served.otherMethods) expect(await text('POST', REFERENCE_DOCUMENT.path)).toEqual(notFound);
       // The page's rule is its path's alone: the API keeps its JSON.
-      expect((await ask(origin, 'GET', '/company/')).type).toBe('application/json');
+      expect((await ask(origin, 'GET', '/company/', runningTarget)).type).toBe('application/json');
     },
     // netlify dev runs the function for each request on the page's path: seconds each on a loaded machine.
     120_000,
