@@ -9,6 +9,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { build } from '../../scripts/builder/build.ts';
 import { TARGET_NAMES } from '../../scripts/targets/names.ts';
+import { fetchFromEmulator } from '../e2e/lib/emulator.ts';
 import { cloudflareWorkers } from '../e2e/targets/cloudflare-workers.ts';
 import { freePort } from '../e2e/targets/process.ts';
 import type { RunningTarget } from '../e2e/targets/target.ts';
@@ -17,6 +18,8 @@ import { ROOT } from './helpers/cli.ts';
 describe('wrangler dev on the cloudflare-workers target', () => {
   let dir: string;
   let running: RunningTarget;
+  // Every try within the test's 30 s.
+  const ANSWER_OPTIONS = { timeoutMs: 5_000, output: () => running.output?.() ?? '' };
 
   beforeAll(async () => {
     dir = await mkdtemp(path.join(os.tmpdir(), 'workers-dev-'));
@@ -46,9 +49,8 @@ describe('wrangler dev on the cloudflare-workers target', () => {
   });
 
   it('prints nothing about _redirects or _headers, and the worker answers', async () => {
-    const response = await fetch(`${running.origin}/company/`);
+    const { response } = await fetchFromEmulator(`${running.origin}/company/`, {}, ANSWER_OPTIONS);
     expect(response.status).toBe(200);
-    await response.arrayBuffer();
     const output = running.output?.() ?? '';
     expect(output).not.toMatch(/whitespace-separated tokens/);
     expect(output).not.toMatch(/_redirects|_headers/);
