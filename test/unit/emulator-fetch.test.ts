@@ -6,7 +6,7 @@
 
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { EMULATOR_RETRIES, fetchFromEmulator } from '../e2e/lib/emulator.ts';
 
 type Reply = 'hang' | { status: number; body: string };
@@ -26,6 +26,7 @@ async function serve(replies: Reply[]): Promise<{ origin: string; asked: () => n
 }
 
 afterEach(async () => {
+  vi.restoreAllMocks();
   server?.closeAllConnections();
   await new Promise((closed) => server?.close(closed));
   server = undefined;
@@ -41,9 +42,12 @@ describe('a fetch of a target under an emulator', () => {
     ["miniflare's 500 while its runtime is down", { status: 500, body: 'Error: Network connection lost.' }],
   ] as const)('asks again after %s, and returns the answer that follows', async (_name, failure) => {
     const { origin, asked } = await serve([failure, failure, OK]);
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
     const { response, body } = await fetchFromEmulator(`${origin}/company/`, {}, OPTIONS);
     expect({ status: response.status, body: body.toString() }).toEqual(OK);
     expect(asked()).toBe(3);
+    // Each failure the retry saved is still said.
+    expect(warn.mock.calls.map(([line]) => String(line).startsWith(`GET ${origin}/company/: `))).toEqual([true, true]);
   });
 
   it.each([
@@ -59,6 +63,7 @@ describe('a fetch of a target under an emulator', () => {
 
   it('names the request, the last failure and what the emulator printed when no try is answered', async () => {
     const { origin, asked } = await serve(['hang']);
+    vi.spyOn(console, 'warn').mockImplementation(() => {});
     await expect(
       fetchFromEmulator(`${origin}/company/`, { method: 'HEAD' }, { ...OPTIONS, output: () => 'workerd: line 1' }),
     ).rejects.toThrow(

@@ -50,10 +50,11 @@ export async function fetchFromEmulator(
     } catch (error) {
       failure = String(error);
     }
+    const request = `${init.method ?? 'GET'} ${url}`;
     if (retry === EMULATOR_RETRIES)
-      throw new Error(
-        `${init.method ?? 'GET'} ${url}: ${failure} (asked ${retry + 1} times); the emulator printed:\n${output?.() ?? ''}`,
-      );
+      throw new Error(`${request}: ${failure} (asked ${retry + 1} times); the emulator printed:\n${output?.() ?? ''}`);
+    // Said, so that a run the retry saved still shows how often the emulator failed.
+    console.warn(`${request}: ${failure}; asking again`);
     await pauseForEmulator(pauseMs);
   }
 }
