@@ -143,22 +143,27 @@ interface Answer {
 /** Within the test's timeout even when every try of a request waits this long. */
 const ANSWER_TIMEOUT_MS = 25_000;
 
-/** The response and its body; of a target under an emulator (`running` given), asked as lib/emulator.ts says. */
+/**
+ * The response and its body, from the local server at its origin or from a target under an
+ * emulator, which is asked as lib/emulator.ts says.
+ */
 async function respond(
-  origin: string,
+  server: string | RunningTarget,
   method: string,
   target: string,
-  running?: RunningTarget,
 ): Promise<{ response: Response; body: Buffer }> {
   const init: RequestInit = { method, redirect: 'manual' };
-  if (running !== undefined)
-    return fetchFromEmulator(`${origin}${target}`, init, { timeoutMs: ANSWER_TIMEOUT_MS, output: running.output });
-  const response = await fetch(`${origin}${target}`, init);
+  if (typeof server !== 'string')
+    return fetchFromEmulator(`${server.origin}${target}`, init, {
+      timeoutMs: ANSWER_TIMEOUT_MS,
+      output: server.output,
+    });
+  const response = await fetch(`${server}${target}`, init);
   return { response, body: Buffer.from(await response.arrayBuffer()) };
 }
 
-async function ask(origin: string, method: string, target: string, running?: RunningTarget): Promise<Answer> {
-  const { response, body } = await respond(origin, method, target, running);
+async function ask(server: string | RunningTarget, method: string, target: string): Promise<Answer> {
+  const { response, body } = await respond(server, method, target);
   return { status: response.status, type: response.headers.get('content-type'), body };
 }
 
@@ -190,15 +195,11 @@ const SERVED: Served[] = [
 ];
 
 /** The status, Location and each header `_headers` names, of a GET. */
-async function ruleHeaders(
-  origin: string,
-  target: string,
-  running?: RunningTarget,
-): Promise<Record<string, string | null>> {
+async function ruleHeaders(server: string | RunningTarget, target: string): Promise<Record<string, string | null>> {
   const names = parseHeadersFile(await readFile('_headers', 'utf8')).rules.flatMap((rule) =>
     rule.headers.map(([name]) => name),
   );
-  const { response } = await respond(origin, 'GET', target, running);
+  const { response } = await respond(server, 'GET', target);
   return Object.fromEntries([
     ['status', String(response.status)],
     ...['location', ...names].map((name) => [name, response.headers.get(name)]),
@@ -239,16 +240,15 @@ describe('the reference page on the targets that run offline', () => {
     '%s serves it for GET and HEAD as HTML with the bytes of its file, and answers 404 Not found at its file name',
     async (name, served) => {
       const runningTarget = running.get(name) as RunningTarget;
-      const { origin } = runningTarget;
       for (const asked of [REFERENCE_DOCUMENT.path, `${REFERENCE_DOCUMENT.path}?x=1`]) {
-        const answer = await ask(origin, 'GET', asked, runningTarget);
+        const answer = await ask(runningTarget, 'GET', asked);
         expect({ status: answer.status, type: answer.type }, asked).toEqual({
           status: 200,
           type: REFERENCE_DOCUMENT.contentType,
         });
         expect(answer.body.equals(page), `${asked}: the bytes of ${REFERENCE_DOCUMENT.file}`).toBe(true);
       }
-      expect(await ask(origin, 'HEAD', REFERENCE_DOCUMENT.path, runningTarget)).toEqual({
+      expect(await ask(runningTarget, 'HEAD', REFERENCE_DOCUMENT.path)).toEqual({
         status: 200,
         type: REFERENCE_DOCUMENT.contentType,
         body: Buffer.alloc(0),
@@ -256,7 +256,7 @@ describe('the reference page on the targets that run offline', () => {
       // The page's path answered by code (the worker, Netlify's function): the API's exact 404.
       const notFound = { status: 404, type: 'application/json', body: NOT_FOUND };
       const text = async (method: string, asked: string) => {
-        const answer = await ask(origin, method, asked, runningTarget);
+        const answer = await ask(runningTarget, method, asked);
         return { status: answer.status, type: answer.type, body: answer.body.toString('utf8') };
       };
       expect(await text('GET', `/${REFERENCE_DOCUMENT.file}`)).toEqual({ ...notFound, type: served.jsonType });
@@ -265,11 +265,11 @@ describe('the reference page on the targets that run offline', () => {
       // With the slash and without it, the status, Location and the headers of _headers are the
       // local server's (Netlify's function sees the path as asked: its config takes both).
       for (const asked of [REFERENCE_DOCUMENT.path, REFERENCE_DOCUMENT.path.slice(0, -1)]) {
-        expect(await ruleHeaders(origin, asked, runningTarget), asked).toEqual(await ruleHeaders(local, asked));
+        expect(await ruleHeaders(runningTarget, asked), asked).toEqual(await ruleHeaders(local, asked));
       }
       if (served.otherMethods) expect(await text('POST', REFERENCE_DOCUMENT.path)).toEqual(notFound);
       // The page's rule is its path's alone: the API keeps its JSON.
-      expect((await ask(origin, 'GET', '/company/', runningTarget)).type).toBe('application/json');
+      expect((await ask(runningTarget, 'GET', '/company/')).type).toBe('application/json');
     },
     // netlify dev runs the function for each request on the page's path: seconds each on a loaded machine.
     120_000,
