@@ -45,8 +45,9 @@ export async function fetchFromEmulator(
     try {
       const response = await fetch(url, { ...init, signal: AbortSignal.timeout(timeoutMs) });
       const body = Buffer.from(await response.arrayBuffer());
-      if (!emulatorFailurePage(response.status, body.toString('utf8'))) return { response, body };
-      failure = `${response.status} ${body.toString('utf8')}`;
+      const text = body.toString('utf8');
+      if (!emulatorFailurePage(response.status, text)) return { response, body };
+      failure = `${response.status} ${text}`;
     } catch (error) {
       failure = String(error);
     }
