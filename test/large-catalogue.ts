@@ -24,6 +24,7 @@ import { MAX_ASSET_BYTES } from '../scripts/targets/cloudflare/assets.ts';
 import { LimitsError } from '../scripts/targets/limits.ts';
 import { targetByName } from './e2e/targets/index.ts';
 import { freePort, REPO_ROOT } from './e2e/targets/process.ts';
+import { API, SAMPLE_HEADERS } from './fixtures/sample.ts';
 import { findProgram, reportMissing } from './installed.ts';
 import { LARGE_LIST_COUNTS } from './unit/helpers/large-list.ts';
 
@@ -180,10 +181,11 @@ async function main(): Promise<void> {
       `build: company list ${(list / MIB).toFixed(1)} MiB, ${(built.ms / 1000).toFixed(1)} s, peak RSS ${(rss / 1e6).toFixed(0)} MB (bench target < ${BENCH_LIMITS.maxBuildRssBytes / 1e6} MB)`,
     );
     const options = {
+      resources: API,
       dataDir,
       outDir,
       targetsDir: path.join(parent, 'targets'),
-      headersPath: path.join(REPO_ROOT, '_headers'),
+      headersPath: SAMPLE_HEADERS,
       baseUrl,
       pageSize: 100,
     };

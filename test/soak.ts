@@ -18,8 +18,9 @@ import { buildUrl } from '../scripts/contract/pagination.ts';
 import { PAGE_SIZE } from './e2e/lib/contract.ts';
 import { caddy } from './e2e/targets/caddy.ts';
 import { nginx } from './e2e/targets/nginx.ts';
-import { freePort, REPO_ROOT, spawnProcess, waitForPort } from './e2e/targets/process.ts';
+import { freePort, spawnProcess, waitForPort } from './e2e/targets/process.ts';
 import type { Target } from './e2e/targets/target.ts';
+import { API, SAMPLE_DATA, SAMPLE_HEADERS } from './fixtures/sample.ts';
 import { findProgram, missingLine } from './installed.ts';
 import { memoryGrowth } from './memory-growth.ts';
 
@@ -60,8 +61,9 @@ try {
   const targetsDir = path.join(tmp, 'targets');
   // Only the first build writes the servers' configurations; the others rebuild the output alone.
   const options = (baseUrl: string, outDir: string, targets?: string[]) => ({
-    dataDir: path.join(REPO_ROOT, 'data'),
-    headersPath: path.join(REPO_ROOT, '_headers'),
+    resources: API,
+    dataDir: SAMPLE_DATA,
+    headersPath: SAMPLE_HEADERS,
     outDir,
     targetsDir,
     baseUrl,

@@ -13,7 +13,8 @@ import type { BuildOptions } from '../builder/build.ts';
 import type { DataError } from '../builder/pipeline/errors.ts';
 
 export type Job =
-  | { kind: 'build'; options: Omit<BuildOptions, 'log' | 'check'> }
+  // The declarations are code, not JSON: the child takes the project's own.
+  | { kind: 'build'; options: Omit<BuildOptions, 'log' | 'check' | 'resources'> }
   /** The build's baseline: reads and parses `sourceFiles` (the build's, in its order), then writes `referenceDir`'s files. */
   | { kind: 'baseline'; sourceFiles: string[]; referenceDir: string; outDir: string }
   /** `npm run diff` between two built output folders: reading both sides and comparing them. */
@@ -151,7 +152,8 @@ async function runBuild(job: Extract<Job, { kind: 'build' }>): Promise<ChildResu
     if (stage) clocks.record(stage);
   };
   try {
-    const result = await build({ ...job.options, log });
+    const { RESOURCES } = await import('../contract/resources/index.ts');
+    const result = await build({ ...job.options, resources: RESOURCES, log });
     return { ...clocks.result(), routes: result.routes.length };
   } catch (error) {
     if (error instanceof DataErrors)
@@ -192,7 +194,8 @@ async function runDiff(job: Extract<Job, { kind: 'diff' }>): Promise<ChildResult
   const clocks = startClocks();
   const [before, after] = [await readSide(job.before, job.before), await readSide(job.after, job.after)];
   clocks.step('read', `${before.files.size} + ${after.files.size} files`);
-  const { resources } = compareSides(before, after);
+  const { RESOURCES } = await import('../contract/resources/index.ts');
+  const { resources } = compareSides(before, after, RESOURCES);
   const changed = resources.reduce(
     (sum, diff) => sum + diff.added.length + diff.removed.length + diff.changed.length,
     0,
@@ -229,7 +232,9 @@ async function runImport(job: Extract<Job, { kind: 'import' }>): Promise<ChildRe
     [/^import: wrote /, 'write'],
   ];
   const clocks = startClocks();
+  const { RESOURCES } = await import('../contract/resources/index.ts');
   const result = await importService({
+    resources: RESOURCES,
     from: job.from,
     dataDir: job.dataDir,
     configPath: job.configPath,
@@ -294,7 +299,8 @@ async function runReload(job: Extract<Job, { kind: 'reload' }>): Promise<ChildRe
   const loaded = await loadFile({ resource: 'company', file: job.file });
   clocks.step('load', `${loaded.records.length} records read and parsed as the preview does`);
   const errors: DataError[] = [];
-  for (const record of loaded.records) checkRecord(record, errors);
+  const { RESOURCES } = await import('../contract/resources/index.ts');
+  for (const record of loaded.records) checkRecord(record, errors, RESOURCES);
   clocks.step('check', `${loaded.records.length} records, ${errors.length} problems`);
   return clocks.result();
 }

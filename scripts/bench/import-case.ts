@@ -4,6 +4,7 @@
 
 import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
+import { RESOURCES } from '../contract/resources/index.ts';
 import { importUrls } from '../migrate/read-service.ts';
 import { SETTINGS_FILE } from '../shared/settings-keys.ts';
 import type { ChildResult } from './child.ts';
@@ -66,7 +67,7 @@ export async function runImportCase(benchDir: string, dataDir: string, textures:
   await rm(caseDir, { recursive: true, force: true });
   await mkdir(caseDir, { recursive: true });
   // What the import asks for: the three lists and every texture page.
-  const urls = importUrls(Math.ceil(textures / PAGE_SIZE));
+  const urls = importUrls(Math.ceil(textures / PAGE_SIZE), RESOURCES);
   return withServedCatalogue(caseDir, dataDir, (from) =>
     alternatingRounds(
       (round) => {

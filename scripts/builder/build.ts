@@ -4,14 +4,16 @@
 // It sits at the top of builder/, above the two rooms it runs (pipeline/ and documents/), and
 // below preview/, whose first publication is this build.
 
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { HeaderRule } from '../contract/headers.ts';
 import type { ResourceSettings } from '../contract/query.ts';
-import { RESOURCES } from '../contract/resources/index.ts';
+
 import type { Resource } from '../contract/resources/resource.ts';
 import { FILTERS_FOLDER, type FilterRoute, planDocuments, type Route, routingOf } from '../contract/routes.ts';
 import { readCommitTimes, subfolderTimes } from '../shared/commit-times.ts';
 import { bytesOf, type FileBody, sameBody, sizeOf } from '../shared/file-body.ts';
+import { replaceFiles } from '../shared/replace-files.ts';
 import { SETTINGS_FILE } from '../shared/settings-keys.ts';
 import { recoverOutput } from '../shared/swap.ts';
 import { writeOutput } from '../shared/write.ts';
@@ -32,8 +34,8 @@ import { type Prepared, render, renderLists } from './pipeline/render.ts';
 import type { Catalogue } from './pipeline/validate.ts';
 
 export interface BuildOptions {
-  /** The resources declared (contract/resources/): the API's when absent. */
-  resources?: readonly Resource[];
+  /** The resources declared (contract/resources/). */
+  resources: readonly Resource[];
   /** The settings file's `resources` section (filters, search, ordering), checked in its form; none when absent. */
   resourceSettings?: Readonly<Record<string, ResourceSettings>>;
   /** The settings file, as its messages name it. */
@@ -56,6 +58,8 @@ export interface BuildOptions {
   cloudflarePlan?: CloudflarePlan;
   /** Where the source files' JSON Schemas and the API's OpenAPI document go; not written when absent. */
   schemasDir?: string;
+  /** The editor's settings file whose mapping of source files to schemas the build keeps (EDITOR_SETTINGS); not written when absent. */
+  editorSettings?: string;
   /** Write the API reference page (`/_reference/`, builder/documents/reference.ts) beside the API; off when absent. */
   reference?: boolean;
   /** Write each answer's precompressed `.br` and `.gz` siblings (shared/compress.ts); on when absent. */
@@ -85,11 +89,7 @@ export function withDeclaredQueries<T extends Pick<BuildOptions, 'resources' | '
   options: T,
 ): T {
   if (options.resourceSettings === undefined) return options;
-  const resources = withQuerySettings(
-    options.resources ?? RESOURCES,
-    options.resourceSettings,
-    options.configPath ?? SETTINGS_FILE,
-  );
+  const resources = withQuerySettings(options.resources, options.resourceSettings, options.configPath ?? SETTINGS_FILE);
   return { ...options, resources, resourceSettings: undefined };
 }
 
@@ -135,7 +135,7 @@ function withinLimits(
   const warn = options.warn ?? (() => {});
   const sizes = new Map([...output].map(([file, body]) => [file, sizeOf(body)]));
   const plan = options.cloudflarePlan ?? DEFAULT_CLOUDFLARE_PLAN;
-  const resources = options.resources ?? RESOURCES;
+  const resources = options.resources;
   const queried = queriedLists(resources);
   const breaches: string[] = [];
   const kept: number[] = [];
@@ -214,7 +214,7 @@ export function targetContext(
     routes,
     documents: planDocuments({ reference: options.reference ?? false }),
     headerRules,
-    resources: routingOf(options.resources ?? RESOURCES),
+    resources: routingOf(options.resources),
     ...(filterRoutes.length > 0 ? { filterRoutes } : {}),
   };
 }
@@ -271,14 +271,14 @@ function* renderAnswers(
   documents: ReadonlyMap<string, string>,
   change: SiteChange | undefined,
 ): Generator<[string, FileBody]> {
-  const resources = options.resources ?? RESOURCES;
+  const resources = options.resources;
   const { context, headersText, prepared } = source;
   const catalogue = source.catalogue as Catalogue;
   const changed = change && resources.filter((resource) => change.resources.has(resource.name));
   if (change === undefined) {
-    yield* render(catalogue, context.routes, headersText, options, prepared, resources);
+    yield* render(catalogue, context.routes, headersText, options, resources, prepared);
     yield* documents;
-  } else yield* renderLists(catalogue, options, change.lists, prepared, resources);
+  } else yield* renderLists(catalogue, options, change.lists, resources, prepared);
   // The records a query is answered from go after the lists, which a client is more likely waiting for.
   const queried = (changed ?? resources).filter((resource) => resource.query !== undefined);
   yield* recordsParts(catalogue, options, queried, prepared);
@@ -301,7 +301,7 @@ export async function publishSite(
   writer: SiteWriter,
   change?: SiteChange,
 ): Promise<{ answers: Map<string, FileBody>; files: Map<string, FileBody> }> {
-  const resources = options.resources ?? RESOURCES;
+  const resources = options.resources;
   const { context } = source;
   const answers = new Map<string, FileBody>(change?.answers);
   const changes = new Map<string, FileBody | null>();
@@ -335,6 +335,25 @@ export async function publishSite(
   if (change === undefined || changes.size > 0) addSiteFiles(files, context);
   await writer.site(files);
   return { answers, files };
+}
+
+/** VS Code's workspace settings, where it finds which schema a source file follows. */
+export const EDITOR_SETTINGS = '.vscode/settings.json';
+
+/**
+ * Maps each resource's source files to its schema in the editor's settings `file`, keeping the
+ * user's other settings; whether the file changed.
+ */
+async function writeEditorSettings(file: string, resources: readonly Resource[]): Promise<boolean> {
+  const { editorSettingsText } = await import('./documents/json-schemas.ts');
+  const before = await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOENT') return undefined;
+    throw error;
+  });
+  const after = editorSettingsText(before, resources);
+  if (after === before) return false;
+  await replaceFiles(path.dirname(file), new Map([[path.basename(file), after]]));
+  return true;
 }
 
 /** Writes the whole output into `outDir`, swapped in at once. */
@@ -385,7 +404,7 @@ async function readSources(
   const { catalogue, routes, headerRules, headersText, ...counts } =
     kept?.checked ??
     (await readCatalogue(options, step, options.warn).catch((error: unknown) => withPath(error, options.headersPath)));
-  const resources = options.resources ?? RESOURCES;
+  const resources = options.resources;
   const context = targetContext(routes, headerRules, options, filterRoutesOf(catalogue, options.pageSize, resources));
   // Asked first: esbuild bundles in a process of its own while this one renders.
   const targetFiles = Promise.all(selected.map((target) => filesOrRefusal(target, context, options)));
@@ -454,6 +473,10 @@ export async function build(given: BuildOptions, preview?: KeptSources): Promise
     await writeOutput(options.schemasDir, new Map(schemas));
     folders.push(`${options.schemasDir}/`);
     count += schemas.length;
+  }
+  if (options.editorSettings !== undefined && (await writeEditorSettings(options.editorSettings, options.resources))) {
+    folders.push(options.editorSettings);
+    count += 1;
   }
   step(`write: ${count} files into ${folders.join(', ')}`);
   return result;

@@ -1,11 +1,14 @@
 // `npm run build` and `npm run check` (the same with --check): validate data/, then write
 // public/ and targets/ unless checking.
 
+import { EDITOR_SETTINGS } from '../builder/build.ts';
 import { runCommand } from './fail.ts';
 import { runBuild } from './run-build.ts';
-import { settingsOrExit } from './settings.ts';
+import { DEFAULTS, settingsOrExit } from './settings.ts';
 
 await runCommand({ command: process.argv.includes('--check') ? 'check' : 'build' }, async () => {
   const settings = settingsOrExit(process.argv.includes('--check') ? 'check' : 'build');
-  process.exitCode = await runBuild(settings);
+  // The editor's mapping names the schemas in their place in the project: kept only when they go there.
+  const editorSettings = settings.schemasDir === DEFAULTS.schemasDir ? EDITOR_SETTINGS : undefined;
+  process.exitCode = await runBuild({ ...settings, editorSettings });
 });

@@ -27,6 +27,7 @@ export interface DiffIo {
 }
 
 interface DiffArgs {
+  resources: Settings['resources'];
   sides: string[];
   format: DiffFormat;
   exitCode: boolean;
@@ -54,6 +55,7 @@ function parse(argv: string[], io: DiffIo): DiffArgs {
 async function workingTree(args: DiffArgs, folder: string): Promise<Side> {
   const outDir = path.join(folder, 'public');
   await build({
+    resources: args.resources,
     dataDir: path.join(args.repo, DEFAULTS.dataDir),
     headersPath: path.join(args.repo, DEFAULTS.headersPath),
     outDir,
@@ -99,11 +101,11 @@ export async function runDiff(argv: string[], io: DiffIo): Promise<number> {
       return EXIT_STATUS.done;
     }
     const [before, after] = await sides(args, io.cwd);
-    const report = compareSides(before, after);
+    const report = compareSides(before, after, args.resources);
     const colour = io.isTty && !io.env.NO_COLOR;
     if (args.format === 'json') io.out(formatJson(report));
-    else if (args.format === 'markdown') io.out(formatMarkdown(report));
-    else io.out(formatText(report, colour));
+    else if (args.format === 'markdown') io.out(formatMarkdown(report, args.resources));
+    else io.out(formatText(report, colour, args.resources));
     return args.exitCode && !report.identical ? EXIT_STATUS.differs : EXIT_STATUS.done;
   } catch (error) {
     const failure = failureOf(error, { command: 'diff', left: 'nothing was compared' });

@@ -61,12 +61,13 @@ await runCommand({ command: 'import' }, async () => {
   const progress = progressPrinter();
   try {
     const result = await importService({
+      resources: settings.resources,
       from: settings.from as string,
       dataDir: settings.dataDir,
       configPath: settings.configPath,
       force: settings.force,
       // The file's other settings stay as the user wrote them.
-      settingsText: (found) => settingsFileText(found, readSettingsFile(settings.configPath)),
+      settingsText: (found) => settingsFileText(found, readSettingsFile(settings.configPath, settings.resources)),
       onProgress: progress.update,
       log: (line) => {
         progress.end();

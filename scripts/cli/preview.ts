@@ -92,6 +92,7 @@ export async function openPreview(settings: Settings): Promise<Preview> {
     outDir,
     banner: `Serving ${outDir}/ at ${addressForPeople(url)}${linksNotice}`,
     buildOptions: (current) => ({
+      resources: current.resources,
       dataDir: current.dataDir,
       headersPath: current.headersPath,
       pageSize: current.pageSize,
@@ -106,7 +107,7 @@ export async function openPreview(settings: Settings): Promise<Preview> {
     }),
     serve: (anew = false) => {
       if (anew || answer === building || answer === hasProblems) {
-        const api = createApi(outDir);
+        const api = createApi(outDir, settings.resources);
         answer = api.listener;
         refused = api.refused;
       }

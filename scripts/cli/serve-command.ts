@@ -2,10 +2,10 @@
 
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { fileFor, linkBase, RESOURCES } from '../contract/routes.ts';
+import { fileFor, linkBase } from '../contract/routes.ts';
 import { addressForPeople, closeOnSignals, createApiServer, listen } from '../respond/node-server.ts';
 import { runCommand } from './fail.ts';
-import { settingsOrExit } from './settings.ts';
+import { type Settings, settingsOrExit } from './settings.ts';
 
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
 
@@ -24,10 +24,14 @@ async function nextLink(file: string): Promise<unknown> {
  * sends the files as built (that is what a static host does), so the user should know why a
  * `next` link leads elsewhere. Read from the first page of the first paginated list that links on.
  */
-async function otherLinkBase(root: string, served: string): Promise<string | undefined> {
+async function otherLinkBase(
+  root: string,
+  served: string,
+  resources: Settings['resources'],
+): Promise<string | undefined> {
   let base: string | undefined;
-  for (const resource of RESOURCES.filter((declared) => declared.paginated)) {
-    base = linkBase(await nextLink(path.join(root, fileFor(resource.path, {}))));
+  for (const resource of resources.filter((declared) => declared.paginated)) {
+    base = linkBase(await nextLink(path.join(root, fileFor(resource.path, {}))), resources);
     if (base !== undefined) break;
   }
   if (base === undefined || !URL.canParse(base)) return undefined;
@@ -38,9 +42,9 @@ async function otherLinkBase(root: string, served: string): Promise<string | und
 
 await runCommand({ command: 'serve' }, async () => {
   const settings = settingsOrExit('serve');
-  const server = createApiServer(settings.outDir);
+  const server = createApiServer(settings.outDir, settings.resources);
   const url = await listen(server, settings.host, settings.port);
-  const base = await otherLinkBase(settings.outDir, url);
+  const base = await otherLinkBase(settings.outDir, url, settings.resources);
   // One write, so that the banner never arrives without its note.
   const note =
     base === undefined

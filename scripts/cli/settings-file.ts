@@ -3,7 +3,6 @@
 
 import { readFileSync } from 'node:fs';
 import { RESERVED_PARAMS, RESOURCE_SETTING_KEYS, type ResourceSettings, settingPointer } from '../contract/query.ts';
-import { RESOURCES } from '../contract/resources/index.ts';
 import type { Resource } from '../contract/resources/resource.ts';
 import { searchPrefix } from '../contract/search.ts';
 import { ProjectError } from '../shared/errors.ts';
@@ -29,7 +28,7 @@ export class SettingsFileError extends ProjectError {}
  * The file's settings; none when it does not exist. Each value keeps its JSON type for the
  * caller's checks. Messages name the file as `shown`.
  */
-export function readSettingsFile(path: string, shown = path): Record<string, unknown> {
+export function readSettingsFile(path: string, resources: readonly Resource[], shown = path): Record<string, unknown> {
   const file = shown;
   let text: string;
   try {
@@ -57,7 +56,7 @@ export function readSettingsFile(path: string, shown = path): Record<string, unk
     }
   }
   const settings = parsed as Record<string, unknown>;
-  if ('resources' in settings) settings.resources = checkResourceSettings(settings.resources, file);
+  if ('resources' in settings) settings.resources = checkResourceSettings(settings.resources, file, resources);
   return settings;
 }
 
@@ -76,7 +75,7 @@ const orList = (words: readonly string[]) =>
 export function checkResourceSettings(
   section: unknown,
   file: string,
-  resources: readonly Resource[] = RESOURCES,
+  resources: readonly Resource[],
 ): Record<string, ResourceSettings> {
   const fail = (pointer: string, message: string): never => {
     throw new SettingsFileError(`${file}: ${pointer}: ${message}`);

@@ -7,6 +7,8 @@ import { parseArgs } from 'node:util';
 import { misspellingDistance } from '../builder/pipeline/misspellings.ts';
 import { DEFAULT_PAGE_SIZE } from '../contract/pagination.ts';
 import type { ResourceSettings } from '../contract/query.ts';
+import { RESOURCES } from '../contract/resources/index.ts';
+import type { Resource } from '../contract/resources/resource.ts';
 import { ProjectError } from '../shared/errors.ts';
 import { DEFAULT_OUTPUT_FOLDER } from '../shared/folders.ts';
 import { SETTINGS_FILE, SETTINGS_FILE_KEYS, type SettingsFileKey } from '../shared/settings-keys.ts';
@@ -39,6 +41,8 @@ export const DEFAULTS = {
 } as const;
 
 export interface Settings {
+  /** The API's declarations (contract/resources/), read once here and passed down. */
+  resources: readonly Resource[];
   dataDir: string;
   outDir: string;
   headersPath: string;
@@ -427,9 +431,9 @@ function required(
   return check(raw, source);
 }
 
-function fileSettings(file: string, shown: string): Record<string, unknown> {
+function fileSettings(file: string, shown: string, resources: readonly Resource[]): Record<string, unknown> {
   try {
-    return readSettingsFile(file, shown);
+    return readSettingsFile(file, resources, shown);
   } catch (error) {
     if (error instanceof SettingsFileError) throw new UsageError(error.message, { cause: error });
     throw error;
@@ -497,8 +501,12 @@ export function readSettings(
     '--config',
   );
   // Read only by the commands that take it: `npm run serve` has nothing in it to use.
+  // The one place a command reads the declared API; everything below is given it.
+  const resources = RESOURCES;
   const file =
-    command.options.includes('config') && !help ? fileSettings(path.resolve(cwd, configPath), configPath) : {};
+    command.options.includes('config') && !help
+      ? fileSettings(path.resolve(cwd, configPath), configPath, resources)
+      : {};
   const format = text('format') ?? DEFAULTS.diffFormat;
   if (!(DIFF_FORMATS as readonly string[]).includes(format))
     throw new UsageError(`--format must be one of ${DIFF_FORMATS.join(', ')}, got ${JSON.stringify(format)}`);
@@ -527,6 +535,7 @@ export function readSettings(
   const port = given('port');
   const host = given('host');
   return {
+    resources,
     dataDir: nonEmpty(text('data') ?? DEFAULTS.dataDir, '--data'),
     outDir: nonEmpty(text('out') ?? DEFAULTS.outDir, '--out'),
     headersPath: nonEmpty(text('headers') ?? DEFAULTS.headersPath, '--headers'),

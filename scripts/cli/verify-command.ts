@@ -36,6 +36,7 @@ await runCommand({ command: 'verify', left: 'nothing was verified' }, async () =
     const targetsDir = path.join(folder, 'targets');
     // Its client asks for no Accept-Encoding: the answers' siblings would go unread.
     const { routes } = await build({
+      resources: settings.resources,
       dataDir,
       headersPath,
       baseUrl,
@@ -47,14 +48,18 @@ await runCommand({ command: 'verify', left: 'nothing was verified' }, async () =
       targets: [],
       precompress: false,
     });
-    server = createApiServer(outDir);
+    server = createApiServer(outDir, settings.resources);
     const local = `${await listen(server, '127.0.0.1', 0)}/`;
-    const requests = [...verifyRequests(routes), ...(await queryRequests(outDir))];
+    const requests = [
+      ...verifyRequests(routes, settings.resources),
+      ...(await queryRequests(outDir, settings.resources)),
+    ];
     console.error(`verify: ${requests.length} requests, each to ${service} and to this build of ${settings.dataDir}/`);
     const report = await verifyAgainst(
       { client: serviceClient(service), base: service },
       { client: serviceClient(local), base: local },
       requests,
+      settings.resources,
     );
     if (report.lines.length > 0) console.log('Each difference reads: as the service answers → as this build answers.');
     for (const line of [...report.lines, ...report.notes, summaryLine(report)]) console.log(line);

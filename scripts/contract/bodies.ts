@@ -4,7 +4,7 @@
 
 import { encode } from './json.ts';
 import { NOT_ACCEPTABLE } from './negotiation.ts';
-import { INVALID_PAGE_FILE, NOT_FOUND_FILE, optionsFile, RESOURCES, type Routed } from './routes.ts';
+import { INVALID_PAGE_FILE, NOT_FOUND_FILE, optionsFile, type Routed } from './routes.ts';
 
 /** SimpleMetadata of a read-only list view without a docstring. */
 export function optionsBody(title: string): string {
@@ -47,7 +47,7 @@ export function methodNotAllowedBody(method: string): string {
 const fixedBodies = new WeakMap<readonly Routed[], ReadonlyMap<string, string>>();
 
 /** The body of an output file that is the same in every build (an error or OPTIONS body), by its path. */
-export function fixedBody(file: string, resources: readonly Routed[] = RESOURCES): string | undefined {
+export function fixedBody(file: string, resources: readonly Routed[]): string | undefined {
   let bodies = fixedBodies.get(resources);
   if (bodies === undefined) {
     bodies = new Map([

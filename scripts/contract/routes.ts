@@ -6,10 +6,7 @@
 import { formatOrdering, type OrderTerm, parseOrdering } from './ordering.ts';
 import { pageCount, parsePage } from './pagination.ts';
 import { type ListQuery, readListQuery } from './query.ts';
-import { type ApiResourceName, RESOURCES } from './resources/index.ts';
 import type { Resource } from './resources/resource.ts';
-
-export { RESOURCES };
 
 /**
  * What the route table needs of a declaration (resources/resource.ts): plain data, which a bundle
@@ -32,14 +29,11 @@ export function routingOf(resources: readonly Routed[]): Routed[] {
   }));
 }
 
-/** The name of one of the API's resources. */
-export type ResourceName = ApiResourceName;
-
 /**
  * The base URL a page link of a paginated list was built with, what it holds before the list's
  * path: `https://example.com/api`.
  */
-export function linkBase(link: unknown, resources: readonly Routed[] = RESOURCES): string | undefined {
+export function linkBase(link: unknown, resources: readonly Routed[]): string | undefined {
   if (typeof link !== 'string') return undefined;
   for (const resource of resources) {
     if (!resource.paginated) continue;
@@ -96,7 +90,7 @@ export function fileFor(path: string, query: Readonly<Record<string, string>>): 
  * The canonical request of a list file, read back from its name as fileFor() writes it:
  * `event/ordering=-id.json` is `/event/?ordering=-id`; undefined for any other file.
  */
-export function requestOf(file: string, resources: readonly Routed[] = RESOURCES): string | undefined {
+export function requestOf(file: string, resources: readonly Routed[]): string | undefined {
   if (!file.endsWith('.json')) return undefined;
   const [dir, ...segments] = file.slice(0, -'.json'.length).split('/');
   const path = `/${dir}/`;
@@ -143,7 +137,7 @@ function routesOfResource(resource: Routed, pageCount: number): Route[] {
  */
 export function planRoutes(
   pageCounts: number | Readonly<Record<string, number>>,
-  resources: readonly Routed[] = RESOURCES,
+  resources: readonly Routed[],
 ): Route[] {
   return resources.flatMap((resource) => {
     if (resource.paginated && resource.orderingFields.length > 0) {
@@ -225,7 +219,7 @@ export function filterSegment(value: string): string {
 export function planFilterRoutes(
   values: Readonly<Record<string, Readonly<Record<string, readonly FilterValue[]>>>>,
   pageSize: number,
-  resources: readonly Routed[] = RESOURCES,
+  resources: readonly Routed[],
 ): FilterRoute[] {
   return resources.flatMap((resource) =>
     (resource.query?.prerendered ?? []).flatMap((field) => {
@@ -318,7 +312,7 @@ function decodePath(rawPath: string): string | null {
  * Answers a request the way the DRF service does, in its order: the URL (APPEND_SLASH, 404),
  * content negotiation (`format`), the method, then the list's filter and pagination.
  */
-export function resolve(method: string, rawUrl: string, resources: readonly Routed[] = RESOURCES): Answer {
+export function resolve(method: string, rawUrl: string, resources: readonly Routed[]): Answer {
   const queryStart = rawUrl.indexOf('?');
   const rawPath = queryStart < 0 ? rawUrl : rawUrl.slice(0, queryStart);
   const search = queryStart < 0 ? '' : rawUrl.slice(queryStart + 1);

@@ -11,7 +11,7 @@ import type { SourceRecord } from '../builder/pipeline/load.ts';
 import { Float, type Json, pythonFloat } from '../contract/json.ts';
 import { compareStrings } from '../contract/ordering.ts';
 import { fieldKinds } from '../contract/resources/fields.ts';
-import { RESOURCES } from '../contract/resources/index.ts';
+
 import type { Embed, Resource } from '../contract/resources/resource.ts';
 import { layoutOf } from './layout.ts';
 
@@ -233,11 +233,7 @@ function dataRecords(resource: Resource, service: ServiceRecords, resources: rea
  * The files' texts are made only when asked for, after the records have been checked: a large
  * catalogue then never holds both the service's answers and the texts.
  */
-export function convert(
-  service: ServiceRecords,
-  dataDir: string,
-  resources: readonly Resource[] = RESOURCES,
-): ConvertedData {
+export function convert(service: ServiceRecords, dataDir: string, resources: readonly Resource[]): ConvertedData {
   const listed = new Map<string, unknown[]>();
   for (const resource of resources) listed.set(resource.name, dataRecords(resource, service, resources));
   // A record that embeds another's lists what it shows differently from the embedded record.

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { byLocation, type DataError } from '../builder/pipeline/errors.ts';
 import { locateInFiles } from '../builder/pipeline/json-positions.ts';
 import type { ResourceSettings } from '../contract/query.ts';
-import { RESOURCES } from '../contract/resources/index.ts';
+
 import { countedAs, type Resource } from '../contract/resources/resource.ts';
 import { recoverOutput } from '../shared/swap.ts';
 import { writeOutput } from '../shared/write.ts';
@@ -29,8 +29,8 @@ export interface ImportOptions {
   settingsText: (settings: ImportedSettings) => string;
   client?: ClientOptions;
   onProgress?: (progress: ReadProgress) => void;
-  /** The lists to read and write: the API's when absent. */
-  resources?: readonly Resource[];
+  /** The lists to read and write. */
+  resources: readonly Resource[];
   /** One line per finished step. */
   log?: (line: string) => void;
 }
@@ -88,7 +88,7 @@ const counted = (resource: Resource, n: number) => plural(n, ...countedAs(resour
  * build's checked records are garbage before the files' texts are made.
  */
 async function readAndProve(options: ImportOptions, log: (line: string) => void) {
-  const resources = options.resources ?? RESOURCES;
+  const resources = options.resources;
   const service = await readService(options.from, {
     client: options.client,
     onProgress: options.onProgress,

@@ -5,7 +5,6 @@
 
 import { DEFAULT_PAGE_SIZE } from '../contract/pagination.ts';
 import { countedAs, type Resource } from '../contract/resources/resource.ts';
-import { RESOURCES } from '../contract/routes.ts';
 import { UserFacingError } from '../shared/errors.ts';
 import { mapLimited } from '../shared/map-limited.ts';
 import { type ClientOptions, type ServiceAnswer, ServiceError, serviceClient } from './client.ts';
@@ -62,8 +61,8 @@ export interface ReadProgress {
 interface ReadOptions {
   client?: ClientOptions;
   onProgress?: (progress: ReadProgress) => void;
-  /** The lists to read: the API's when absent. */
-  resources?: readonly Resource[];
+  /** The lists to read. */
+  resources: readonly Resource[];
 }
 
 /** A path relative to the base URL, which ends with a slash: `/event/` → `event/`. */
@@ -79,10 +78,7 @@ const pageUrl = (resource: Pick<Resource, 'path'>, page: number) =>
  * Every request the import makes of a service whose paginated lists have `pages` pages (one
  * number for all, or each list's by resource name), relative to its base URL.
  */
-export function importUrls(
-  pages: number | ReadonlyMap<string, number>,
-  resources: readonly Resource[] = RESOURCES,
-): string[] {
+export function importUrls(pages: number | ReadonlyMap<string, number>, resources: readonly Resource[]): string[] {
   const pagesOf = (resource: Resource) => (typeof pages === 'number' ? pages : (pages.get(resource.name) ?? 1));
   return [
     ...resources.filter((resource) => !resource.paginated).map((resource) => relative(resource.path)),
@@ -115,7 +111,7 @@ function jsonOf(answer: ServiceAnswer): unknown {
     const location = answer.headers.location;
     const hint =
       answer.status === 404
-        ? `: is --from the base URL of the API (where ${RESOURCES[0]?.path} is)?`
+        ? ": is --from the base URL of the API, the one the lists' paths follow?"
         : answer.status === 401 || answer.status === 403
           ? ': the import sends no credentials, as the API has none'
           : answer.status >= 300 && answer.status < 400 && location !== undefined
@@ -194,8 +190,8 @@ function envelopeOf(answer: ServiceAnswer, page: number): FetchedPage & { count:
 }
 
 /** Reads every list of the service at `from` (its base URL, with a trailing slash). */
-export async function readService(from: string, options: ReadOptions = {}): Promise<ServiceAnswers> {
-  const resources = options.resources ?? RESOURCES;
+export async function readService(from: string, options: ReadOptions): Promise<ServiceAnswers> {
+  const resources = options.resources;
   const plain = resources.filter((resource) => !resource.paginated);
   const paginated = resources.filter((resource) => resource.paginated);
   const base = new URL(from);

@@ -5,7 +5,7 @@
 import type { DataError } from '../builder/pipeline/errors.ts';
 import { render, routesOf } from '../builder/pipeline/render.ts';
 import { emptyCatalogue, recordsOf, validate } from '../builder/pipeline/validate.ts';
-import { RESOURCES } from '../contract/resources/index.ts';
+
 import type { Resource } from '../contract/resources/resource.ts';
 import { fileFor } from '../contract/routes.ts';
 import { bytesOf } from '../shared/file-body.ts';
@@ -51,9 +51,9 @@ export function selfCheck(
   data: ConvertedData,
   service: ServiceAnswers,
   baseUrl: string,
-  resources: readonly Resource[] = RESOURCES,
+  resources: readonly Resource[],
 ): SelfCheckResult {
-  const { catalogue, errors } = validate(data.records, new Set(), resources);
+  const { catalogue, errors } = validate(data.records, resources);
   const resourceOf = new Map(data.records.map((record) => [record.file, record.resource]));
   const broken = new Set(errors.map((error) => resourceOf.get(error.file)));
   // A fair shows its events' fields, so a broken event record leaves the fair list unproven too.
@@ -66,7 +66,7 @@ export function selfCheck(
   const comparable = answersOf(service, resources).filter((item) => !broken.has(item.resource));
   const wanted = new Set(comparable.map((item) => item.file));
   const routes = routesOf(checked, service.pageSize, resources).filter((route) => wanted.has(route.file));
-  const files = render(checked, routes, '', { baseUrl, pageSize: service.pageSize }, {}, resources);
+  const files = render(checked, routes, '', { baseUrl, pageSize: service.pageSize }, resources);
   for (const item of comparable) {
     const body = files.get(item.file);
     if (body === undefined) {

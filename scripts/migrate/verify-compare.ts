@@ -5,7 +5,7 @@
 
 import { REQUIRED_HEADERS } from '../builder/pipeline/validate.ts';
 import type { PlainJson } from '../contract/json.ts';
-import { linkBase, RESOURCES, type ResourceName } from '../contract/routes.ts';
+import { linkBase, type Routed } from '../contract/routes.ts';
 import { listIds } from '../review/answers.ts';
 import { excerpts, SHOWN, show } from '../review/describe.ts';
 import { diffRecords, type Page } from '../review/records.ts';
@@ -84,7 +84,7 @@ function fieldText(change: FieldChange): string {
   return `${change.path} ${before} → ${after}`;
 }
 
-function recordLabel(resource: ResourceName, id: string, record: PlainJson | undefined): string {
+function recordLabel(resource: string, id: string, record: PlainJson | undefined): string {
   const name = typeof record === 'object' && record !== null && !Array.isArray(record) ? record.name : undefined;
   return `${resource} ${id}${typeof name === 'string' ? ` ${JSON.stringify(name)}` : ''}`;
 }
@@ -104,7 +104,7 @@ function orderLine(service: string[], build: string[]): string | undefined {
   return `order differs from position ${from + 1}: ids ${few(before)} → ${few(after)}`;
 }
 
-function recordLines(resource: ResourceName, service: PlainJson[], build: PlainJson[]): string[] {
+function recordLines(resource: string, service: PlainJson[], build: PlainJson[]): string[] {
   const { added, removed, changed } = diffRecords(resource, service, build);
   const lines = [
     ...removed.map(({ id, record }) => `${recordLabel(resource, id, record)}: only on the service`),
@@ -120,12 +120,17 @@ function recordLines(resource: ResourceName, service: PlainJson[], build: PlainJ
 }
 
 /** The envelopes' differences, but for links that differ in their base alone, which go to `linkBase`. */
-function envelopeLines(service: JsonObject, build: JsonObject, found: Partial<Comparison>): string[] {
+function envelopeLines(
+  service: JsonObject,
+  build: JsonObject,
+  found: Partial<Comparison>,
+  resources: readonly Routed[],
+): string[] {
   const fields: FieldChange[] = [];
   diffValues('', withoutResults(service), withoutResults(build), fields);
   return fields
     .filter(({ before, after }) => {
-      const [was, is] = [linkBase(before), linkBase(after)];
+      const [was, is] = [linkBase(before, resources), linkBase(after, resources)];
       const baseAlone =
         was !== undefined && is !== undefined && `${before}`.slice(was.length) === `${after}`.slice(is.length);
       if (baseAlone) found.linkBase = [was, is];
@@ -134,23 +139,32 @@ function envelopeLines(service: JsonObject, build: JsonObject, found: Partial<Co
     .map(fieldText);
 }
 
-function resourceOf(url: string): (typeof RESOURCES)[number] | undefined {
+function resourceOf(url: string, resources: readonly Routed[]): Routed | undefined {
   const path = `/${url.split('?')[0]}`;
-  return RESOURCES.find((resource) => resource.path === path);
+  return resources.find((resource) => resource.path === path);
 }
 
-function bodyLines(url: string, service: Buffer, build: Buffer, found: Partial<Comparison>): string[] {
+function bodyLines(
+  url: string,
+  service: Buffer,
+  build: Buffer,
+  found: Partial<Comparison>,
+  resources: readonly Routed[],
+): string[] {
   if (service.equals(build)) return [];
   const before = parseJson(service);
   const after = parseJson(build);
-  const listed = resourceOf(url);
+  const listed = resourceOf(url, resources);
   const resource = listed?.name;
   let lines: string[] = [];
   if (before !== undefined && after !== undefined) {
     if (resource !== undefined && Array.isArray(before) && Array.isArray(after)) {
       lines = recordLines(resource, before, after);
     } else if (listed?.paginated && resource !== undefined && isPage(before) && isPage(after)) {
-      lines = [...envelopeLines(before, after, found), ...recordLines(resource, before.results, after.results)];
+      lines = [
+        ...envelopeLines(before, after, found, resources),
+        ...recordLines(resource, before.results, after.results),
+      ];
     } else {
       const fields: FieldChange[] = [];
       diffValues('', before, after, fields);
@@ -171,7 +185,12 @@ function isHtmlPage(answer: ServiceAnswer): boolean {
   return typeof type === 'string' && type.startsWith('text/html');
 }
 
-export function compareAnswers(request: VerifyRequest, service: SideAnswer, build: SideAnswer): Comparison {
+export function compareAnswers(
+  request: VerifyRequest,
+  service: SideAnswer,
+  build: SideAnswer,
+  resources: readonly Routed[],
+): Comparison {
   const { answer: was } = service;
   const { answer: is } = build;
   if (was.status !== is.status) {
@@ -197,7 +216,7 @@ export function compareAnswers(request: VerifyRequest, service: SideAnswer, buil
     if (contracts && decided.headers !== undefined) headersDecided = true;
     else differences.push(`${name} ${before} → ${after}`);
   }
-  const body = bodyLines(request.url, was.body, is.body, found);
+  const body = bodyLines(request.url, was.body, is.body, found, resources);
   // A decided body is the contract's bytes: the same values written otherwise are no difference.
   const sameValues = decided.ownBytes === true && body.length === 1 && body[0]?.startsWith('the same values') === true;
   if (!page && !sameValues) differences.push(...body);

@@ -15,7 +15,7 @@ import {
   recordsManifestFile,
   recordsPartFile,
 } from '../contract/query.ts';
-import { RESOURCES } from '../contract/resources/index.ts';
+
 import type { Resource } from '../contract/resources/resource.ts';
 import { SEARCH_PARAM } from '../contract/search.ts';
 import { filterProbe, listUrl, type ProbedList, type Row, SearchProbes, UNREADABLE } from './query-probes.ts';
@@ -82,10 +82,7 @@ function listRequests(
 }
 
 /** The requests of every list the build in `outDir` wrote settings for, in the declarations' order. */
-export async function queryRequests(
-  outDir: string,
-  resources: readonly Resource[] = RESOURCES,
-): Promise<VerifyRequest[]> {
+export async function queryRequests(outDir: string, resources: readonly Resource[]): Promise<VerifyRequest[]> {
   const requests: VerifyRequest[] = [];
   for (const resource of resources) {
     const built = await builtList(outDir, resource);

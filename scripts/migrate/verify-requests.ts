@@ -4,7 +4,7 @@
 // method, the missing slash, an unknown path, an unknown format and invalid pages.
 
 import { formatOrdering } from '../contract/ordering.ts';
-import { orderingsOf, REJECTED_METHODS, RESOURCES, type Route, type Routed, requestOf } from '../contract/routes.ts';
+import { orderingsOf, REJECTED_METHODS, type Route, type Routed, requestOf } from '../contract/routes.ts';
 
 export interface VerifyRequest {
   method: string;
@@ -58,7 +58,7 @@ function severalFields(resource: Routed): string | undefined {
  * The requests to ask, in the order they are reported; `routes` is the build's route table, of
  * the lists `resources` declares.
  */
-export function verifyRequests(routes: readonly Route[], resources: readonly Routed[] = RESOURCES): VerifyRequest[] {
+export function verifyRequests(routes: readonly Route[], resources: readonly Routed[]): VerifyRequest[] {
   const get = (url: string, departure?: Departure): VerifyRequest =>
     departure === undefined ? { method: 'GET', url } : { method: 'GET', url, departure };
   const lists = resources.map((resource) => relative(resource.path));

@@ -1,6 +1,7 @@
 // `npm run verify`: asks the running service and this build the same requests, compares each
 // pair of answers, and sums up. The build is served by the caller (cli/verify-command.ts).
 
+import type { Routed } from '../contract/routes.ts';
 import { mapLimited } from '../shared/map-limited.ts';
 import type { serviceClient } from './client.ts';
 import { compareAnswers } from './verify-compare.ts';
@@ -73,6 +74,7 @@ export async function verifyAgainst(
   service: Side,
   build: Side,
   requests: readonly VerifyRequest[],
+  resources: readonly Routed[],
 ): Promise<VerifyReport> {
   const outcomes = await mapLimited(requests, CONCURRENCY, async (request) => {
     const init = { method: request.method };
@@ -84,6 +86,7 @@ export async function verifyAgainst(
       request,
       { base: service.base, answer: fromService },
       { base: build.base, answer: fromBuild },
+      resources,
     );
     return { ...comparison, bodyOnHead: fromService.bodyOnHead === true };
   });

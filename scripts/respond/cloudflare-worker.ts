@@ -4,7 +4,7 @@
 // functions run it too, with a stand-in binding (netlify-function.ts).
 
 import type { HeaderRule } from '../contract/headers.ts';
-import { RESOURCES, type Routed } from '../contract/routes.ts';
+import type { Routed } from '../contract/routes.ts';
 import { manifestFile, type PartsManifest, parseManifest, partFile } from '../shared/parts.ts';
 import { createHandler, type FileStore, logFailure, type OpenedFile, type Reply, type ReplyBody } from './handler.ts';
 
@@ -150,8 +150,8 @@ async function toResponse(request: Request, reply: Reply<Response>): Promise<Res
   return new Response(null, init);
 }
 
-/** The worker of an API with these `_headers` rules and these resources (the API's when absent). */
-export function createWorker(rules: readonly HeaderRule[], resources: readonly Routed[] = RESOURCES): Worker {
+/** The worker of an API with these `_headers` rules and these resources. */
+export function createWorker(rules: readonly HeaderRule[], resources: readonly Routed[]): Worker {
   const handler = createHandler(rules, resources);
   return {
     async fetch(request, env) {

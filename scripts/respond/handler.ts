@@ -29,7 +29,7 @@ import {
   recordsPartFile,
   selectedPositions,
 } from '../contract/query.ts';
-import { type Answer, FORMATS, NOT_FOUND_FILE, RESOURCES, type Routed, resolve } from '../contract/routes.ts';
+import { type Answer, FORMATS, NOT_FOUND_FILE, type Routed, resolve } from '../contract/routes.ts';
 import { debugRequested } from '../shared/debug.ts';
 import { mapLimited } from '../shared/map-limited.ts';
 
@@ -314,8 +314,8 @@ async function bytesOf<Body>(store: FileStore<Body>, file: string): Promise<Uint
   return opened.bytes ? opened.bytes() : UTF8.encode(await opened.text());
 }
 
-/** The handler of an API with these `_headers` rules and these resources (the API's own when absent). */
-export function createHandler(rules: readonly HeaderRule[], resources: readonly Routed[] = RESOURCES): Handler {
+/** The handler of an API with these `_headers` rules and these resources. */
+export function createHandler(rules: readonly HeaderRule[], resources: readonly Routed[]): Handler {
   // An asterisk-form url (`OPTIONS *`) names no path: it gets the headers of the root.
   const headersOf = (url: string): ReplyHeaders =>
     headersFor(rules, url.startsWith('/') ? (url.split('?')[0] as string) : '/');

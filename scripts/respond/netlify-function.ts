@@ -37,13 +37,13 @@ export function siteAssets(filesPrefix: string, fetchSite: typeof fetch = fetch)
 }
 
 /**
- * The function of an API with these `_headers` rules and these resources (the API's when
- * absent). `filesPrefix` is the path under which the site's `_redirects` serve the build's files.
+ * The function of an API with these `_headers` rules and these resources. `filesPrefix` is the
+ * path under which the site's `_redirects` serve the build's files.
  */
 export function createNetlifyFunction(
   rules: readonly HeaderRule[],
   filesPrefix: string,
-  resources?: readonly Routed[],
+  resources: readonly Routed[],
   fetchSite: typeof fetch = fetch,
 ) {
   const worker = createWorker(rules, resources);

@@ -13,7 +13,7 @@ import serveHandler from 'serve-handler';
 import { MALFORMED_BODY } from '../contract/bodies.ts';
 import { type HeaderRule, parseHeadersFile } from '../contract/headers.ts';
 import { type RecordsManifest, recordsManifestFile } from '../contract/query.ts';
-import { RESOURCES, type Routed } from '../contract/routes.ts';
+import type { Routed } from '../contract/routes.ts';
 import { ENCODINGS, type Encoding, siblingOfFile } from '../shared/compress.ts';
 import { UserFacingError } from '../shared/errors.ts';
 import { listLeftovers, newestComplete } from '../shared/swap.ts';
@@ -310,8 +310,8 @@ function withBuiltQueries(publicDir: string, resources: readonly Routed[]): read
   return found ? queried : resources;
 }
 
-/** A server of the build output in `root`, of these resources (the API's when absent). */
-export function createApiServer(root: string, resources: readonly Routed[] = RESOURCES): http.Server {
+/** A server of the build output in `root`, of these resources. */
+export function createApiServer(root: string, resources: readonly Routed[]): http.Server {
   const api = createApi(root, resources);
   const server = http.createServer(api.listener);
   server.on('clientError', api.refused);
@@ -344,7 +344,7 @@ function refusedRequest(error: Error & { code?: string; rawPacket?: Buffer }): A
  */
 export function createApi(
   root: string,
-  resources: readonly Routed[] = RESOURCES,
+  resources: readonly Routed[],
 ): {
   listener: http.RequestListener;
   refused: (error: Error & { code?: string; rawPacket?: Buffer }, socket: Duplex) => void;

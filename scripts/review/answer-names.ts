@@ -8,7 +8,6 @@ import {
   NOT_FOUND_FILE,
   optionsFile,
   REJECTED_METHODS,
-  RESOURCES,
   type Routed,
   requestOf,
   UNSUPPORTED_ORDERING_FILE,
@@ -23,7 +22,7 @@ export interface AnswerNames {
 }
 
 /** The names of the answers of a build of `resources`. */
-export function answerNames(resources: readonly Routed[] = RESOURCES): AnswerNames {
+export function answerNames(resources: readonly Routed[]): AnswerNames {
   const fixedBodies = new Map<string, string>([
     [NOT_FOUND_FILE, '404 Not found'],
     [INVALID_PAGE_FILE, '404 Invalid page'],

@@ -4,7 +4,7 @@
 
 import { parseHeadersFile } from '../contract/headers.ts';
 import type { PlainJson } from '../contract/json.ts';
-import { linkBase, RESOURCES, type Routed } from '../contract/routes.ts';
+import { linkBase, type Routed } from '../contract/routes.ts';
 import { type AnswerNames, answerNames } from './answer-names.ts';
 import { type Files, type Page, parsed, sameBytes } from './records.ts';
 import { diffValues, type FieldChange, idOf } from './values.ts';
@@ -310,7 +310,7 @@ export function diffAnswers(
   after: Files,
   changed: ChangedIds,
   known: Known,
-  resources: readonly Routed[] = RESOURCES,
+  resources: readonly Routed[],
 ): AnswersDiff {
   const names = answerNames(resources);
   const naming: Naming = { resources, names, listFile: listFilePattern(resources) };

@@ -5,7 +5,7 @@
 // records are dropped once compared, so that at most one resource's lists are held at a time.
 
 import type { PlainJson } from '../contract/json.ts';
-import { RESOURCES, type Routed } from '../contract/routes.ts';
+import type { Routed } from '../contract/routes.ts';
 import { type AnswersDiff, diffAnswers, type Known, listIds } from './answers.ts';
 import {
   diffRecords,
@@ -47,7 +47,7 @@ function sameFiles(a: Files, b: Files): boolean {
  * Compares two builds of `resources`; reading both sides is the caller's, so this can be timed on
  * its own.
  */
-export function compareSides(before: Side, after: Side, resources: readonly Routed[] = RESOURCES): Report {
+export function compareSides(before: Side, after: Side, resources: readonly Routed[]): Report {
   const settings: FieldChange[] = [];
   if (before.settings !== undefined && after.settings !== undefined)
     diffValues('', before.settings, after.settings, settings);

@@ -2,7 +2,7 @@
 // marked added, removed, changed or a note; the text and Markdown formats lay these out.
 
 import type { PlainJson } from '../contract/json.ts';
-import { RESOURCES } from '../contract/resources/index.ts';
+
 import { countedAs, type Resource } from '../contract/resources/resource.ts';
 import type { ListPagesDiff, Shift } from './answers.ts';
 import type { Report } from './compare.ts';
@@ -181,9 +181,9 @@ function recordLines(kind: 'added' | 'removed', records: readonly Added[]): Line
 
 /**
  * The sections that have something to say, resources first; none when the sides are the same.
- * `nouns` name the records of each paginated list (the API's declarations when absent).
+ * `nouns` name the records of each paginated list.
  */
-export function describeReport(report: Report, nouns: Nouns = RESOURCES): Section[] {
+export function describeReport(report: Report, nouns: Nouns): Section[] {
   const sections: Section[] = [];
   for (const { resource, added, removed, changed } of report.resources) {
     const lines = [...recordLines('added', added), ...recordLines('removed', removed)];

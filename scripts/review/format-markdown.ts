@@ -17,7 +17,7 @@ const RESERVE = 400;
 /** The line that identifies the comment, so the workflow updates it instead of adding another. */
 export const MARKER = '<!-- api-diff -->';
 
-export function formatMarkdown(report: Report, limit = MARKDOWN_LIMIT, nouns?: Nouns): string {
+export function formatMarkdown(report: Report, nouns: Nouns, limit = MARKDOWN_LIMIT): string {
   const sections = describeReport(report, nouns);
   const head = [MARKER, `### API changes from \`${report.before}\` to \`${report.after}\``, ''];
   if (sections.length === 0) return `${[...head, noChange(report)].join('\n')}\n`;

@@ -7,7 +7,7 @@ import { describeReport, type LineKind, type Nouns, noChange } from './describe.
 const MARKS: Record<LineKind, string> = { added: '+', removed: '-', changed: '~', note: '·' };
 const COLOURS: Record<LineKind, string> = { added: '32', removed: '31', changed: '33', note: '36' };
 
-export function formatText(report: Report, colour: boolean, nouns?: Nouns): string {
+export function formatText(report: Report, colour: boolean, nouns: Nouns): string {
   const paint = (code: string, text: string) => (colour ? `\x1b[${code}m${text}\x1b[0m` : text);
   const sections = describeReport(report, nouns);
   if (sections.length === 0) return `${noChange(report)}\n`;

@@ -6,7 +6,7 @@
 
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { RESOURCES, routingOf } from '../contract/routes.ts';
+import { routingOf } from '../contract/routes.ts';
 import type { TargetContext } from './target.ts';
 
 /** The project root: the bundle's path comments are relative to it, whatever the cwd. */
@@ -49,14 +49,9 @@ export async function bundleEntry(entry: Entry): Promise<string> {
   return output.text;
 }
 
-/**
- * The resources as the last argument of an entry's call (`, [...]`), or nothing for the API's
- * own, which the respond/ modules take by default.
- */
+/** The resources as the last argument of an entry's call (`, [...]`). */
 export function resourcesArgument(resources: TargetContext['resources']): string {
-  if (resources === undefined) return '';
-  const literal = JSON.stringify(resources);
-  return literal === JSON.stringify(routingOf(RESOURCES)) ? '' : `, ${literal}`;
+  return `, ${JSON.stringify(routingOf(resources))}`;
 }
 
 /** The code of `make(context)`, made once per context: one per build, whichever targets ask for it. */

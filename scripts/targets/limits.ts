@@ -4,7 +4,7 @@
 // (`cloudflare/limits.ts`, `netlify/limits.ts`, `vercel/limits.ts`), listed by target name in
 // `index.ts`. Limits change: each one names the page it was read from and when.
 
-import { fileFor, RESOURCES, type Routed } from '../contract/routes.ts';
+import { fileFor, type Routed } from '../contract/routes.ts';
 import { UserFacingError } from '../shared/errors.ts';
 import { bytesOf, type FileBody } from '../shared/file-body.ts';
 
@@ -88,8 +88,8 @@ export interface Built {
   /** The target's own files (targets/<name>/). */
   targetFiles: ReadonlyMap<string, string>;
   plan: CloudflarePlan;
-  /** The resources built, whose paginated lists' files are pages: the API's when absent. */
-  resources?: readonly Routed[];
+  /** The resources built, whose paginated lists' files are pages. */
+  resources: readonly Routed[];
 }
 
 export interface Finding {
@@ -163,14 +163,12 @@ function measurements(limit: Limit, built: Built, outDir: string, targetDir: str
         .filter(([file]) => {
           const { files } = measure;
           if (files === undefined) return true;
-          return typeof files === 'function' ? files(file, built.resources ?? RESOURCES) : files.test(file);
+          return typeof files === 'function' ? files(file, built.resources) : files.test(file);
         })
         .map(([file, size]) => ({
           subject: `${outDir}/${file}`,
           amount: size,
-          texturePage: (built.resources ?? RESOURCES).some(
-            (resource) => resource.paginated && file.startsWith(`${resource.name}/`),
-          ),
+          texturePage: built.resources.some((resource) => resource.paginated && file.startsWith(`${resource.name}/`)),
         }));
     case 'file-count':
       return [

@@ -4,7 +4,7 @@
 // Which file answers which query is not written here but taken from the route table (a route's
 // own query) or asked of its resolve() (any other combination of the values the table knows).
 
-import { FORMATS, RESOURCES, type Route, type Routed, resolve } from '../contract/routes.ts';
+import { FORMATS, type Route, type Routed, resolve } from '../contract/routes.ts';
 
 /** Values worth a rule besides those of the route table: every ordering term of `resources`, the first page. */
 function probesOf(resources: readonly Routed[]): Readonly<Record<string, readonly string[]>> {
@@ -35,7 +35,7 @@ export function combinations(
 export function listKeys(
   path: string,
   routes: readonly Route[],
-  resources: readonly Routed[] = RESOURCES,
+  resources: readonly Routed[],
 ): { keys: string[]; values: Map<string, string[]> } {
   const probes = probesOf(resources);
   const listRoutes = routes.filter((route) => route.path === path);
@@ -96,7 +96,7 @@ export function fileAnswer(
   path: string,
   pairs: ReadonlyArray<readonly [string, string]>,
   routes: readonly Route[],
-  resources: readonly Routed[] = RESOURCES,
+  resources: readonly Routed[],
 ): string | undefined {
   const table = tableOf(routes);
   const routeFile = table.routeFiles.get(queryKey(path, pairs));

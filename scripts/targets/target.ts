@@ -13,8 +13,8 @@ export interface TargetContext {
   documents: readonly DocumentRoute[];
   /** The parsed `_headers` rules: the headers every answer carries. */
   headerRules: readonly HeaderRule[];
-  /** The resources the routes are of (the route table's part of their declarations): the API's when absent. */
-  resources?: readonly Routed[];
+  /** The resources the routes are of (the route table's part of their declarations). */
+  resources: readonly Routed[];
   /** The answers of `prerendered_filters` the build writes (planFilterRoutes()): none when absent. */
   filterRoutes?: readonly FilterRoute[];
 }

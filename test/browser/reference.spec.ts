@@ -7,7 +7,7 @@
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, test } from '@playwright/test';
-import { RESOURCES } from '../../scripts/contract/routes.ts';
+import { API } from '../fixtures/sample.ts';
 import { ROOT, type ServedReference, serveReference, shownAnswer, skipWithoutChromium } from './served-reference.ts';
 
 const PAGE_SIZE = 10;
@@ -39,7 +39,7 @@ test('[reference.page] loads nothing from elsewhere and describes the four paths
     ...Array.from({ length: pages }, (_, index) => String(index + 1)),
     'last',
   ]);
-  await expect(page.locator('h2 code')).toHaveText(RESOURCES.map((resource) => resource.path));
+  await expect(page.locator('h2 code')).toHaveText(API.map((resource) => resource.path));
   const orderings = page.locator('#event table').filter({ hasText: 'ordering' }).first();
   for (const term of ['start_date', '-start_date', '-id', 'logo_bg_color']) {
     await expect(orderings.locator('code', { hasText: new RegExp(`^${term}$`) })).toHaveCount(1);
@@ -89,7 +89,7 @@ test('[reference.try] sends /event/?ordering=-start_date and shows the built ans
 
 test('[reference.fields] every resource lists the fields of its records', async ({ page }) => {
   await openReference(page);
-  for (const resource of RESOURCES) {
+  for (const resource of API) {
     const built = await builtJson(`${resource.path.slice(1, -1)}/index.json`);
     const first = Array.isArray(built) ? built[0] : built.results[0];
     const table = page.locator(`#${resource.name} table`).filter({ hasText: 'Fields of a record' });

@@ -10,6 +10,7 @@ import { expect, type Page, test } from '@playwright/test';
 import { type BuildOptions, build } from '../../scripts/builder/build.ts';
 import { REFERENCE_DOCUMENT } from '../../scripts/contract/routes.ts';
 import { createApi, listen } from '../../scripts/respond/node-server.ts';
+import { API, SAMPLE_DATA, SAMPLE_HEADERS } from '../fixtures/sample.ts';
 import { findProgram, reportMissing } from '../installed.ts';
 
 export const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -55,8 +56,9 @@ export async function serveReference(
   const server = http.createServer((request, response) => answer?.(request, response));
   const origin = await listen(server, '127.0.0.1', 0);
   await build({
-    dataDir: path.join(ROOT, 'data'),
-    headersPath: path.join(ROOT, '_headers'),
+    resources: API,
+    dataDir: SAMPLE_DATA,
+    headersPath: SAMPLE_HEADERS,
     outDir: publicDir,
     targetsDir: path.join(tmp, 'targets'),
     targets: [],
@@ -64,7 +66,7 @@ export async function serveReference(
     reference: true,
     ...options,
   });
-  answer = createApi(publicDir).listener;
+  answer = createApi(publicDir, API).listener;
   return {
     origin,
     builtJson: async (file) => JSON.parse(await readFile(path.join(publicDir, file), 'utf8')),

@@ -11,6 +11,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { build } from '../../scripts/builder/build.ts';
 import { REPO_ROOT, type Spawned, spawnProcess, waitForPort } from '../e2e/targets/process.ts';
+import { API } from '../fixtures/sample.ts';
 import { findPostgres, findProgram } from '../installed.ts';
 
 const SERVICE_DIR = path.join(REPO_ROOT, 'test/drf-service');
@@ -72,6 +73,7 @@ export interface Catalogue {
 export async function catalogueOf(dataDir: string, headersPath: string, workDir: string): Promise<Catalogue> {
   const outDir = path.join(workDir, 'public');
   await build({
+    resources: API,
     dataDir,
     headersPath,
     outDir,

@@ -3,17 +3,16 @@
 
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { RESOURCES } from '../../scripts/contract/routes.ts';
+import { API, SAMPLE_DATA } from '../fixtures/sample.ts';
 import { expect, test } from './fixtures.ts';
 import { expectAnswer } from './lib/assert.ts';
 import { FIELDS, INVALID_PAGE_BODY, NOT_FOUND_BODY, TEXTURE_PATH } from './lib/contract.ts';
 import { pythonJson } from './lib/pyjson.ts';
 import { urlOf } from './lib/site.ts';
-import { REPO_ROOT } from './targets/process.ts';
 
 type Row = Record<string, unknown>;
 
-for (const { name, path: listPath } of RESOURCES) {
+for (const { name, path: listPath } of API) {
   test(`[body] GET every route of ${listPath}: the built file's exact bytes`, async ({ site, api }) => {
     const routes = site.build.routes.filter((route) => route.resource === name);
     expect(routes.length).toBeGreaterThan(0);
@@ -64,7 +63,7 @@ test('[body] non-ASCII is written raw, U+2028 as the escape \\u2028', async ({ a
 test('[body] translation_factor_7 is a Python float: 2.0, 4.5 or null', async ({ api }) => {
   const text = (await api.get('/virtualfair/')).text;
   const values = [...text.matchAll(/"translation_factor_7":([^,}]*)/g)].map((m) => m[1]);
-  const fairs = JSON.parse(await readFile(path.join(REPO_ROOT, 'data/virtualfair/fairs.json'), 'utf8')) as Array<{
+  const fairs = JSON.parse(await readFile(path.join(SAMPLE_DATA, 'virtualfair/fairs.json'), 'utf8')) as Array<{
     zoom: { translation_factor_7: number | null };
   }>;
   expect(values).toEqual(

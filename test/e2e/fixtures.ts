@@ -13,6 +13,7 @@ import { type BuildResult, build } from '../../scripts/builder/build.ts';
 import { readSettingsFile } from '../../scripts/cli/settings-file.ts';
 import type { ResourceSettings } from '../../scripts/contract/query.ts';
 import { TARGETS as DEPLOY_TARGETS } from '../../scripts/targets/index.ts';
+import { API, SAMPLE_DATA, SAMPLE_HEADERS } from '../fixtures/sample.ts';
 import { documentedDifference, expectedFailure, type ReasonId } from './expectations.ts';
 import { PAGE_SIZE } from './lib/contract.ts';
 import { Client } from './lib/http.ts';
@@ -62,7 +63,7 @@ export const test = base.extend<{ knownDifferences: void; documented: ReasonId |
       const target = targetByName(targetName);
       const querySettings =
         wanted && takesQuerySettings(targetName)
-          ? (readSettingsFile(SETTINGS_FILE).resources as Record<string, ResourceSettings>)
+          ? (readSettingsFile(SETTINGS_FILE, API).resources as Record<string, ResourceSettings>)
           : undefined;
       const tmps: string[] = [];
       let running: RunningTarget | undefined;
@@ -79,8 +80,9 @@ export const test = base.extend<{ knownDifferences: void; documented: ReasonId |
           const workDir = path.join(tmp, 'work');
           await mkdir(workDir);
           const result = await build({
-            dataDir: path.join(REPO_ROOT, 'data'),
-            headersPath: path.join(REPO_ROOT, '_headers'),
+            resources: API,
+            dataDir: SAMPLE_DATA,
+            headersPath: SAMPLE_HEADERS,
             outDir: publicDir,
             targetsDir,
             baseUrl,

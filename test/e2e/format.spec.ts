@@ -1,14 +1,14 @@
 // [format] docs/contract.md section 5.1: `format=api` and `format=json` answer the same JSON as no
 // format (DRF's browsable API is not rendered), any other value is 404 Not found.
 
-import { RESOURCES } from '../../scripts/contract/routes.ts';
+import { API } from '../fixtures/sample.ts';
 import { expect, test } from './fixtures.ts';
 import { expectAnswer } from './lib/assert.ts';
 import { NOT_FOUND_BODY, TEXTURE_PATH } from './lib/contract.ts';
 import { type TexturePage, textureLink } from './lib/site.ts';
 
 /** Lists whose body does not depend on the request URL (texture pages hold links to it). */
-const PLAIN = RESOURCES.filter((r) => r.path !== TEXTURE_PATH);
+const PLAIN = API.filter((r) => r.path !== TEXTURE_PATH);
 
 for (const { path } of PLAIN) {
   test(`[format] ${path}?format=api, ?format=json and ?format=: the bytes of ${path}`, async ({ api }) => {
@@ -69,7 +69,7 @@ for (const format of ['api', 'json']) {
   });
 }
 
-for (const { path } of RESOURCES) {
+for (const { path } of API) {
   test(`[format.unknown] ${path}?format=xml → 404 Not found, whatever the method`, async ({ api }) => {
     for (const method of ['GET', 'OPTIONS', 'POST']) {
       expectAnswer(await api.fetch(`${path}?format=xml`, { method }), 404, NOT_FOUND_BODY, expect.soft);

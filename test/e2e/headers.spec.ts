@@ -1,13 +1,13 @@
 // [headers] docs/contract.md section 2: every answer of a list path carries the six API headers,
 // each exactly once with exactly the contract's value (a duplicate or a charset is a failure).
 
-import { RESOURCES } from '../../scripts/contract/routes.ts';
+import { API } from '../fixtures/sample.ts';
 import { expect, test } from './fixtures.ts';
 import { expectApiHeaders, varyBesidesEncoding } from './lib/assert.ts';
 import { TEXTURE_PATH, withoutSlash } from './lib/contract.ts';
 import { urlOf } from './lib/site.ts';
 
-for (const { name, path } of RESOURCES) {
+for (const { name, path } of API) {
   test(`[headers] GET every route of ${path}: 200 answers`, async ({ site, api }) => {
     const routes = site.build.routes.filter((route) => route.resource === name);
     expect(routes.length).toBeGreaterThan(0);
@@ -53,7 +53,7 @@ test('[headers] 404 answers: unknown path and invalid page', async ({ api }) => 
 // A cache revalidating its copy must get Vary (and the validator) again on the 304, or it
 // may serve the stored answer to a request with another Accept (RFC 9110 section 15.4.5).
 test('[headers.not-modified] If-None-Match with the current ETag: a 304 keeps ETag and Vary', async ({ api }) => {
-  for (const { path } of RESOURCES) {
+  for (const { path } of API) {
     const first = await api.get(path);
     const etag = first.header('etag');
     // Without a validator there is nothing to revalidate: the answer must then be a full 200.

@@ -1,7 +1,7 @@
 // [methods] docs/contract.md section 3: HEAD is GET without the body, OPTIONS answers DRF's metadata,
 // every other method gets 405 naming the method, all with the section 2 headers.
 
-import { RESOURCES } from '../../scripts/contract/routes.ts';
+import { API } from '../fixtures/sample.ts';
 import { expect, test } from './fixtures.ts';
 import { comparableHeaders, expectAnswer } from './lib/assert.ts';
 import { notAllowedBody, OPTIONS_BODIES, REJECTED_METHODS, TEXTURE_PATH } from './lib/contract.ts';
@@ -13,7 +13,7 @@ const EXTRA_URLS: Readonly<Record<string, readonly string[]>> = {
   [TEXTURE_PATH]: [`${TEXTURE_PATH}?page=0`, `${TEXTURE_PATH}?page=9999`],
 };
 
-for (const { name, path } of RESOURCES) {
+for (const { name, path } of API) {
   test(`[methods.head] HEAD of every route of ${path}: GET's status and headers, no body`, async ({ site, api }) => {
     const urls = [
       ...site.build.routes.filter((route) => route.resource === name).map(urlOf),

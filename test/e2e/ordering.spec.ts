@@ -5,16 +5,16 @@
 
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { SAMPLE_DATA } from '../fixtures/sample.ts';
 import { expect, test } from './fixtures.ts';
 import { EVENT_FIELDS } from './lib/contract.ts';
 import type { Client } from './lib/http.ts';
 import { eventKeys, ids, sortBy, type Value } from './lib/order.ts';
-import { REPO_ROOT } from './targets/process.ts';
 
 type EventRow = Record<string, Value> & { id: number };
 
 async function sourceIds(): Promise<number[]> {
-  const events = JSON.parse(await readFile(path.join(REPO_ROOT, 'data/event/events.json'), 'utf8')) as Array<{
+  const events = JSON.parse(await readFile(path.join(SAMPLE_DATA, 'event/events.json'), 'utf8')) as Array<{
     id: number;
   }>;
   return events.map((e) => e.id).sort((a, b) => a - b);

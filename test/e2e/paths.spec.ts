@@ -2,7 +2,7 @@
 // URL ever reaching a file by its name (traversal, host files, the output's own file paths).
 // Odd URLs go through raw node:http so they reach the server exactly as written.
 
-import { RESOURCES } from '../../scripts/contract/routes.ts';
+import { API } from '../fixtures/sample.ts';
 import { expect, test } from './fixtures.ts';
 import { expectAnswer } from './lib/assert.ts';
 import {
@@ -14,7 +14,7 @@ import {
   withoutSlash,
 } from './lib/contract.ts';
 
-for (const { path } of RESOURCES) {
+for (const { path } of API) {
   test(`[paths.slash-redirect] ${withoutSlash(path)} → 301 ${path}, keeping the query`, async ({ api }) => {
     for (const [from, to] of [
       [withoutSlash(path), path],

@@ -17,7 +17,7 @@ import {
 } from '../../scripts/bench/filters-case.ts';
 import type { CommandRun } from '../../scripts/bench/measure.ts';
 import { filtersReport } from '../../scripts/bench/report.ts';
-import { ROOT } from './helpers/cli.ts';
+import { SAMPLE_DATA } from '../fixtures/sample.ts';
 
 const run = (ms: number): CommandRun => ({ ms, cpuMs: ms, maxRssBytes: 300e6 });
 const answer = (request: string, ms: number, status = 200) => ({
@@ -131,7 +131,7 @@ describe('runFiltersCase', () => {
   it('builds with and without the settings, serves the one with them locally and under wrangler dev, each request a 200', async () => {
     const bench = await mkdtemp(path.join(tmpdir(), 'bench-filters-'));
     try {
-      const result = await runFiltersCase(bench, path.join(ROOT, 'data'));
+      const result = await runFiltersCase(bench, SAMPLE_DATA);
       expect(result.withSettings).toHaveLength(2);
       expect(result.without).toHaveLength(2);
       // The records' parts of the company list are what the settings add.

@@ -1,8 +1,8 @@
 // scripts/cli/run-build.ts (build()) and the CLI scripts/cli/build-command.ts, end to end on files:
-// (a) the build is deterministic; (b) the committed public/ and targets/ are what data/ builds to;
-// (c) every kind of bad input in test/fixtures/broken/<case>/ is reported with exactly the lines
+// (a) the build is deterministic on the sample project (test/fixtures/sample/);
+// (b) every kind of bad input in test/fixtures/broken/<case>/ is reported with exactly the lines
 // of its expected.txt (all of them), and the previous output is left byte for byte as it was;
-// (d) the CLI: exit status, error lines on stderr, output intact, --check writes nothing;
+// (c) the CLI: exit status, error lines on stderr, output intact, --check writes nothing;
 // plus the output of the tiny good fixture, checked against literal bodies.
 
 import { spawnSync } from 'node:child_process';
@@ -16,18 +16,20 @@ import { DataErrors, formatDataError } from '../../scripts/builder/pipeline/erro
 import { render } from '../../scripts/builder/pipeline/render.ts';
 import { DEFAULTS } from '../../scripts/cli/settings.ts';
 import { bytesOf } from '../../scripts/shared/file-body.ts';
+import { API, SAMPLE_DATA, SAMPLE_DIR, SAMPLE_HEADERS } from '../fixtures/sample.ts';
 import { cleanEnv, commandLine } from './helpers/cli.ts';
 import { readTree, readTreeText, tempDirs } from './helpers/tree.ts';
 
 const ROOT = process.cwd();
 const GOOD = 'test/fixtures/good/data';
-const BROKEN = 'test/fixtures/broken';
+const BROKEN = path.join(ROOT, 'test/fixtures/broken');
 const tempDir = tempDirs('build-test-');
 
 /** The default settings, except the output folders: tests never write into the project. */
 const options = (overrides: Partial<BuildOptions> & Pick<BuildOptions, 'outDir' | 'targetsDir'>): BuildOptions => ({
-  dataDir: DEFAULTS.dataDir,
-  headersPath: DEFAULTS.headersPath,
+  resources: API,
+  dataDir: SAMPLE_DATA,
+  headersPath: SAMPLE_HEADERS,
   baseUrl: DEFAULTS.baseUrl,
   pageSize: DEFAULTS.pageSize,
   ...overrides,
@@ -36,13 +38,14 @@ const options = (overrides: Partial<BuildOptions> & Pick<BuildOptions, 'outDir' 
 /** What the build renders of `dataDir` with the default settings, without writing it. */
 async function renderFiles(dataDir: string) {
   const settings = {
+    resources: API,
     dataDir,
-    headersPath: DEFAULTS.headersPath,
+    headersPath: SAMPLE_HEADERS,
     baseUrl: DEFAULTS.baseUrl,
     pageSize: DEFAULTS.pageSize,
   };
   const { catalogue, routes, headersText } = await readCatalogue(settings, () => {});
-  const rendered = render(catalogue, routes, headersText, settings);
+  const rendered = render(catalogue, routes, headersText, settings, API);
   const files = new Map([...rendered].map(([file, body]) => [file, bytesOf(body).toString('utf8')]));
   return { routes, files };
 }
@@ -68,53 +71,13 @@ function expectSameTree(actual: Map<string, Buffer>, expected: Map<string, Buffe
 }
 
 describe('(a) determinism', () => {
-  it('builds the shipped data/ to the same bytes twice', async () => {
+  it('builds the sample to the same bytes twice', async () => {
     const [one, two] = [await outputs(), await outputs()];
     await build(options({ outDir: one.out, targetsDir: one.hosts }));
     await build(options({ outDir: two.out, targetsDir: two.hosts }));
     const first = await readTree(one.parent);
     expect(first.size).toBeGreaterThan(40);
     expectSameTree(await readTree(two.parent), first, 'two builds of the same data differ');
-  });
-});
-
-/** The files of `tree` (paths relative to `folder`) that git does not ignore. */
-function notIgnored(tree: Map<string, Buffer>, folder: string): Map<string, Buffer> {
-  const paths = [...tree.keys()].map((file) => `${folder}/${file}`);
-  // Exit status 1 when none is ignored; the ignored paths, one a line, otherwise.
-  const { stdout } = spawnSync('git', ['check-ignore', '--stdin'], {
-    cwd: ROOT,
-    input: paths.join('\n'),
-    encoding: 'utf8',
-  });
-  const ignored = new Set(stdout.split('\n').filter((line) => line !== ''));
-  return new Map([...tree].filter(([file]) => !ignored.has(`${folder}/${file}`)));
-}
-
-/** The files git tracks under `folder`, as they are in the work tree. */
-function tracked(folder: string): Map<string, Buffer> {
-  const { stdout } = spawnSync('git', ['ls-files', '-z', '--', folder], { cwd: ROOT, encoding: 'utf8' });
-  const files = stdout.split('\0').filter((file) => file !== '');
-  return new Map(files.map((file) => [path.relative(folder, file), readFileSync(path.join(ROOT, file))]));
-}
-
-describe('(b) the committed public/ and targets/', () => {
-  it('are what data/ builds to with the default settings', async () => {
-    const stale = 'is stale: run `npm run build` and commit public/ and targets/';
-    const { out, hosts } = await outputs();
-    await build(options({ outDir: out, targetsDir: hosts }));
-    // The answers' precompressed siblings are built from the committed answers, not committed.
-    expectSameTree(
-      notIgnored(await readTree(DEFAULTS.outDir), DEFAULTS.outDir),
-      notIgnored(await readTree(out), DEFAULTS.outDir),
-      `public/ ${stale}`,
-    );
-    // Generated files that git ignores under targets/ (bundles) are not part of the committed tree.
-    expectSameTree(
-      tracked(DEFAULTS.targetsDir),
-      notIgnored(await readTree(hosts), DEFAULTS.targetsDir),
-      `targets/ ${stale}`,
-    );
   });
 });
 
@@ -142,9 +105,9 @@ const expectedLines = (name: string) =>
     .filter((line) => line !== '');
 
 const headersOf = (name: string) =>
-  existsSync(path.join(BROKEN, name, '_headers')) ? path.join(BROKEN, name, '_headers') : DEFAULTS.headersPath;
+  existsSync(path.join(BROKEN, name, '_headers')) ? path.join(BROKEN, name, '_headers') : SAMPLE_HEADERS;
 
-describe('(c) bad input', () => {
+describe('(b) bad input', () => {
   it('has one fixture folder per kind of error, each with an expected.txt', () => {
     expect(readdirSync(BROKEN).sort()).toEqual(CASES);
     for (const name of CASES) expect(expectedLines(name).length, `${name}/expected.txt`).toBeGreaterThan(0);
@@ -202,7 +165,7 @@ describe('(c) bad input', () => {
 });
 
 /** Runs the CLI without the settings' environment variables; stderr as lines. */
-function cli(args: string[], cwd = ROOT) {
+function cli(args: string[], cwd = SAMPLE_DIR) {
   const result = spawnSync(process.execPath, commandLine('build', args), { cwd, encoding: 'utf8', env: cleanEnv() });
   return {
     status: result.status,
@@ -220,7 +183,7 @@ async function projectCopy(name: string): Promise<string> {
   return copy;
 }
 
-describe('(d) the CLI', () => {
+describe('(c) the CLI', () => {
   it('exits with status 1, prints every problem and leaves the output', async () => {
     const { parent, out, hosts } = await goodOutput();
     const before = await readTree(parent);
@@ -286,7 +249,7 @@ describe('(d) the CLI', () => {
   it('--check on good data exits 0 and writes nothing', async () => {
     const project = await projectCopy('project');
     const { status, stdout, stderr } = cli(
-      ['--check', '--data', path.join(ROOT, GOOD), '--headers', path.join(ROOT, '_headers')],
+      ['--check', '--data', path.join(ROOT, GOOD), '--headers', SAMPLE_HEADERS],
       project,
     );
     expect(status).toBe(0);
@@ -298,10 +261,7 @@ describe('(d) the CLI', () => {
   // A project path that a file URL escapes (a space) must not stop the CLI from running.
   it('runs from a project folder whose path has a space', async () => {
     const project = await projectCopy('my project');
-    const { status, stderr } = cli(
-      ['--check', '--data', path.join(ROOT, GOOD), '--headers', path.join(ROOT, '_headers')],
-      project,
-    );
+    const { status, stderr } = cli(['--check', '--data', path.join(ROOT, GOOD), '--headers', SAMPLE_HEADERS], project);
     expect(status).toBe(0);
     expect(stderr.at(-1)).toBe('checked 36 files for 22 routes from 8 records');
   });
@@ -403,7 +363,7 @@ describe('the output of the good fixture (page size 1)', () => {
     expect(files['_errors/not-found.json']).toBe('{"detail":"Not found."}');
     expect(files['_errors/invalid-page.json']).toBe('{"detail":"Invalid page."}');
     expect(files['_errors/405/DELETE.json']).toBe('{"detail":"Method \\"DELETE\\" not allowed."}');
-    expect(files._headers).toBe(readFileSync('_headers', 'utf8'));
+    expect(files._headers).toBe(readFileSync(SAMPLE_HEADERS, 'utf8'));
   });
 
   it('writes an empty texture list as one page', async () => {

@@ -19,8 +19,9 @@ import { build } from '../../scripts/builder/build.ts';
 import { manifestFile, PART_BYTES, partFile } from '../../scripts/shared/parts.ts';
 import { MAX_ASSET_BYTES } from '../../scripts/targets/cloudflare/assets.ts';
 import { cloudflareWorkers } from '../e2e/targets/cloudflare-workers.ts';
-import { freePort, REPO_ROOT } from '../e2e/targets/process.ts';
+import { freePort } from '../e2e/targets/process.ts';
 import type { RunningTarget } from '../e2e/targets/target.ts';
+import { API, SAMPLE_HEADERS } from '../fixtures/sample.ts';
 import { LARGE_LIST_COUNTS } from './helpers/large-list.ts';
 
 interface Answer {
@@ -85,8 +86,9 @@ beforeAll(async () => {
   generate(path.join(parent, 'data'), LARGE_LIST_COUNTS);
   const port = await freePort();
   await build({
+    resources: API,
     dataDir: path.join(parent, 'data'),
-    headersPath: path.join(REPO_ROOT, '_headers'),
+    headersPath: SAMPLE_HEADERS,
     outDir: publicDir,
     targetsDir: path.join(parent, 'targets'),
     baseUrl: `http://127.0.0.1:${port}`,

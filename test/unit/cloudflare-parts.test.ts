@@ -21,6 +21,7 @@ import {
   MAX_ASSET_BYTES,
   uploadedFiles,
 } from '../../scripts/targets/cloudflare/assets.ts';
+import { API } from '../fixtures/sample.ts';
 
 const ORIGIN = 'https://api.example.com';
 const { rules } = parseHeadersFile('/*\n  Vary: Accept\n  Content-Type: application/json\n');
@@ -228,7 +229,7 @@ describe('the worker sends a file in parts', () => {
     ...inParts('event/index.json', eventList, [40, 200]),
     ...inParts('company/index.json', company, [300_000, 600_000]),
   ]);
-  const worker = createWorker(rules);
+  const worker = createWorker(rules, API);
 
   it('as the exact bytes, with the whole file’s sha256 as ETag; a part is fetched only when the one before was read', async () => {
     const log: string[] = [];

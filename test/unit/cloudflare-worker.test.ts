@@ -16,6 +16,7 @@ import { parseHeadersFile } from '../../scripts/contract/headers.ts';
 import { createWorker, type Env } from '../../scripts/respond/cloudflare-worker.ts';
 import { createHandler, type FileStore, notModified } from '../../scripts/respond/handler.ts';
 import { createApiServer, listen } from '../../scripts/respond/node-server.ts';
+import { API } from '../fixtures/sample.ts';
 
 const ORIGIN = 'https://api.example.com';
 
@@ -54,16 +55,17 @@ beforeAll(async () => {
   parent = await mkdtemp(path.join(tmpdir(), 'cloudflare-worker-test-'));
   dir = path.join(parent, 'public');
   await build({
+    resources: API,
     ...DEFAULTS,
     outDir: dir,
     targetsDir: path.join(parent, 'targets'),
     schemasDir: undefined,
     baseUrl: ORIGIN,
   });
-  server = createApiServer(dir);
+  server = createApiServer(dir, API);
   local = await listen(server, '127.0.0.1', 0);
   const { rules } = parseHeadersFile(await readFile(path.join(dir, '_headers'), 'utf8'));
-  worker = createWorker(rules);
+  worker = createWorker(rules, API);
   env = { ASSETS: assetsOf(dir) };
 }, 30_000);
 
@@ -167,7 +169,7 @@ describe('revalidation', () => {
 describe('the handler', () => {
   it('answers a failing store with the 500 body and the _headers headers', async () => {
     const { rules } = parseHeadersFile(await readFile(path.join(dir, '_headers'), 'utf8'));
-    const handler = createHandler(rules);
+    const handler = createHandler(rules, API);
     const broken: FileStore<never> = {
       open: async () => {
         throw new Error('the disk is gone');
@@ -188,7 +190,7 @@ describe('the handler', () => {
   });
 
   it('answers the fixed bodies without opening a file', async () => {
-    const handler = createHandler([]);
+    const handler = createHandler([], API);
     const none: FileStore<never> = {
       open: async (file) => {
         throw new Error(`opened ${file}`);

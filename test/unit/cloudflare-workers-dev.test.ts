@@ -13,7 +13,7 @@ import { fetchFromEmulator } from '../e2e/lib/emulator.ts';
 import { cloudflareWorkers } from '../e2e/targets/cloudflare-workers.ts';
 import { freePort } from '../e2e/targets/process.ts';
 import type { RunningTarget } from '../e2e/targets/target.ts';
-import { ROOT } from './helpers/cli.ts';
+import { API, SAMPLE_DATA, SAMPLE_HEADERS } from '../fixtures/sample.ts';
 
 describe('wrangler dev on the cloudflare-workers target', () => {
   let dir: string;
@@ -26,8 +26,9 @@ describe('wrangler dev on the cloudflare-workers target', () => {
     const publicDir = path.join(dir, 'public');
     const targetsDir = path.join(dir, 'targets');
     await build({
-      dataDir: path.join(ROOT, 'data'),
-      headersPath: path.join(ROOT, '_headers'),
+      resources: API,
+      dataDir: SAMPLE_DATA,
+      headersPath: SAMPLE_HEADERS,
       outDir: publicDir,
       targetsDir,
       targets: [...TARGET_NAMES],

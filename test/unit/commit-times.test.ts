@@ -16,6 +16,7 @@ import { verifyRequests } from '../../scripts/migrate/verify-requests.ts';
 import { nginx } from '../e2e/targets/nginx.ts';
 import { freePort } from '../e2e/targets/process.ts';
 import type { RunningTarget } from '../e2e/targets/target.ts';
+import { API, SAMPLE_DATA, SAMPLE_HEADERS } from '../fixtures/sample.ts';
 import { findProgram, reportMissing } from '../installed.ts';
 import { ROOT } from './helpers/cli.ts';
 
@@ -40,6 +41,7 @@ afterAll(() => rm(scratch, { recursive: true, force: true }));
 
 const buildIn = (repo: string) =>
   build({
+    resources: API,
     dataDir: path.join(repo, 'data'),
     headersPath: path.join(repo, '_headers'),
     outDir: path.join(repo, 'public'),
@@ -80,8 +82,8 @@ let changedInSecond: string[];
 
 beforeAll(async () => {
   await mkdir(origin);
-  await cp(path.join(ROOT, 'data'), path.join(origin, 'data'), { recursive: true });
-  await cp(path.join(ROOT, '_headers'), path.join(origin, '_headers'));
+  await cp(SAMPLE_DATA, path.join(origin, 'data'), { recursive: true });
+  await cp(SAMPLE_HEADERS, path.join(origin, '_headers'));
   // The project's: the answers' precompressed siblings are not committed.
   await cp(path.join(ROOT, '.gitignore'), path.join(origin, '.gitignore'));
   await git(origin, ['init', '-q', '-b', 'main']);
@@ -183,7 +185,9 @@ describe.skipIf(!hasNginx)('two clones served by nginx', () => {
       );
     }
     const routes = (await buildIn(clones[0] as string)).routes;
-    const urls = [...new Set(verifyRequests(routes).flatMap(({ method, url }) => (method === 'GET' ? [url] : [])))];
+    const urls = [
+      ...new Set(verifyRequests(routes, API).flatMap(({ method, url }) => (method === 'GET' ? [url] : []))),
+    ];
     const differences: string[] = [];
     let withEtag = 0;
     for (const url of urls) {

@@ -16,6 +16,7 @@ import { generate } from '../../scripts/bench/generate.ts';
 import { type BuildOptions, build } from '../../scripts/builder/build.ts';
 import { DataErrors, formatDataError } from '../../scripts/builder/pipeline/errors.ts';
 import { LiveBuild } from '../../scripts/builder/preview/live-build.ts';
+import { API, SAMPLE_HEADERS } from '../fixtures/sample.ts';
 import { ROOT } from './helpers/cli.ts';
 import { validFair } from './helpers/records.ts';
 import { readTree, tempDirs } from './helpers/tree.ts';
@@ -27,7 +28,7 @@ const tempDir = tempDirs('dev-live-');
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 type Resource = 'company' | 'event' | 'virtualfair' | 'virtualbooth-texture';
-const RESOURCES: readonly Resource[] = ['company', 'event', 'virtualfair', 'virtualbooth-texture'];
+const LIST_NAMES: readonly Resource[] = ['company', 'event', 'virtualfair', 'virtualbooth-texture'];
 
 // ---------------------------------------------------------------------------------------------
 // Records: few values each, so that ids repeat, names tie and fairs name events that come and go.
@@ -173,7 +174,7 @@ const step: fc.Arbitrary<Step> = fc.oneof(
     weight: 6,
     arbitrary: fc
       .record({
-        resource: fc.constantFrom(...RESOURCES),
+        resource: fc.constantFrom(...LIST_NAMES),
         name: fc.constantFrom(...FILE_NAMES),
       })
       .chain(({ resource, name }) =>
@@ -199,7 +200,7 @@ const step: fc.Arbitrary<Step> = fc.oneof(
   {
     weight: 1,
     arbitrary: fc
-      .record({ resource: fc.constantFrom(...RESOURCES), name: fc.constantFrom('notes.txt', '.DS_Store') })
+      .record({ resource: fc.constantFrom(...LIST_NAMES), name: fc.constantFrom('notes.txt', '.DS_Store') })
       .map((fields): Step => ({ kind: 'stray', ...fields })),
   },
 );
@@ -306,7 +307,7 @@ describe('the live preview', () => {
             const dir = await tempDir();
             const dataDir = path.join(dir, 'data');
             await mkdir(dataDir);
-            for (const resource of RESOURCES) {
+            for (const resource of LIST_NAMES) {
               await mkdir(path.join(dataDir, resource));
             }
             // The fixture, with companies enough for a list that gets precompressed siblings.
@@ -322,8 +323,9 @@ describe('the live preview', () => {
             }));
             await writeFile(path.join(dataDir, 'company/many.json'), pretty(many as Json));
             const options = {
+              resources: API,
               dataDir,
-              headersPath: path.join(ROOT, '_headers'),
+              headersPath: SAMPLE_HEADERS,
               baseUrl: 'http://localhost:8000',
               pageSize,
               reference,
@@ -367,8 +369,9 @@ async function generatedCatalogue(counts: Parameters<typeof generate>[1], more: 
   const dataDir = path.join(dir, 'data');
   generate(dataDir, counts);
   const options = {
+    resources: API,
     dataDir,
-    headersPath: path.join(ROOT, '_headers'),
+    headersPath: SAMPLE_HEADERS,
     baseUrl: 'http://localhost:8000',
     pageSize: 10,
     targetsDir: path.join(dir, 'targets'),

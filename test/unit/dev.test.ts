@@ -14,6 +14,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { readCatalogue } from '../../scripts/builder/pipeline/catalogue.ts';
 import { DataErrors, formatDataError } from '../../scripts/builder/pipeline/errors.ts';
 import { sendRaw } from '../e2e/lib/raw-http.ts';
+import { API, SAMPLE_HEADERS } from '../fixtures/sample.ts';
 import { GOOD_DATA, ROOT, startCommand } from './helpers/cli.ts';
 
 const COMPANIES = 'data/company/companies.json';
@@ -43,7 +44,7 @@ afterEach(async () => {
 async function project(): Promise<string> {
   const dir = await mkdtemp(path.join(tmpdir(), 'preview-'));
   await cp(GOOD_DATA, path.join(dir, 'data'), { recursive: true });
-  await cp(path.join(ROOT, '_headers'), path.join(dir, '_headers'));
+  await cp(SAMPLE_HEADERS, path.join(dir, '_headers'));
   stops.push(() => rm(dir, { recursive: true, force: true }));
   return dir;
 }
@@ -156,7 +157,12 @@ async function saveCompanies(dataDir: string, name: string): Promise<void> {
 
 /** The lines the build prints for the problems of the project in `dir`, as run from `dir`. */
 async function problemLines(dir: string): Promise<string[]> {
-  const options = { dataDir: path.join(dir, 'data'), headersPath: path.join(dir, '_headers'), pageSize: 10 };
+  const options = {
+    resources: API,
+    dataDir: path.join(dir, 'data'),
+    headersPath: path.join(dir, '_headers'),
+    pageSize: 10,
+  };
   const problems = await readCatalogue(options, () => {}).then(
     () => [],
     (error: unknown) => (error instanceof DataErrors ? error.errors : Promise.reject(error)),

@@ -10,6 +10,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { build } from '../../scripts/builder/build.ts';
 import { type DiffIo, runDiff } from '../../scripts/cli/diff-command.ts';
 import type { Report } from '../../scripts/review/compare.ts';
+import { API, SAMPLE_HEADERS } from '../fixtures/sample.ts';
 import { cleanEnv, commandLine } from './helpers/cli.ts';
 
 const run = promisify(execFile);
@@ -23,6 +24,7 @@ async function buildInto(
   settings = { baseUrl: 'http://localhost:3000', pageSize: 10 },
 ): Promise<void> {
   await build({
+    resources: API,
     dataDir: path.join(FIXTURES, from, 'data'),
     headersPath: '_headers',
     outDir,
@@ -122,7 +124,7 @@ describe('npm run diff', () => {
     const git = (...args: string[]) =>
       run('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args], { cwd: repo });
     await cp(path.join(FIXTURES, 'before', 'data'), path.join(repo, 'data'), { recursive: true });
-    await cp('_headers', path.join(repo, '_headers'));
+    await cp(SAMPLE_HEADERS, path.join(repo, '_headers'));
     await buildInto('before', path.join(repo, 'public'));
     await git('init', '-q');
     await git('add', '.');
@@ -159,7 +161,7 @@ describe('npm run diff', () => {
     const git = (...args: string[]) =>
       run('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args], { cwd: repo });
     await cp(path.join(FIXTURES, 'before', 'data'), path.join(repo, 'data'), { recursive: true });
-    await cp('_headers', path.join(repo, '_headers'));
+    await cp(SAMPLE_HEADERS, path.join(repo, '_headers'));
     await writeFile(path.join(repo, 'static-api.config.json'), `${JSON.stringify(settings)}\n`);
     await buildInto('before', path.join(repo, 'public'), settings);
     await git('init', '-q');
@@ -192,7 +194,7 @@ describe('npm run diff', () => {
       run('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args], { cwd: repo });
     const config = path.join(repo, 'static-api.config.json');
     await cp(path.join(FIXTURES, 'before', 'data'), path.join(repo, 'data'), { recursive: true });
-    await cp('_headers', path.join(repo, '_headers'));
+    await cp(SAMPLE_HEADERS, path.join(repo, '_headers'));
     await writeFile(config, `${JSON.stringify(settings)}\n`);
     await buildInto('before', path.join(repo, 'public'), settings);
     await git('init', '-q');

@@ -11,6 +11,7 @@ import { compareSides, type Report } from '../../scripts/review/compare.ts';
 import { formatMarkdown } from '../../scripts/review/format-markdown.ts';
 import { formatText } from '../../scripts/review/format-text.ts';
 import { readSide, type Side } from '../../scripts/review/side.ts';
+import { API, SAMPLE_HEADERS } from '../fixtures/sample.ts';
 
 const FIXTURES = path.resolve('test/fixtures/diff');
 const scratch = await mkdtemp(path.join(os.tmpdir(), 'diff-test-'));
@@ -30,8 +31,9 @@ async function side(edit: Edit = async () => {}, settings: BuildSettings = {}, f
   await cp(path.join(FIXTURES, from, 'data'), path.join(folder, 'data'), { recursive: true });
   await edit(path.join(folder, 'data'));
   const headersPath = path.join(folder, '_headers');
-  await writeFile(headersPath, (await readFile('_headers', 'utf8')) + (settings.headers ?? ''));
+  await writeFile(headersPath, (await readFile(SAMPLE_HEADERS, 'utf8')) + (settings.headers ?? ''));
   await build({
+    resources: API,
     dataDir: path.join(folder, 'data'),
     headersPath,
     outDir: path.join(folder, 'public'),
@@ -74,7 +76,7 @@ const texture =
     });
 
 async function diff(edit: Edit, settings?: BuildSettings): Promise<Report> {
-  return compareSides(before, await side(edit, settings));
+  return compareSides(before, await side(edit, settings), API);
 }
 const resource = (report: Report, name: string) => report.resources.find((entry) => entry.resource === name);
 const NO_ANSWERS = {
@@ -109,7 +111,7 @@ describe('records by resource', () => {
     const long = `${'Welding & Cutting,'.repeat(12)}CAD/CAM Software`;
     const start = await side(field('company/companies.json', 0, 'tags', long));
     const end = await side(field('company/companies.json', 0, 'tags', long.replace('CAD/CAM', 'CAM')));
-    const text = formatText(compareSides(start, end), false);
+    const text = formatText(compareSides(start, end, API), false, API);
     expect(text).toContain('tags: "…ing,Welding & Cutting,CAD/CAM Software" → "…ing,Welding & Cutting,CAM Software"');
     expect(text).not.toContain(long);
   });
@@ -178,7 +180,7 @@ describe('answers', () => {
       { answer: '/event/?ordering=-name', moves: [{ id: '5', before: 3, after: 1 }] },
       { answer: '/event/?ordering=name', moves: [{ id: '5', before: 1, after: 3 }] },
     ]);
-    expect(formatText(report, false)).toContain('/event/?ordering=name: 1 move: id 5 from 1 to 3');
+    expect(formatText(report, false, API)).toContain('/event/?ordering=name: 1 move: id 5 from 1 to 3');
   });
 
   it('a texture inserted in the middle: the later pages shift, in one line', async () => {
@@ -188,7 +190,7 @@ describe('answers', () => {
     ]);
     expect(report.answers.pages).toEqual({ count: { before: 10, after: 11 }, shifts: [{ from: 2, to: 4, by: 1 }] });
     expect(report.answers.reordered).toEqual([]);
-    expect(formatText(report, false)).toContain('pages 2–4 shift by one texture');
+    expect(formatText(report, false, API)).toContain('pages 2–4 shift by one texture');
   });
 
   it('a change of page count: the new pages appear, the vanished ones go', async () => {
@@ -201,7 +203,7 @@ describe('answers', () => {
     expect(more.answers.appeared).toEqual([pages(''), pages('format=api&'), pages('format=json&')].sort());
     expect(more.answers.vanished).toEqual([]);
     expect(more.answers.pages.shifts).toEqual([]);
-    expect(formatText(more, false)).toContain('+ /virtualbooth-texture/?format=api&page=5 appeared');
+    expect(formatText(more, false, API)).toContain('+ /virtualbooth-texture/?format=api&page=5 appeared');
     const fewer = await diff(async (data) => rm(path.join(data, 'virtualbooth-texture/walnut.json')));
     expect(fewer.answers.vanished).toContain('/virtualbooth-texture/?page=4');
   });
@@ -209,41 +211,41 @@ describe('answers', () => {
   it('a base URL or page-size change: one line each, no record', async () => {
     const moved = await diff(async () => {}, { baseUrl: 'https://api.example.org' });
     expect(moved.resources.every((entry) => entry.changed.length === 0)).toBe(true);
-    const text = formatText(moved, false);
+    const text = formatText(moved, false, API);
     expect(text).toContain('every page link: base URL https://api.example.com → https://api.example.org');
     expect(text.trim().split('\n')).toHaveLength(4);
     const resized = await diff(async () => {}, { pageSize: 4 });
     expect(resized.answers.pages.pageSize).toEqual({ before: 3, after: 4 });
     expect(resized.answers.pages.shifts).toEqual([]);
-    expect(formatText(resized, false)).toContain('page size 3 → 4: every texture page is cut anew');
+    expect(formatText(resized, false, API)).toContain('page size 3 → 4: every texture page is cut anew');
   });
 
   it('_headers: a change by route pattern and header name', async () => {
     const report = await diff(async () => {}, { headers: '  Cache-Control: max-age=60\n' });
     expect(report.answers.headers).toEqual([{ pattern: '/*', name: 'Cache-Control', after: 'max-age=60' }]);
-    expect(formatText(report, false)).toContain('+ _headers /* Cache-Control: max-age=60');
+    expect(formatText(report, false, API)).toContain('+ _headers /* Cache-Control: max-age=60');
   });
 
   it('OPTIONS and error bodies: by route and field', async () => {
     const files = new Map(before.files);
     files.set('_options/company.json', Buffer.from('{"name":"Companies","description":"","renders":[],"parses":[]}'));
     files.set('_errors/405/POST.json', Buffer.from('{"detail":"No."}'));
-    const report = compareSides(before, { label: 'edited', files });
+    const report = compareSides(before, { label: 'edited', files }, API);
     expect(report.answers.bodies.map((body) => body.answer)).toEqual(['405 POST', 'OPTIONS /company/']);
-    const text = formatText(report, false);
+    const text = formatText(report, false, API);
     expect(text).toContain('name: "Company List" → "Companies"');
     expect(text).toContain('detail: "Method \\"POST\\" not allowed." → "No."');
   });
 
   it('identical sides: no change, nothing reported', async () => {
-    const report = compareSides(before, await side());
+    const report = compareSides(before, await side(), API);
     expect(report.identical).toBe(true);
-    expect(formatText(report, false)).toMatch(/^No change in the API between /);
+    expect(formatText(report, false, API)).toMatch(/^No change in the API between /);
   });
 
   it('the after fixture: every kind of change at once, in the three formats', async () => {
-    const report = compareSides(before, await side(undefined, {}, 'after'));
-    const text = formatText(report, false);
+    const report = compareSides(before, await side(undefined, {}, 'after'), API);
+    const text = formatText(report, false, API);
     for (const expected of [
       '+ id 30 "Borealis Metall AS"',
       'events[id=9].start_date: "2018-03-06" → "2018-03-05"',
@@ -252,7 +254,7 @@ describe('answers', () => {
     ]) {
       expect(text).toContain(expected);
     }
-    const markdown = formatMarkdown(report);
+    const markdown = formatMarkdown(report, API);
     expect(markdown).toContain('| company | 1 added, 2 changed |');
     expect(markdown).toContain('<details><summary><b>event</b>: 1 changed</summary>');
     expect(markdown).not.toContain('left out');
@@ -282,7 +284,7 @@ describe('markdown', () => {
         Array.from({ length: 400 }, (_, index) => ({ ...list[1], id: 1000 + index, name: `Company ${index}` })),
       ),
     );
-    const markdown = formatMarkdown(report, 5000);
+    const markdown = formatMarkdown(report, API, 5000);
     expect(markdown.length).toBeLessThan(5000);
     const last = markdown.trim().split('\n').at(-1);
     expect(last).toMatch(/^_\d[\d,]* more lines \([\d,]+ characters\) were left out/);

@@ -14,7 +14,7 @@ import { settingsFileText } from '../../scripts/cli/settings-file.ts';
 import type { ResourceSettings } from '../../scripts/contract/query.ts';
 import { importService } from '../../scripts/migrate/import.ts';
 import { createApiServer, listen } from '../../scripts/respond/node-server.ts';
-import { ROOT } from './helpers/cli.ts';
+import { API, SAMPLE_DATA, SAMPLE_HEADERS } from '../fixtures/sample.ts';
 
 let dir: string;
 let server: http.Server | undefined;
@@ -35,8 +35,9 @@ async function serveSample(resourceSettings?: Record<string, ResourceSettings>):
   const out = path.join(dir, 'served');
   const buildWith = (baseUrl: string) =>
     build({
-      dataDir: path.join(ROOT, 'data'),
-      headersPath: path.join(ROOT, '_headers'),
+      resources: API,
+      dataDir: SAMPLE_DATA,
+      headersPath: SAMPLE_HEADERS,
       outDir: path.join(out, 'public'),
       targetsDir: path.join(out, 'targets'),
       targets: [],
@@ -47,7 +48,7 @@ async function serveSample(resourceSettings?: Record<string, ResourceSettings>):
     });
   // The page links must name the origin the server listens on, known once it listens.
   await buildWith('http://127.0.0.1');
-  server = createApiServer(path.join(out, 'public'));
+  server = createApiServer(path.join(out, 'public'), API);
   const origin = await listen(server, '127.0.0.1', 0);
   await buildWith(origin);
   return `${origin}/`;
@@ -57,6 +58,7 @@ async function importFrom(from: string) {
   const lines: string[] = [];
   const configPath = path.join(dir, 'static-api.config.json');
   await importService({
+    resources: API,
     from,
     dataDir: path.join(dir, 'data'),
     configPath,

@@ -20,6 +20,7 @@ import {
   startService as startGunicorn,
 } from '../drf-service/service.ts';
 import { freePort } from '../e2e/targets/process.ts';
+import { SAMPLE_DATA, SAMPLE_HEADERS } from '../fixtures/sample.ts';
 import { reportMissing } from '../installed.ts';
 import { outputArgs, ROOT, runCommand } from './helpers/cli.ts';
 
@@ -30,7 +31,7 @@ const gunicorn = findGunicorn();
 if (gunicorn === undefined) reportMissing(SERVICE_PACKAGES, 'the real DRF service tests');
 
 /** The sample catalogue: the lists of a build of data/, and the textures of every page. */
-const sampleCatalogue = (dir: string) => catalogueOf(path.join(ROOT, 'data'), path.join(ROOT, '_headers'), dir);
+const sampleCatalogue = (dir: string) => catalogueOf(SAMPLE_DATA, SAMPLE_HEADERS, dir);
 
 /** Serves `catalogue` under gunicorn on a free port of 127.0.0.1, writing into `dir`. */
 async function startService(catalogue: Catalogue, dir: string, options: Partial<ServiceOptions> = {}) {
@@ -54,7 +55,7 @@ describe.skipIf(gunicorn === undefined)('npm run import and verify against a DRF
     catalogue = await sampleCatalogue(path.join(dir, 'sample'));
     service = await startService(catalogue, path.join(dir, 'service'));
     await mkdir(project());
-    await writeFile(path.join(project(), '_headers'), await readFile(path.join(ROOT, '_headers')));
+    await writeFile(path.join(project(), '_headers'), await readFile(SAMPLE_HEADERS));
   }, 30_000);
 
   afterAll(async () => {

@@ -12,6 +12,7 @@ import { render, routesOf } from '../../scripts/builder/pipeline/render.ts';
 import { validate } from '../../scripts/builder/pipeline/validate.ts';
 import { DEFAULTS } from '../../scripts/cli/settings.ts';
 import { bytesOf, type FileBody } from '../../scripts/shared/file-body.ts';
+import { API } from '../fixtures/sample.ts';
 import { cleanEnv, commandLine, GOOD_DATA, outputArgs, ROOT } from './helpers/cli.ts';
 import { validFair } from './helpers/records.ts';
 import { tempDirs } from './helpers/tree.ts';
@@ -71,7 +72,7 @@ const fairWith = (events: Raw[], id = FAIR.id): Raw => ({ ...FAIR, id, slug: `fa
 
 /** The problems validate() finds, as file, pointer and message. */
 function problems(fairs: Raw[], events: Raw[] = EVENTS, eventsComplete = true) {
-  return validate(records(fairs, events), eventsComplete ? new Set() : new Set(['event'])).errors.map(
+  return validate(records(fairs, events), API, eventsComplete ? new Set() : new Set(['event'])).errors.map(
     ({ file, pointer, message }) => ({
       file,
       pointer,
@@ -82,10 +83,10 @@ function problems(fairs: Raw[], events: Raw[] = EVENTS, eventsComplete = true) {
 
 /** The body of /virtualfair/ and /event/ for valid data. */
 function bodies(fairs: Raw[], events: Raw[] = EVENTS): { fairs: string; events: string } {
-  const { catalogue, errors } = validate(records(fairs, events));
+  const { catalogue, errors } = validate(records(fairs, events), API);
   expect(errors).toEqual([]);
   const settings = { baseUrl: DEFAULTS.baseUrl, pageSize: DEFAULTS.pageSize };
-  const files = render(catalogue, routesOf(catalogue, settings.pageSize), '', settings);
+  const files = render(catalogue, routesOf(catalogue, settings.pageSize, API), '', settings, API);
   const text = (file: string) => bytesOf(files.get(file) as FileBody).toString('utf8');
   return { fairs: text('virtualfair/index.json'), events: text('event/index.json') };
 }

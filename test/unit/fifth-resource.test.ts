@@ -19,7 +19,7 @@ import { build, targetContext } from '../../scripts/builder/build.ts';
 import { referencePage } from '../../scripts/builder/documents/reference.ts';
 import { LiveBuild } from '../../scripts/builder/preview/live-build.ts';
 import { DEFAULTS } from '../../scripts/cli/settings.ts';
-import { RESOURCES } from '../../scripts/contract/resources/index.ts';
+
 import { declare, UNIQUE_IDS } from '../../scripts/contract/resources/resource.ts';
 import { planRoutes, resolve, routingOf } from '../../scripts/contract/routes.ts';
 import { createApiServer, listen } from '../../scripts/respond/node-server.ts';
@@ -32,6 +32,7 @@ import { nginx } from '../../scripts/targets/web-servers/nginx.ts';
 import { cloudflarePagesStatic } from '../e2e/targets/cloudflare-pages-static.ts';
 import { cloudflareWorkers } from '../e2e/targets/cloudflare-workers.ts';
 import { freePort } from '../e2e/targets/process.ts';
+import { API, SAMPLE_DATA, SAMPLE_HEADERS } from '../fixtures/sample.ts';
 import { category } from './helpers/category.ts';
 import { readTreeText, tempDirs } from './helpers/tree.ts';
 import { canonicalUrl, compileVercel, drfOutcome, vercelRouter } from './helpers/vercel-routes.ts';
@@ -39,7 +40,7 @@ import { installedWebServers } from './helpers/web-servers.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
-const RESOURCES_WITH_CATEGORIES = [...RESOURCES, category];
+const RESOURCES_WITH_CATEGORIES = [...API, category];
 
 const PAGE_SIZE = 4;
 const BASE_URL = 'http://localhost:8000';
@@ -53,7 +54,7 @@ const temp = tempDirs('fifth-resource-');
 /** The sample data with the categories beside it. */
 async function dataWithCategories(): Promise<string> {
   const dataDir = path.join(await temp(), 'data');
-  cpSync(path.join(ROOT, DEFAULTS.dataDir), dataDir, { recursive: true });
+  cpSync(SAMPLE_DATA, dataDir, { recursive: true });
   mkdirSync(path.join(dataDir, 'category'));
   writeFileSync(path.join(dataDir, 'category', 'categories.json'), JSON.stringify(CATEGORIES, null, 2));
   return dataDir;
@@ -65,7 +66,7 @@ const options = (dataDir: string, dir: string) => ({
   outDir: path.join(dir, 'public'),
   targetsDir: path.join(dir, 'targets'),
   schemasDir: path.join(dir, 'schemas'),
-  headersPath: path.join(ROOT, DEFAULTS.headersPath),
+  headersPath: SAMPLE_HEADERS,
   baseUrl: BASE_URL,
   pageSize: PAGE_SIZE,
   reference: true,
@@ -236,7 +237,7 @@ describe('a fifth resource, declared only in this test', () => {
   it('has its section on the reference page, with the fields of a record', () => {
     const html = referencePage(
       { baseUrl: BASE_URL, pageSize: PAGE_SIZE, resources: RESOURCES_WITH_CATEGORIES },
-      readFileSync(path.join(ROOT, DEFAULTS.headersPath), 'utf8'),
+      readFileSync(SAMPLE_HEADERS, 'utf8'),
     );
     const section = html.slice(
       html.indexOf('<section id="category"'),
@@ -266,7 +267,7 @@ describe('a fifth resource, declared only in this test', () => {
     const report = compareSides(await side(before), await side(after), RESOURCES_WITH_CATEGORIES);
     const id = (BY_NAME[0] as { id: string }).id;
     expect(report.identical).toBe(false);
-    expect(report.resources.map((diff) => diff.resource)).toEqual([...RESOURCES.map((r) => r.name), 'category']);
+    expect(report.resources.map((diff) => diff.resource)).toEqual([...API.map((r) => r.name), 'category']);
     const categories = report.resources.find((diff) => diff.resource === 'category');
     expect(categories).toEqual({
       resource: 'category',
@@ -298,7 +299,7 @@ describe('a fifth resource, declared only in this test', () => {
     expect(text).toContain('category count: 10 → 11');
     expect(text).toContain(`page size ${PAGE_SIZE} → 3: every category page is cut anew`);
     expect(text).toContain(`page size ${PAGE_SIZE} → 3: every texture page is cut anew`);
-    expect(formatMarkdown(grown, undefined, RESOURCES_WITH_CATEGORIES)).toContain('! category count: 10 → 11');
+    expect(formatMarkdown(grown, RESOURCES_WITH_CATEGORIES)).toContain('! category count: 10 → 11');
   });
 
   it('is published by the live preview as a full build writes it, also after a change', async () => {

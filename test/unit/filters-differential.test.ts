@@ -23,8 +23,9 @@ import {
   startService,
 } from '../drf-service/service.ts';
 import { freePort, spawnProcess, waitForPort } from '../e2e/targets/process.ts';
+import { SAMPLE_HEADERS } from '../fixtures/sample.ts';
 import { reportMissing } from '../installed.ts';
-import { cleanEnv, commandLine, outputArgs, ROOT, runCommand } from './helpers/cli.ts';
+import { cleanEnv, commandLine, outputArgs, runCommand } from './helpers/cli.ts';
 import {
   catalogueArbitrary,
   type GeneratedCatalogue,
@@ -75,7 +76,7 @@ async function writeProject(dir: string, catalogue: GeneratedCatalogue, baseUrl:
   await writeFile(path.join(folder('virtualfair'), 'fairs.json'), json([]));
   for (const texture of catalogue.textures)
     await writeFile(path.join(folder('virtualbooth-texture'), `${texture.id}.json`), json(texture));
-  await writeFile(path.join(dir, '_headers'), await readFile(path.join(ROOT, '_headers')));
+  await writeFile(path.join(dir, '_headers'), await readFile(SAMPLE_HEADERS));
   await writeFile(path.join(dir, 'static-api.config.json'), settingsText(baseUrl));
 }
 

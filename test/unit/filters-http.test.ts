@@ -8,6 +8,7 @@ import { cp, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SAMPLE_DATA, SAMPLE_HEADERS } from '../fixtures/sample.ts';
 import { outputArgs, ROOT, runCommand, startCommand } from './helpers/cli.ts';
 
 const SETTINGS = path.join(ROOT, 'test/fixtures/filters/static-api.config.json');
@@ -51,8 +52,8 @@ const byCodePoints = (a: string, b: string) => {
 
 beforeAll(async () => {
   dir = await mkdtemp(path.join(os.tmpdir(), 'filters-http-'));
-  await cp(path.join(ROOT, 'data'), path.join(dir, 'data'), { recursive: true });
-  await cp(path.join(ROOT, '_headers'), path.join(dir, '_headers'));
+  await cp(SAMPLE_DATA, path.join(dir, 'data'), { recursive: true });
+  await cp(SAMPLE_HEADERS, path.join(dir, '_headers'));
   await cp(SETTINGS, path.join(dir, 'static-api.config.json'));
   server = startCommand('start', ['--port', '0'], { cwd: dir });
   let stderr = '';

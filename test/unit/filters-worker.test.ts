@@ -14,6 +14,7 @@ import { createApiServer, listen } from '../../scripts/respond/node-server.ts';
 import { cloudflareWorkers } from '../e2e/targets/cloudflare-workers.ts';
 import { freePort } from '../e2e/targets/process.ts';
 import type { RunningTarget } from '../e2e/targets/target.ts';
+import { API, SAMPLE_DATA, SAMPLE_HEADERS } from '../fixtures/sample.ts';
 import { ROOT } from './helpers/cli.ts';
 
 const REQUESTS = [
@@ -43,8 +44,9 @@ describe('the Cloudflare worker with filters, search and ordering on', () => {
     ) as { resources: Record<string, ResourceSettings> };
     const port = await freePort();
     await build({
-      dataDir: path.join(ROOT, 'data'),
-      headersPath: path.join(ROOT, '_headers'),
+      resources: API,
+      dataDir: SAMPLE_DATA,
+      headersPath: SAMPLE_HEADERS,
       outDir: publicDir,
       targetsDir,
       targets: ['cloudflare-workers'],
@@ -54,7 +56,7 @@ describe('the Cloudflare worker with filters, search and ordering on', () => {
     });
     await mkdir(path.join(dir, 'work'));
     running = await cloudflareWorkers.start({ publicDir, targetsDir, port, workDir: path.join(dir, 'work') });
-    local = createApiServer(publicDir);
+    local = createApiServer(publicDir, API);
     localOrigin = await listen(local, '127.0.0.1', 0);
   }, 120_000);
 

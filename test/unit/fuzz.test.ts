@@ -18,6 +18,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { type BuildOptions, build } from '../../scripts/builder/build.ts';
 import { DataErrors, formatDataError } from '../../scripts/builder/pipeline/errors.ts';
 import { DEFAULTS } from '../../scripts/cli/settings.ts';
+import { API, SAMPLE_HEADERS } from '../fixtures/sample.ts';
 import { cleanEnv, commandLine, outputArgs } from './helpers/cli.ts';
 import { readTree, tempDirs } from './helpers/tree.ts';
 
@@ -30,7 +31,7 @@ const SEED = process.env.FUZZ_SEED === undefined ? undefined : Number(process.en
 const CASE_TIMEOUT_MS = 10_000;
 const tempDir = tempDirs('fuzz-test-');
 
-const RESOURCES = ['company', 'event', 'virtualfair', 'virtualbooth-texture'] as const;
+const LIST_NAMES = ['company', 'event', 'virtualfair', 'virtualbooth-texture'] as const;
 const SOURCE_FILES = [
   'company/companies.json',
   'event/events.json',
@@ -257,8 +258,9 @@ async function writeData(files: Map<string, Buffer>): Promise<string> {
 }
 
 const options = (dataDir: string, parent: string): BuildOptions => ({
+  resources: API,
   dataDir,
-  headersPath: DEFAULTS.headersPath,
+  headersPath: SAMPLE_HEADERS,
   baseUrl: DEFAULTS.baseUrl,
   pageSize: 100,
   outDir: path.join(parent, 'public'),
@@ -274,7 +276,7 @@ const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
  * every number exactly what it says.
  */
 function inputRecords(files: Map<string, Buffer>, label: string): Map<string, Record<string, Json>[]> {
-  const byResource = new Map<string, Record<string, Json>[]>(RESOURCES.map((resource) => [resource, []]));
+  const byResource = new Map<string, Record<string, Json>[]>(LIST_NAMES.map((resource) => [resource, []]));
   for (const file of [...files.keys()].sort()) {
     const text = utf8.decode(files.get(file) as Buffer);
     const keys: Set<string>[] = [];

@@ -19,14 +19,14 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { build } from '../../scripts/builder/build.ts';
 import { headersFor, parseHeadersFile } from '../../scripts/contract/headers.ts';
-import { NOT_FOUND_FILE, REFERENCE_DOCUMENT, RESOURCES } from '../../scripts/contract/routes.ts';
+import { NOT_FOUND_FILE, REFERENCE_DOCUMENT } from '../../scripts/contract/routes.ts';
 import { UserFacingError } from '../../scripts/shared/errors.ts';
 import { refuseStaticOnlyRules } from '../../scripts/targets/netlify/headers.ts';
 import { functionConfig } from '../../scripts/targets/netlify/netlify.ts';
 import { netlify } from '../e2e/targets/netlify.ts';
 import type { RunningTarget, Target } from '../e2e/targets/target.ts';
+import { API, SAMPLE_DATA, SAMPLE_HEADERS } from '../fixtures/sample.ts';
 import { findProgram, reportMissing } from '../installed.ts';
-import { ROOT } from './helpers/cli.ts';
 import {
   installedWebServers,
   localInProcess,
@@ -210,7 +210,7 @@ everyAnswerOf("rules for the lists' paths and every path, on those and netlify d
 describe('the rules', () => {
   /** The rules as the build reads them: the project's `_headers` and the lines after it. */
   const withProject = async (lines: string) =>
-    parseHeadersFile(`${await readFile(path.join(ROOT, '_headers'), 'utf8')}${lines}`).rules;
+    parseHeadersFile(`${await readFile(SAMPLE_HEADERS, 'utf8')}${lines}`).rules;
 
   it('give the paths different headers (the test tells them apart)', async () => {
     const rules = await withProject(RULES);
@@ -237,9 +237,9 @@ describe('a rule a target cannot write', () => {
       '/Company\n  X-A: 1\n/EVENT\n  X-A: 1\n/_reference/\n  X-B: 1\n/**\n  X-C: 1\n/nope/*\n/nope/\n',
     ].join('');
     const { rules } = parseHeadersFile(lines);
-    expect(() => refuseStaticOnlyRules(rules, functionConfig(RESOURCES, [REFERENCE_DOCUMENT]).path)).not.toThrow();
+    expect(() => refuseStaticOnlyRules(rules, functionConfig(API, [REFERENCE_DOCUMENT]).path)).not.toThrow();
     // Without the page, its path is one of the 404 file's.
-    expect(() => refuseStaticOnlyRules(rules, functionConfig(RESOURCES, []).path)).toThrow(/rule \/_reference\/ /);
+    expect(() => refuseStaticOnlyRules(rules, functionConfig(API, []).path)).toThrow(/rule \/_reference\/ /);
   });
 
   it.each<[target: string, rules: string, message: string]>([
@@ -276,10 +276,11 @@ describe('a rule a target cannot write', () => {
     try {
       const headersPath = path.join(dir, '_headers');
       // Content-Type for /company/ must stay the contract's: the odd value goes on a path below it.
-      const text = `${await readFile(path.join(ROOT, '_headers'), 'utf8')}${rules.replace('/company/*', '/company/*/x')}`;
+      const text = `${await readFile(SAMPLE_HEADERS, 'utf8')}${rules.replace('/company/*', '/company/*/x')}`;
       await writeFile(headersPath, text);
       const built = build({
-        dataDir: path.join(ROOT, 'data'),
+        resources: API,
+        dataDir: SAMPLE_DATA,
         headersPath,
         outDir: path.join(dir, 'public'),
         targetsDir: path.join(dir, 'targets'),

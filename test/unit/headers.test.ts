@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { validateHeadersFile } from '../../scripts/builder/pipeline/validate.ts';
 import { type HeaderRule, headersFor, parseHeadersFile } from '../../scripts/contract/headers.ts';
+import { API, SAMPLE_HEADERS } from '../fixtures/sample.ts';
 
 const errorsOf = (text: string) => parseHeadersFile(text).errors.map((e) => e.message);
 
@@ -132,8 +133,8 @@ describe('headersFor', () => {
 
 describe('validateHeadersFile', () => {
   it("accepts the project's _headers", () => {
-    const text = readFileSync('_headers', 'utf8');
-    expect(validateHeadersFile('_headers', text).errors).toEqual([]);
+    const text = readFileSync(SAMPLE_HEADERS, 'utf8');
+    expect(validateHeadersFile('_headers', text, API).errors).toEqual([]);
   });
 
   it.each<[string, string, string[]]>([
@@ -168,6 +169,6 @@ describe('validateHeadersFile', () => {
       ],
     ],
   ])('%s', (_label, text, expected) => {
-    expect(validateHeadersFile('h', text).errors.map((e) => `${e.file}: ${e.message}`)).toEqual(expected);
+    expect(validateHeadersFile('h', text, API).errors.map((e) => `${e.file}: ${e.message}`)).toEqual(expected);
   });
 });

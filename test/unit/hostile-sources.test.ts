@@ -14,6 +14,7 @@ import { type BuildOptions, build } from '../../scripts/builder/build.ts';
 import { readCatalogue } from '../../scripts/builder/pipeline/catalogue.ts';
 import { DataErrors, formatDataError } from '../../scripts/builder/pipeline/errors.ts';
 import { DEFAULTS } from '../../scripts/cli/settings.ts';
+import { API, SAMPLE_HEADERS } from '../fixtures/sample.ts';
 import { cleanEnv, commandLine, outputArgs } from './helpers/cli.ts';
 import { readTree, tempDirs } from './helpers/tree.ts';
 
@@ -22,8 +23,9 @@ const GOOD = 'test/fixtures/good/data';
 const tempDir = tempDirs('hostile-sources-');
 
 const options = (dataDir: string, parent: string): BuildOptions => ({
+  resources: API,
   dataDir,
-  headersPath: DEFAULTS.headersPath,
+  headersPath: SAMPLE_HEADERS,
   baseUrl: DEFAULTS.baseUrl,
   pageSize: 1,
   outDir: path.join(parent, 'public'),

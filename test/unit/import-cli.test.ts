@@ -10,7 +10,8 @@ import path from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { build } from '../../scripts/builder/build.ts';
 import { createApiServer, listen } from '../../scripts/respond/node-server.ts';
-import { type Finished, hasStackTrace, ROOT, runCommand } from './helpers/cli.ts';
+import { API, SAMPLE_DATA, SAMPLE_HEADERS } from '../fixtures/sample.ts';
+import { type Finished, hasStackTrace, runCommand } from './helpers/cli.ts';
 import { type StandInService, startStandInService } from './helpers/stand-in-service.ts';
 
 let dir: string;
@@ -52,21 +53,22 @@ async function tree(root: string): Promise<Map<string, Buffer>> {
 
 const buildInto = (out: string, options: { dataDir: string; baseUrl: string; pageSize: number }) =>
   build({
+    resources: API,
     ...options,
     outDir: path.join(out, 'public'),
     targetsDir: path.join(out, 'targets'),
     targets: [],
-    headersPath: path.join(ROOT, '_headers'),
+    headersPath: SAMPLE_HEADERS,
   });
 
 it('round trip: the sample, built and served, imported and built again, gives every output file byte for byte', async () => {
   const served = path.join(dir, 'served');
   // The links must be on the origin the service is asked on, which is known once it listens:
   // the server is started on a first build, which the second replaces under it.
-  await buildInto(served, { dataDir: path.join(ROOT, 'data'), baseUrl: 'http://127.0.0.1', pageSize: 10 });
-  server = createApiServer(path.join(served, 'public'));
+  await buildInto(served, { dataDir: SAMPLE_DATA, baseUrl: 'http://127.0.0.1', pageSize: 10 });
+  server = createApiServer(path.join(served, 'public'), API);
   const origin = await listen(server, '127.0.0.1', 0);
-  await buildInto(served, { dataDir: path.join(ROOT, 'data'), baseUrl: origin, pageSize: 10 });
+  await buildInto(served, { dataDir: SAMPLE_DATA, baseUrl: origin, pageSize: 10 });
 
   const project = path.join(dir, 'project');
   await mkdir(project);
@@ -89,7 +91,7 @@ it('round trip: the sample, built and served, imported and built again, gives ev
   expect(before.size).toBeGreaterThan(40);
 
   // verify, from the project with its settings file, finds no difference with the service...
-  const verifyArgs = ['--against', `${origin}/`, '--headers', path.join(ROOT, '_headers')];
+  const verifyArgs = ['--against', `${origin}/`, '--headers', SAMPLE_HEADERS];
   const same = await runCli('verify', verifyArgs, project);
   expect(same.stdout).toMatch(/^verify: \d+ requests, (\d+) the same, 0 differ$/m);
   expect(same.code).toBe(0);
@@ -136,7 +138,7 @@ it('gives up on a service that cannot be reached: one line naming the URL and th
 it('writes a record that breaks a rule, prints each problem as the build will, and exits 1', async () => {
   // The sample's answers, from a build of it, shown by a service that writes one colour #FFF.
   const served = path.join(dir, 'served');
-  await buildInto(served, { dataDir: path.join(ROOT, 'data'), baseUrl: 'http://127.0.0.1', pageSize: 10 });
+  await buildInto(served, { dataDir: SAMPLE_DATA, baseUrl: 'http://127.0.0.1', pageSize: 10 });
   const read = async (file: string) => JSON.parse(await readFile(path.join(served, 'public', file), 'utf8'));
   const textures = [];
   for (const page of ['index', 'page=2', 'page=3', 'page=4', 'page=5', 'page=6']) {

@@ -24,8 +24,9 @@ import {
   startService,
 } from '../drf-service/service.ts';
 import { freePort } from '../e2e/targets/process.ts';
+import { API, SAMPLE_DATA, SAMPLE_HEADERS } from '../fixtures/sample.ts';
 import { reportMissing } from '../installed.ts';
-import { outputArgs, ROOT, runCommand } from './helpers/cli.ts';
+import { outputArgs, runCommand } from './helpers/cli.ts';
 
 const gunicorn = findGunicorn();
 const postgresBin = findFilteringService(gunicorn);
@@ -82,13 +83,13 @@ describe.skipIf(postgresBin === undefined)('npm run import and verify with the f
   beforeAll(async () => {
     dir = await mkdtemp(path.join(os.tmpdir(), 'import-filters-'));
     postgres = await startPostgres(postgresBin as string);
-    const sample = await catalogueOf(path.join(ROOT, 'data'), path.join(ROOT, '_headers'), path.join(dir, 'sample'));
+    const sample = await catalogueOf(SAMPLE_DATA, SAMPLE_HEADERS, path.join(dir, 'sample'));
     // PostgreSQL's lower() makes İ an i, Python's an i and a combining dot, so the service on
     // PostgreSQL lists the sample's İstanbul company elsewhere than the contract's order, which
     // the import refuses: left out here, as it is not what this test is about.
     catalogue = { ...sample, companies: sample.companies.filter((company) => !String(company.name).includes('İ')) };
     await mkdir(project());
-    await writeFile(path.join(project(), '_headers'), await readFile(path.join(ROOT, '_headers')));
+    await writeFile(path.join(project(), '_headers'), await readFile(SAMPLE_HEADERS));
   }, 60_000);
 
   afterAll(async () => {
@@ -127,6 +128,7 @@ describe.skipIf(postgresBin === undefined)('npm run import and verify with the f
 
     // Its requests are the route table's and those of the settings, which the build's records give.
     const { routes } = await build({
+      resources: API,
       dataDir: path.join(project(), 'data'),
       headersPath: path.join(project(), '_headers'),
       outDir: path.join(dir, 'check/public'),
@@ -137,8 +139,8 @@ describe.skipIf(postgresBin === undefined)('npm run import and verify with the f
       resourceSettings: SERVICE_SETTINGS,
       precompress: false,
     });
-    const queried = await queryRequests(path.join(dir, 'check/public'));
-    const total = verifyRequests(routes).length + queried.length;
+    const queried = await queryRequests(path.join(dir, 'check/public'), API);
+    const total = verifyRequests(routes, API).length + queried.length;
     expect(verified.stderr).toContain(`verify: ${total} requests, each to ${service.url}`);
     const urls = queried.map((request) => request.url);
     // A filter, a refused value, a search, each ordering and a filtered page of each list.

@@ -11,24 +11,24 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { build } from '../../scripts/builder/build.ts';
 import { settingsFileText } from '../../scripts/cli/settings-file.ts';
-import { RESOURCES } from '../../scripts/contract/resources/index.ts';
+
 import { routingOf } from '../../scripts/contract/routes.ts';
 import { importService } from '../../scripts/migrate/import.ts';
 import { FILE_RECORDS, layoutOf } from '../../scripts/migrate/layout.ts';
 import { createApiServer, listen } from '../../scripts/respond/node-server.ts';
 import { freePort } from '../e2e/targets/process.ts';
+import { API, SAMPLE_DATA, SAMPLE_HEADERS } from '../fixtures/sample.ts';
 import { category } from './helpers/category.ts';
-import { ROOT } from './helpers/cli.ts';
 import { readTree, tempDirs } from './helpers/tree.ts';
 
-const [company, virtualfair, , texture] = RESOURCES as unknown as [
-  (typeof RESOURCES)[number],
-  (typeof RESOURCES)[number],
-  (typeof RESOURCES)[number],
-  (typeof RESOURCES)[number],
+const [company, virtualfair, , texture] = API as unknown as [
+  (typeof API)[number],
+  (typeof API)[number],
+  (typeof API)[number],
+  (typeof API)[number],
 ];
 
-const WITH_CATEGORIES = [...RESOURCES, category];
+const WITH_CATEGORIES = [...API, category];
 
 /** A lower-case UUID from a number, spread over the first hex digits as random ones are. */
 const uuid = (n: number) => {
@@ -157,7 +157,7 @@ const writeJson = (file: string, value: unknown) => {
  * resource past the limit of a file, in the layout a user might have written by hand.
  */
 function largeCatalogue(dataDir: string, extraCompany?: number): void {
-  cpSync(path.join(ROOT, 'data'), dataDir, { recursive: true });
+  cpSync(SAMPLE_DATA, dataDir, { recursive: true });
   const [firstCompany] = readJson(path.join(dataDir, 'company/companies.json'));
   const companies = Array.from({ length: 2000 }, (_, i) => ({
     ...firstCompany,
@@ -188,7 +188,7 @@ async function served(dataDir: string, dir: string): Promise<{ from: string; out
     outDir,
     targetsDir: path.join(dir, 'targets'),
     targets: [],
-    headersPath: path.join(ROOT, '_headers'),
+    headersPath: SAMPLE_HEADERS,
     baseUrl: origin,
     pageSize: PAGE_SIZE,
   });
@@ -260,7 +260,7 @@ describe('an import past the limit of a file', () => {
       outDir: path.join(rebuilt, 'public'),
       targetsDir: path.join(rebuilt, 'targets'),
       targets: [],
-      headersPath: path.join(ROOT, '_headers'),
+      headersPath: SAMPLE_HEADERS,
       ...settings,
     });
     const [expected, actual] = [await readTree(service.outDir), await readTree(path.join(rebuilt, 'public'))];
@@ -290,7 +290,7 @@ describe('an import past the limit of a file', () => {
   it('refuses paginated lists whose pages are of different sizes, which one page size cannot reproduce', async () => {
     const dir = await temp();
     const dataDir = path.join(dir, 'source');
-    cpSync(path.join(ROOT, 'data'), dataDir, { recursive: true });
+    cpSync(SAMPLE_DATA, dataDir, { recursive: true });
     writeJson(
       path.join(dataDir, 'category/all.json'),
       Array.from({ length: 60 }, (_, i) => ({ id: uuid(i + 1), name: `Category ${i}` })),
@@ -304,7 +304,7 @@ describe('an import past the limit of a file', () => {
       outDir: path.join(other, 'public'),
       targetsDir: path.join(other, 'targets'),
       targets: [],
-      headersPath: path.join(ROOT, '_headers'),
+      headersPath: SAMPLE_HEADERS,
       baseUrl: service.from.replace(/\/$/, ''),
       pageSize: 20,
     });

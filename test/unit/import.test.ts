@@ -14,7 +14,7 @@ import { settingsFileText } from '../../scripts/cli/settings-file.ts';
 import { fileFor } from '../../scripts/contract/routes.ts';
 import { DataFolderInUse, type ImportOptions, importService } from '../../scripts/migrate/import.ts';
 import { ImportError, importUrls } from '../../scripts/migrate/read-service.ts';
-import { ROOT } from './helpers/cli.ts';
+import { API, SAMPLE_HEADERS } from '../fixtures/sample.ts';
 import { validCompany, validFair } from './helpers/records.ts';
 import {
   type ServiceLists,
@@ -137,6 +137,7 @@ const paths = () => ({ dataDir: path.join(dir, 'data'), configPath: path.join(di
 function runImport(service: StandInService, options: Partial<ImportOptions> = {}) {
   const lines: string[] = [];
   const done = importService({
+    resources: API,
     from: service.url,
     ...paths(),
     force: false,
@@ -157,15 +158,16 @@ async function expectBuildReproduces(service: StandInService, pages: number): Pr
   const settings = JSON.parse(await readFile(configPath, 'utf8')) as { baseUrl: string; pageSize: number };
   const out = path.join(dir, 'out');
   await build({
+    resources: API,
     dataDir,
     outDir: path.join(out, 'public'),
     targetsDir: path.join(out, 'targets'),
     targets: [],
-    headersPath: path.join(ROOT, '_headers'),
+    headersPath: SAMPLE_HEADERS,
     ...settings,
   });
   // The requests that the build answers with one file each, as the service was asked them.
-  for (const url of importUrls(pages)) {
+  for (const url of importUrls(pages, API)) {
     const [pathPart, query] = url.split('?');
     const file = fileFor(`/${pathPart}`, Object.fromEntries(new URLSearchParams(query)));
     const built = await readFile(path.join(out, 'public', file));
@@ -358,7 +360,7 @@ describe('a record that breaks a rule of the build', () => {
     ]);
     // Word for word what the build says of the folder written.
     const checked = readCatalogue(
-      { dataDir: paths().dataDir, headersPath: path.join(ROOT, '_headers'), pageSize: 3 },
+      { resources: API, dataDir: paths().dataDir, headersPath: SAMPLE_HEADERS, pageSize: 3 },
       () => {},
     );
     await expect(checked).rejects.toThrow(DataErrors);

@@ -1,29 +1,30 @@
-// The JSON Schemas of the source files (scripts/builder/documents/json-schemas.ts, committed in schemas/):
-// (a) the committed files are what schemaFiles() makes (stale otherwise), and .vscode/settings.json
-// maps every resource's files to its schema; (b) a differential test: ajv (draft 2020-12) and zod
+// The JSON Schemas of the source files (scripts/builder/documents/json-schemas.ts), made for the
+// sample project: (a) they are JSON Schema 2020-12 and accept the sample's files; (b) a differential test: ajv (draft 2020-12) and zod
 // reach the same verdict on every record of the sample, of every broken fixture, of fairs whose
 // events are objects and of thousands of records with one value changed, except for the rules
 // JSON Schema cannot express, which are listed here and named in the schemas' descriptions;
 // (c) the comparison itself fails when the two disagree.
 
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv2020/dist/2020.js';
 import fc from 'fast-check';
 import fg from 'fast-glob';
 import { describe, expect, it } from 'vitest';
+import { editorSettingsText } from '../../scripts/builder/documents/json-schemas.ts';
 import { schemaFiles } from '../../scripts/builder/documents/openapi.ts';
 import { DEFAULTS } from '../../scripts/cli/settings.ts';
 import { isCalendarDate } from '../../scripts/contract/resources/fields.ts';
-import { RESOURCES, type ResourceName } from '../../scripts/contract/routes.ts';
+import { API, type ResourceName, SAMPLE_HEADERS } from '../fixtures/sample.ts';
 import { SCHEMAS } from './helpers/schemas.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
-const RESOURCE_NAMES = RESOURCES.map((resource) => resource.name);
+const RESOURCE_NAMES = API.map((resource) => resource.name);
 const FILES = schemaFiles(
   { baseUrl: DEFAULTS.baseUrl, pageSize: DEFAULTS.pageSize },
-  readFileSync(path.join(ROOT, DEFAULTS.headersPath), 'utf8'),
+  readFileSync(SAMPLE_HEADERS, 'utf8'),
+  API,
 );
 
 // biome-ignore lint/suspicious/noExplicitAny: records of every shape, right and wrong
@@ -143,9 +144,11 @@ const disagreements = (resource: ResourceName, records: readonly Raw[]) =>
 /** Every record of the sample and of the broken fixtures, by resource (files that parse as JSON). */
 function sourceRecords(): Map<ResourceName, Raw[]> {
   const records = new Map<ResourceName, Raw[]>(RESOURCE_NAMES.map((name) => [name, []]));
-  const files = fg.sync(['data/*/**/*.json', 'test/fixtures/broken/*/data/*/**/*.json'], { cwd: ROOT });
+  const files = fg.sync(['test/fixtures/sample/data/*/**/*.json', 'test/fixtures/broken/*/data/*/**/*.json'], {
+    cwd: ROOT,
+  });
   for (const file of files) {
-    const resource = file.split('/').at(file.startsWith('data/') ? 1 : 5) as ResourceName;
+    const resource = file.split('/').at(file.startsWith('test/fixtures/sample/') ? 4 : 5) as ResourceName;
     let value: Raw;
     try {
       value = JSON.parse(readFileSync(path.join(ROOT, file), 'utf8'));
@@ -325,17 +328,7 @@ function mutants(record: Raw): Raw[] {
   return [...out, null, 1, 'x', [], [record]];
 }
 
-describe('the committed JSON Schemas', () => {
-  it.each([...FILES.keys()])('%s is what the build makes (stale: run npm run build)', (file) => {
-    expect(readFileSync(path.join(ROOT, file), 'utf8'), `${file} is stale: run npm run build`).toBe(FILES.get(file));
-  });
-
-  it('schemas/ holds no other file', () => {
-    expect(readdirSync(path.join(ROOT, 'schemas')).sort()).toEqual(
-      [...FILES.keys()].map((file) => path.basename(file)).sort(),
-    );
-  });
-
+describe('the JSON Schemas', () => {
   it('are JSON Schema 2020-12 that ajv compiles in strict mode', () => {
     for (const resource of RESOURCE_NAMES) {
       const schema = fileSchema(resource);
@@ -344,20 +337,10 @@ describe('the committed JSON Schemas', () => {
     }
   });
 
-  it('.vscode/settings.json maps data/<resource>/**/*.json to each schema', () => {
-    const settings = JSON.parse(readFileSync(path.join(ROOT, '.vscode/settings.json'), 'utf8'));
-    expect(settings['json.schemas']).toEqual(
-      RESOURCE_NAMES.map((name) => ({
-        fileMatch: [`/data/${name}/**/*.json`],
-        url: `./schemas/${name}.schema.json`,
-      })),
-    );
-  });
-
   it('accept every file of the sample, whether it holds one record or an array', () => {
     for (const resource of RESOURCE_NAMES) {
       const validate = new Ajv2020({ allErrors: true, strictTypes: false }).compile(fileSchema(resource));
-      const files = fg.sync(`data/${resource}/**/*.json`, { cwd: ROOT });
+      const files = fg.sync(`test/fixtures/sample/data/${resource}/**/*.json`, { cwd: ROOT });
       expect(files.length).toBeGreaterThan(0);
       for (const file of files) {
         const value = JSON.parse(readFileSync(path.join(ROOT, file), 'utf8'));
@@ -517,5 +500,27 @@ describe('the comparison fails when ajv and zod disagree', () => {
       record.properties.street.minLength = 1;
     });
     expect(disagreement('company', validate, { ...company, street: '' })).toMatch(/rejects \["\/street"\]/);
+  });
+});
+
+describe("the editor's mapping (editorSettingsText)", () => {
+  const mapping = (text: string) => JSON.parse(text.replace(/^\s*\/\/.*$/gm, ''))['json.schemas'];
+
+  it('maps each list to its schema, in a new file as in one the user wrote, keeping their settings', () => {
+    const expected = RESOURCE_NAMES.map((name) => ({
+      fileMatch: [`/data/${name}/**/*.json`],
+      url: `./schemas/${name}.schema.json`,
+    }));
+    expect(mapping(editorSettingsText(undefined, API))).toEqual(expected);
+    const mine =
+      '{\n  // my own\n  "editor.tabSize": 4,\n  "json.schemas": [{ "fileMatch": ["/x"], "url": "./x.json" }]\n}\n';
+    const kept = editorSettingsText(mine, API);
+    expect(kept).toContain('// my own\n  "editor.tabSize": 4,');
+    expect(mapping(kept)).toEqual(expected);
+    expect(editorSettingsText(kept, API)).toBe(kept);
+  });
+
+  it('follows the declarations: one list fewer is one mapping fewer', () => {
+    expect(mapping(editorSettingsText(undefined, API.slice(1)))).toHaveLength(API.length - 1);
   });
 });

@@ -14,7 +14,7 @@ import { build } from '../../scripts/builder/build.ts';
 import { verifyRequests } from '../../scripts/migrate/verify-requests.ts';
 import { freePort } from '../e2e/targets/process.ts';
 import type { RunningTarget, Target } from '../e2e/targets/target.ts';
-import { ROOT } from './helpers/cli.ts';
+import { API, SAMPLE_DATA, SAMPLE_HEADERS } from '../fixtures/sample.ts';
 import { installedWebServers, localInProcess } from './helpers/web-servers.ts';
 
 const installed = installedWebServers('the kept ETags');
@@ -85,13 +85,14 @@ describe('a rebuild after a one-record edit, under the running servers', () => {
   beforeAll(async () => {
     dir = await mkdtemp(path.join(os.tmpdir(), 'kept-files-'));
     const dataDir = path.join(dir, 'data');
-    await cp(path.join(ROOT, 'data'), dataDir, { recursive: true });
+    await cp(SAMPLE_DATA, dataDir, { recursive: true });
     const publicDir = path.join(dir, 'public');
     const targetsDir = path.join(dir, 'targets');
     const schemasDir = path.join(dir, 'schemas');
     const options = {
+      resources: API,
       dataDir,
-      headersPath: path.join(ROOT, '_headers'),
+      headersPath: SAMPLE_HEADERS,
       outDir: publicDir,
       targetsDir,
       schemasDir,
@@ -100,7 +101,9 @@ describe('a rebuild after a one-record edit, under the running servers', () => {
       pageSize: 10,
     };
     const result = await build(options);
-    urls = [...new Set(verifyRequests(result.routes).flatMap(({ method, url }) => (method === 'GET' ? [url] : [])))];
+    urls = [
+      ...new Set(verifyRequests(result.routes, API).flatMap(({ method, url }) => (method === 'GET' ? [url] : []))),
+    ];
     for (const server of TARGETS) {
       const workDir = path.join(dir, `work-${server.name}`);
       await mkdir(workDir);

@@ -7,6 +7,7 @@ import { cp, mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'n
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SAMPLE_HEADERS } from '../fixtures/sample.ts';
 import { cleanEnv, GOOD_DATA, ROOT } from './helpers/cli.ts';
 
 let project: string;
@@ -14,7 +15,7 @@ let project: string;
 beforeAll(async () => {
   project = await mkdtemp(path.join(os.tmpdir(), 'launcher-'));
   await cp(path.join(ROOT, 'scripts'), path.join(project, 'scripts'), { recursive: true });
-  await cp(path.join(ROOT, '_headers'), path.join(project, '_headers'));
+  await cp(SAMPLE_HEADERS, path.join(project, '_headers'));
   await mkdir(path.join(project, 'node_modules'));
   for (const entry of await readdir(path.join(ROOT, 'node_modules'))) {
     if (entry !== '.cache')

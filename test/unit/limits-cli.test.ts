@@ -7,6 +7,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { SAMPLE_HEADERS } from '../fixtures/sample.ts';
 import { GOOD_DATA, outputArgs, ROOT, runCommand } from './helpers/cli.ts';
 import { readTreeText, tempDirs } from './helpers/tree.ts';
 
@@ -16,7 +17,7 @@ const tempDir = tempDirs('limits-cli-');
 async function headersWith(dir: string, extra: number): Promise<string> {
   const file = path.join(dir, '_headers');
   const rules = Array.from({ length: extra }, (_, index) => `/extra-${index}/\n  X-Extra: ${index}\n`);
-  await writeFile(file, `${await readFile(path.join(ROOT, '_headers'), 'utf8')}${rules.join('')}`);
+  await writeFile(file, `${await readFile(SAMPLE_HEADERS, 'utf8')}${rules.join('')}`);
   return file;
 }
 

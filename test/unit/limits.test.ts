@@ -8,12 +8,12 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { build } from '../../scripts/builder/build.ts';
-import { RESOURCES, routingOf } from '../../scripts/contract/routes.ts';
+import { routingOf } from '../../scripts/contract/routes.ts';
 import { manifestFile, PART_BYTES, partFile } from '../../scripts/shared/parts.ts';
 import { LIMITS } from '../../scripts/targets/index.ts';
 import { type Built, checkLimits, countRules, formatFinding, type Limit } from '../../scripts/targets/limits.ts';
 import { TARGET_NAMES } from '../../scripts/targets/names.ts';
-import { ROOT } from './helpers/cli.ts';
+import { API, SAMPLE_DATA, SAMPLE_HEADERS } from '../fixtures/sample.ts';
 import { readTree } from './helpers/tree.ts';
 
 const CHECKED = ['cloudflare-workers', 'cloudflare-pages-static', 'netlify', 'vercel'];
@@ -33,8 +33,9 @@ async function buildSample(pageSize: number): Promise<Made> {
   const outDir = path.join(dir, `public-${pageSize}`);
   const targetsDir = path.join(dir, `targets-${pageSize}`);
   await build({
-    dataDir: path.join(ROOT, 'data'),
-    headersPath: path.join(ROOT, '_headers'),
+    resources: API,
+    dataDir: SAMPLE_DATA,
+    headersPath: SAMPLE_HEADERS,
     outDir,
     targetsDir,
     baseUrl: 'http://localhost:3000',
@@ -63,7 +64,14 @@ function sample(pageSize: number): Made {
 
 function built(of: Made, target: string, changes: Partial<Built> = {}): Built {
   const sizes = new Map([...of.output].map(([file, text]) => [file, Buffer.byteLength(text)]));
-  return { output: of.output, sizes, targetFiles: of.targets.get(target) ?? new Map(), plan: 'free', ...changes };
+  return {
+    output: of.output,
+    sizes,
+    targetFiles: of.targets.get(target) ?? new Map(),
+    plan: 'free',
+    resources: API,
+    ...changes,
+  };
 }
 
 function check(of: Made, target: string, limits: readonly Limit[], changes: Partial<Built> = {}): string[] {
@@ -172,12 +180,12 @@ describe('file sizes and counts, on measured sizes', () => {
     const of = sample(10);
     const sizes = new Map([...built(of, 'x').sizes, ['category/page=2.json', 26 * MIB]]);
     const category = { name: 'category', path: '/category/', title: 'Category List', orderingFields: [] };
-    const resources = [...routingOf(RESOURCES), { ...category, paginated: true }];
+    const resources = [...routingOf(API), { ...category, paginated: true }];
     const limits = LIMITS['cloudflare-pages-static'];
     expect(check(of, 'cloudflare-pages-static', limits, { sizes, resources })[0]).toContain(
       'use a smaller --page-size, or another target',
     );
-    const unpaginated = [...routingOf(RESOURCES), { ...category, paginated: false }];
+    const unpaginated = [...routingOf(API), { ...category, paginated: false }];
     expect(check(of, 'cloudflare-pages-static', limits, { sizes, resources: unpaginated })[0]).toContain(
       'Cloudflare Pages; use another target',
     );
@@ -245,7 +253,7 @@ describe('file sizes and counts, on measured sizes', () => {
   it('the list sorted whole is each one whose declaration takes ?ordering=, not only the events', () => {
     const of = sample(10);
     const tag = { name: 'tag', path: '/tag/', title: 'Tag', orderingFields: ['name'], paginated: false };
-    const resources = [...RESOURCES, tag];
+    const resources = [...API, tag];
     const sizes = (file: string, bytes: number) => new Map([...built(of, 'x').sizes, [file, bytes]]);
     const over = (target: keyof typeof LIMITS, file: string, bytes: number) =>
       check(of, target, LIMITS[target], { sizes: sizes(file, bytes), resources }).map((line) => line.split(';')[0]);

@@ -7,21 +7,27 @@ import { describe, expect, it } from 'vitest';
 import { readCatalogue } from '../../scripts/builder/pipeline/catalogue.ts';
 import { recordTexts, renderLists } from '../../scripts/builder/pipeline/render.ts';
 import { bytesOf, Pieces } from '../../scripts/shared/file-body.ts';
+import { API, SAMPLE_DATA, SAMPLE_HEADERS } from '../fixtures/sample.ts';
 
-const ROOT = path.resolve(import.meta.dirname, '../..');
+const _ROOT = path.resolve(import.meta.dirname, '../..');
 const SETTINGS = { baseUrl: 'https://api.example.com', pageSize: 10 };
 
 describe('lists from kept bytes', () => {
   it("give every list's bytes as its text does, the first time and again", async () => {
     const { catalogue, routes } = await readCatalogue(
-      { dataDir: path.join(ROOT, 'data'), headersPath: path.join(ROOT, '_headers'), pageSize: SETTINGS.pageSize },
+      {
+        resources: API,
+        dataDir: SAMPLE_DATA,
+        headersPath: SAMPLE_HEADERS,
+        pageSize: SETTINGS.pageSize,
+      },
       () => {},
     );
-    const asText = new Map(renderLists(catalogue, SETTINGS, routes));
+    const asText = new Map(renderLists(catalogue, SETTINGS, routes, API));
     const texts = recordTexts();
     // As the preview does: its first publication keeps the records' bytes, each change reuses them.
-    const first = new Map(renderLists(catalogue, SETTINGS, routes, { texts }));
-    const again = new Map(renderLists(catalogue, SETTINGS, routes, { texts }));
+    const first = new Map(renderLists(catalogue, SETTINGS, routes, API, { texts }));
+    const again = new Map(renderLists(catalogue, SETTINGS, routes, API, { texts }));
     const pieces = [...again.values()].filter((body) => body instanceof Pieces);
     // The company list and every event ordering at least.
     expect(pieces.length).toBeGreaterThan(2);

@@ -12,6 +12,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { formatDataError } from '../../scripts/builder/pipeline/errors.ts';
 import { load } from '../../scripts/builder/pipeline/load.ts';
 import { validate } from '../../scripts/builder/pipeline/validate.ts';
+import { API } from '../fixtures/sample.ts';
 
 let dir: string;
 
@@ -33,7 +34,10 @@ async function files(entries: Record<string, string | Buffer>): Promise<void> {
 
 /** The error lines, with the temp folder written as `data`. */
 async function errorLines(): Promise<string[]> {
-  const { errors } = await load(dir);
+  const { errors } = await load(
+    dir,
+    API.map((resource) => resource.name),
+  );
   return errors
     .map(formatDataError)
     .map((line) => line.replaceAll(dir, 'data'))
@@ -49,7 +53,10 @@ describe('load: records', () => {
       'event/pair.json': '[{"id": 2, "name": "\\ud83d\\ude00"}, {"id": 3}]',
       'event/lone.json': '{"id": 4, "name": "\\uDC00"}',
     });
-    const { records, errors } = await load(dir);
+    const { records, errors } = await load(
+      dir,
+      API.map((resource) => resource.name),
+    );
     expect(errors).toEqual([]);
     expect(records.map((r) => [path.basename(r.file), r.value])).toEqual([
       ['accent.json', { id: 1, name: 'café' }],
@@ -57,7 +64,7 @@ describe('load: records', () => {
       ['pair.json', { id: 2, name: '😀' }],
       ['pair.json', { id: 3 }],
     ]);
-    const lines = validate(records)
+    const lines = validate(records, API)
       .errors.map(formatDataError)
       .filter((line) => line.includes('surrogate'));
     expect(lines.map((line) => line.replaceAll(dir, 'data'))).toEqual([
@@ -67,7 +74,12 @@ describe('load: records', () => {
 
   it('reads a one-record file as a record with index null', async () => {
     await files({ 'event/one.json': '{"id": 5, "name": "Expo"}' });
-    expect(await load(dir)).toEqual({
+    expect(
+      await load(
+        dir,
+        API.map((resource) => resource.name),
+      ),
+    ).toEqual({
       records: [
         { resource: 'event', file: path.join(dir, 'event/one.json'), index: null, value: { id: 5, name: 'Expo' } },
       ],
@@ -81,7 +93,10 @@ describe('load: records', () => {
 
   it('reads an array file as one record per element, with its index', async () => {
     await files({ 'company/all.json': '[{"id": 1}, {"id": 2}, {"id": 3}]' });
-    const { records, errors } = await load(dir);
+    const { records, errors } = await load(
+      dir,
+      API.map((resource) => resource.name),
+    );
     expect(errors).toEqual([]);
     expect(records.map((r) => [r.resource, r.index, r.value])).toEqual([
       ['company', 0, { id: 1 }],
@@ -92,7 +107,12 @@ describe('load: records', () => {
 
   it('reads an empty array as no records, without an error', async () => {
     await files({ 'virtualfair/none.json': '[]' });
-    expect(await load(dir)).toMatchObject({ records: [], errors: [], files: 1 });
+    expect(
+      await load(
+        dir,
+        API.map((resource) => resource.name),
+      ),
+    ).toMatchObject({ records: [], errors: [], files: 1 });
   });
 
   it('reads files in path (code-point) order, folders included', async () => {
@@ -107,7 +127,14 @@ describe('load: records', () => {
       'company/x.json': '{"n": "company/x"}',
       'virtualbooth-texture/t.json': '{"n": "virtualbooth-texture/t"}',
     });
-    const { records, errors, files: count } = await load(dir);
+    const {
+      records,
+      errors,
+      files: count,
+    } = await load(
+      dir,
+      API.map((resource) => resource.name),
+    );
     expect(errors).toEqual([]);
     expect(count).toBe(9);
     expect(records.map((r) => (r.value as { n: string }).n)).toEqual([
@@ -137,7 +164,10 @@ describe('load: records', () => {
   });
 
   it('names files with the data folder as given', async () => {
-    const { records } = await load('test/fixtures/good/data');
+    const { records } = await load(
+      'test/fixtures/good/data',
+      API.map((resource) => resource.name),
+    );
     expect([...new Set(records.map((r) => r.file))]).toEqual([
       'test/fixtures/good/data/company/companies.json',
       'test/fixtures/good/data/event/events.json',
@@ -151,14 +181,22 @@ describe('load: records', () => {
     await files({
       'event/bom.json': Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('{"name": "Köln"}')]),
     });
-    const { records, errors } = await load(dir);
+    const { records, errors } = await load(
+      dir,
+      API.map((resource) => resource.name),
+    );
     expect(errors).toEqual([]);
     expect(records.map((r) => r.value)).toEqual([{ name: 'Köln' }]);
   });
 
   it('counts the files and their bytes', async () => {
     await files({ 'event/a.json': '{"name": "é"}', 'event/b.json': '[]' });
-    expect(await load(dir)).toMatchObject({ files: 2, bytes: 16 });
+    expect(
+      await load(
+        dir,
+        API.map((resource) => resource.name),
+      ),
+    ).toMatchObject({ files: 2, bytes: 16 });
   });
 });
 
@@ -177,7 +215,14 @@ describe('load: malformed JSON, at file:line:column', () => {
   ])('%s', async (_label, text, message) => {
     await files({ 'event/bad.json': text });
     expect(await errorLines()).toEqual([`data/event/bad.json${message}`]);
-    expect((await load(dir)).records).toEqual([]);
+    expect(
+      (
+        await load(
+          dir,
+          API.map((resource) => resource.name),
+        )
+      ).records,
+    ).toEqual([]);
   });
 
   it('counts the column after a BOM from the first character of the text', async () => {
@@ -187,12 +232,22 @@ describe('load: malformed JSON, at file:line:column', () => {
 
   it('marks the resources whose files could not all be parsed', async () => {
     await files({ 'event/bad.json': '[', 'event/good.json': '{"id": 1}', 'company/c.json': '[]' });
-    expect((await load(dir)).incomplete).toEqual(new Set(['event']));
+    expect(
+      (
+        await load(
+          dir,
+          API.map((resource) => resource.name),
+        )
+      ).incomplete,
+    ).toEqual(new Set(['event']));
   });
 
   it('reports every malformed file and still reads the good ones', async () => {
     await files({ 'event/a.json': '[', 'event/b.json': '{"id": 1}', 'company/c.json': '{' });
-    const { records } = await load(dir);
+    const { records } = await load(
+      dir,
+      API.map((resource) => resource.name),
+    );
     expect(records.map((r) => r.value)).toEqual([{ id: 1 }]);
     expect(await errorLines()).toEqual([
       'data/company/c.json:1:2: malformed JSON: close brace expected',
@@ -205,7 +260,14 @@ describe('load: top-level values that are not records', () => {
   it.each([['5'], ['"text"'], ['null'], ['true']])('%s', async (text) => {
     await files({ 'company/c.json': text });
     expect(await errorLines()).toEqual(['data/company/c.json: expected a record object or an array of records']);
-    expect((await load(dir)).records).toEqual([]);
+    expect(
+      (
+        await load(
+          dir,
+          API.map((resource) => resource.name),
+        )
+      ).records,
+    ).toEqual([]);
   });
 });
 
@@ -220,7 +282,10 @@ describe('load: array elements that are not records', () => {
   ])('%s', async (element, shown) => {
     await files({ 'virtualfair/f.json': `[{"id": 1}, ${element}]` });
     expect(await errorLines()).toEqual([`data/virtualfair/f.json#/1: expected a record object, got ${shown}`]);
-    const { records, incomplete } = await load(dir);
+    const { records, incomplete } = await load(
+      dir,
+      API.map((resource) => resource.name),
+    );
     expect(records.map((r) => [r.index, r.value])).toEqual([[0, { id: 1 }]]);
     expect(incomplete).toEqual(new Set(['virtualfair']));
   });
@@ -238,14 +303,24 @@ describe('load: files outside the four resource folders', () => {
   ])('%s (%s)', async (_label, name) => {
     await files({ [name]: '{}', 'event/ok.json': '{"id": 1}' });
     expect(await errorLines()).toEqual([`data/${name}: ${STRAY}`]);
-    expect((await load(dir)).records.map((r) => r.value)).toEqual([{ id: 1 }]);
+    expect(
+      (
+        await load(
+          dir,
+          API.map((resource) => resource.name),
+        )
+      ).records.map((r) => r.value),
+    ).toEqual([{ id: 1 }]);
   });
 
   it('reports a broken symbolic link, which cannot be read, and reads a folder named like a file as a folder', async () => {
     await files({ 'event/ok.json': '{"id": 1}', 'company/folder.json/c.json': '{"id": 2}' });
     await symlink(path.join(dir, 'nowhere.json'), path.join(dir, 'event/broken.json'));
     expect(await errorLines()).toEqual(['data/event/broken.json: expected a readable file, got ENOENT']);
-    const { records, incomplete } = await load(dir);
+    const { records, incomplete } = await load(
+      dir,
+      API.map((resource) => resource.name),
+    );
     expect(records.map((r) => [path.relative(dir, r.file), r.value])).toEqual([
       ['company/folder.json/c.json', { id: 2 }],
       ['event/ok.json', { id: 1 }],
@@ -266,7 +341,10 @@ describe('load: files outside the four resource folders', () => {
 
 /** The warning lines, with the temp folder written as `data`. */
 async function warningLines(): Promise<string[]> {
-  const { warnings } = await load(dir);
+  const { warnings } = await load(
+    dir,
+    API.map((resource) => resource.name),
+  );
   return warnings.map(formatDataError).map((line) => line.replaceAll(dir, 'data'));
 }
 
@@ -305,7 +383,10 @@ describe('load: source bytes read strictly, one line naming the file and the pla
   ])('%s', async (_label, content, line) => {
     await files({ 'event/e.json': content, 'event/ok.json': '{"id": 3}' });
     expect(await errorLines()).toEqual([line]);
-    const { records, incomplete } = await load(dir);
+    const { records, incomplete } = await load(
+      dir,
+      API.map((resource) => resource.name),
+    );
     expect(records.map((r) => r.value)).toEqual([{ id: 3 }]);
     expect(incomplete).toEqual(new Set(['event']));
   });
@@ -317,7 +398,10 @@ describe('load: the file system read strictly', () => {
     await mkdir(path.join(dir, 'event'));
     await symlink('../shared/one.json', path.join(dir, 'event/one.json'));
     await symlink(path.join(dir, 'shared/more'), path.join(dir, 'event/more'));
-    const { records } = await load(dir);
+    const { records } = await load(
+      dir,
+      API.map((resource) => resource.name),
+    );
     expect(records.filter((r) => r.resource === 'event').map((r) => [path.relative(dir, r.file), r.value])).toEqual([
       ['event/more/two.json', { id: 2 }],
       ['event/one.json', { id: 1 }],
@@ -331,7 +415,10 @@ describe('load: the file system read strictly', () => {
       await files({ 'event/ok.json': '{"id": 1}' });
       await symlink(path.join(outside, 'secret.json'), path.join(dir, 'event/secret.json'));
       await symlink(outside, path.join(dir, 'company'));
-      const { records, incomplete } = await load(dir);
+      const { records, incomplete } = await load(
+        dir,
+        API.map((resource) => resource.name),
+      );
       expect(records.map((r) => r.value)).toEqual([{ id: 1 }]);
       expect(incomplete).toEqual(new Set(['event']));
       const lines = (await errorLines()).map((line) => line.replaceAll(outside, 'OUTSIDE'));
@@ -356,7 +443,14 @@ describe('load: the file system read strictly', () => {
       'data/event/here: a symbolic link loop (the link leads to a folder above it): remove the link',
       'data/event/up: a symbolic link loop (the link leads to a folder above it): remove the link',
     ]);
-    expect((await load(dir)).records.map((r) => r.value)).toEqual([{ id: 1 }]);
+    expect(
+      (
+        await load(
+          dir,
+          API.map((resource) => resource.name),
+        )
+      ).records.map((r) => r.value),
+    ).toEqual([{ id: 1 }]);
   });
 
   it('refuses a FIFO named *.json without opening it (opening one would wait forever)', async () => {
@@ -367,7 +461,14 @@ describe('load: the file system read strictly', () => {
       'data/event/pipe.json: a FIFO (named pipe) is not source data: remove it',
       'data/event/to-pipe.json: a symbolic link to a FIFO (named pipe), which is not source data: remove it',
     ]);
-    expect((await load(dir)).incomplete).toEqual(new Set(['event']));
+    expect(
+      (
+        await load(
+          dir,
+          API.map((resource) => resource.name),
+        )
+      ).incomplete,
+    ).toEqual(new Set(['event']));
   }, 5000);
 
   it('refuses a socket and a device file', async () => {
@@ -401,7 +502,14 @@ describe('load: the file system read strictly', () => {
     ];
     await files({ 'event/e.json': '{"id": 1}', ...Object.fromEntries(junk.map((name) => [name, 'x'])) });
     expect(await errorLines()).toEqual([]);
-    expect((await load(dir)).records.map((r) => r.value)).toEqual([{ id: 1 }]);
+    expect(
+      (
+        await load(
+          dir,
+          API.map((resource) => resource.name),
+        )
+      ).records.map((r) => r.value),
+    ).toEqual([{ id: 1 }]);
     const reason = 'skipped: a file the system or an editor makes, not source data';
     expect(await warningLines()).toEqual(
       [

@@ -13,8 +13,8 @@ import { createApiServer, listen } from '../../scripts/respond/node-server.ts';
 import { nginx } from '../e2e/targets/nginx.ts';
 import { freePort } from '../e2e/targets/process.ts';
 import type { RunningTarget } from '../e2e/targets/target.ts';
+import { API, SAMPLE_DATA, SAMPLE_HEADERS } from '../fixtures/sample.ts';
 import { findProgram, reportMissing } from '../installed.ts';
-import { ROOT } from './helpers/cli.ts';
 
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding']);
 /** What identifies the server software, which the local server need not claim. */
@@ -60,19 +60,20 @@ describe.skipIf(!installed)('the local server and the nginx target', () => {
     const publicDir = path.join(dir, 'public');
     const targetsDir = path.join(dir, 'targets');
     const result = await build({
-      dataDir: path.join(ROOT, 'data'),
-      headersPath: path.join(ROOT, '_headers'),
+      resources: API,
+      dataDir: SAMPLE_DATA,
+      headersPath: SAMPLE_HEADERS,
       outDir: publicDir,
       targetsDir,
       targets: ['nginx'],
       baseUrl: `http://127.0.0.1:${port}`,
       pageSize: 10,
     });
-    requests = verifyRequests(result.routes);
+    requests = verifyRequests(result.routes, API);
     routeCount = result.routes.length;
     await mkdir(path.join(dir, 'work'));
     deployed = await nginx.start({ publicDir, targetsDir, port, workDir: path.join(dir, 'work') });
-    local = createApiServer(publicDir);
+    local = createApiServer(publicDir, API);
     localOrigin = await listen(local, '127.0.0.1', 0);
   }, 60_000);
 

@@ -12,8 +12,8 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { build } from '../../scripts/builder/build.ts';
 import { netlify } from '../e2e/targets/netlify.ts';
 import { freePort } from '../e2e/targets/process.ts';
+import { API, SAMPLE_DATA, SAMPLE_HEADERS } from '../fixtures/sample.ts';
 import { findProgram, reportMissing } from '../installed.ts';
-import { ROOT } from './helpers/cli.ts';
 
 const installed = findProgram(netlify.needs?.names ?? []) !== undefined;
 if (!installed) reportMissing(netlify.needs?.what ?? 'netlify', "the Netlify target's start on a taken port");
@@ -23,8 +23,9 @@ let dir: string;
 beforeAll(async () => {
   dir = await mkdtemp(path.join(os.tmpdir(), 'netlify-start-'));
   await build({
-    dataDir: path.join(ROOT, 'data'),
-    headersPath: path.join(ROOT, '_headers'),
+    resources: API,
+    dataDir: SAMPLE_DATA,
+    headersPath: SAMPLE_HEADERS,
     outDir: path.join(dir, 'public'),
     targetsDir: path.join(dir, 'targets'),
     targets: ['netlify'],

@@ -28,21 +28,23 @@ import {
   optionsFile,
   planRoutes,
   REJECTED_METHODS,
-  RESOURCES,
   UNSUPPORTED_ORDERING_FILE,
 } from '../../scripts/contract/routes.ts';
+import { API, SAMPLE_HEADERS } from '../fixtures/sample.ts';
+import { builtSample } from './helpers/sample-output.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
 // biome-ignore lint/suspicious/noExplicitAny: the document is read as plain JSON
 type Doc = any;
 
-const HEADERS_FILE = readFileSync(path.join(ROOT, DEFAULTS.headersPath), 'utf8');
+const HEADERS_FILE = readFileSync(SAMPLE_HEADERS, 'utf8');
 const SETTINGS: { baseUrl: string; pageSize: number } = { baseUrl: DEFAULTS.baseUrl, pageSize: DEFAULTS.pageSize };
 const documentOf = (settings = SETTINGS, headersFile = HEADERS_FILE): Doc =>
-  JSON.parse(schemaFiles(settings, headersFile).get('schemas/openapi.json') as string);
+  JSON.parse(schemaFiles(settings, headersFile, API).get('schemas/openapi.json') as string);
 const DOC = documentOf();
-const PUBLIC = path.join(ROOT, DEFAULTS.outDir);
+/** The sample built with the default settings, whose answers the document describes. */
+const PUBLIC = await builtSample();
 const METHODS = ['get', 'head', 'options', 'post', 'put', 'patch', 'delete', 'trace'];
 
 const escapePointer = (segment: string) => segment.replaceAll('~', '~0').replaceAll('/', '~1');
@@ -76,10 +78,8 @@ describe('schemas/openapi.json', () => {
   });
 
   it('has the four paths, each without its slash as a 301 keeping the query', () => {
-    expect(Object.keys(DOC.paths)).toEqual(
-      RESOURCES.flatMap((resource) => [resource.path, resource.path.slice(0, -1)]),
-    );
-    for (const resource of RESOURCES) {
+    expect(Object.keys(DOC.paths)).toEqual(API.flatMap((resource) => [resource.path, resource.path.slice(0, -1)]));
+    for (const resource of API) {
       expect(Object.keys(DOC.paths[resource.path])).toEqual(METHODS);
       const redirect = DOC.paths[resource.path.slice(0, -1)];
       expect(Object.keys(redirect)).toEqual(['get', 'head']);
@@ -142,11 +142,11 @@ const read = (file: string) => JSON.parse(readFileSync(path.join(PUBLIC, file), 
 /** Every answer file of public/ with the pointer of each response schema it must meet. */
 function answers(): Array<[file: string, pointer: string]> {
   const texturePages = pageCount(read('virtualbooth-texture/index.json').count, DEFAULTS.pageSize);
-  const list: Array<[string, string]> = planRoutes(texturePages).map((route) => [
+  const list: Array<[string, string]> = planRoutes(texturePages, API).map((route) => [
     route.file,
     bodyPointer(route.path, 'get', '200'),
   ]);
-  for (const resource of RESOURCES) {
+  for (const resource of API) {
     list.push([NOT_FOUND_FILE, bodyPointer(resource.path, 'get', '404')]);
     list.push([NOT_FOUND_FILE, bodyPointer(resource.path, 'options', '404')]);
     list.push([optionsFile(resource.name), bodyPointer(resource.path, 'options', '200')]);
@@ -200,9 +200,9 @@ describe('every answer in public/ validates against its response schema (ajv)', 
         (value, index): SourceRecord => ({ resource: 'event', file: 'events.json', index, value }),
       ),
     ];
-    const { catalogue, errors } = validate(records);
+    const { catalogue, errors } = validate(records, API);
     expect(errors).toEqual([]);
-    const files = render(catalogue, routesOf(catalogue, SETTINGS.pageSize), HEADERS_FILE, SETTINGS);
+    const files = render(catalogue, routesOf(catalogue, SETTINGS.pageSize, API), HEADERS_FILE, SETTINGS, API);
     const body = JSON.parse(files.get('virtualfair/index.json') as string);
     expect(body[0].events).toHaveLength(events.length);
     const validateFairs = validatorFor(bodyPointer('/virtualfair/', 'get', '200'));
@@ -221,7 +221,7 @@ describe('every answer in public/ validates against its response schema (ajv)', 
 describe('with filters, search and ordering in the settings (test/fixtures/filters/)', () => {
   const settingsPath = path.join(ROOT, 'test/fixtures/filters/static-api.config.json');
   const { resources: resourceSettings } = JSON.parse(readFileSync(settingsPath, 'utf8'));
-  const { resources } = withDeclaredQueries({ resources: RESOURCES, resourceSettings, configPath: settingsPath });
+  const { resources } = withDeclaredQueries({ resources: API, resourceSettings, configPath: settingsPath });
   const doc: Doc = JSON.parse(schemaFiles(SETTINGS, HEADERS_FILE, resources).get('schemas/openapi.json') as string);
   const names = (apiPath: string) =>
     doc.paths[apiPath].get.parameters.map((parameter: Doc) => parameter.name ?? parameter.$ref.split('/').at(-1));

@@ -23,7 +23,7 @@ import { createApiServer, listen } from '../../scripts/respond/node-server.ts';
 import { API_HEADERS } from '../e2e/lib/contract.ts';
 import { freePort } from '../e2e/targets/process.ts';
 import type { RunningTarget } from '../e2e/targets/target.ts';
-import { ROOT } from './helpers/cli.ts';
+import { API, SAMPLE_DATA, SAMPLE_HEADERS } from '../fixtures/sample.ts';
 import { readTreeText } from './helpers/tree.ts';
 import { compileVercel, vercelRouter } from './helpers/vercel-routes.ts';
 import { installedWebServers } from './helpers/web-servers.ts';
@@ -54,7 +54,7 @@ let localOrigin: string;
 
 /** The sample data, with companies of odd cities and a dozen textures of one name. */
 function awkwardData(dataDir: string): void {
-  cpSync(path.join(ROOT, 'data'), dataDir, { recursive: true });
+  cpSync(SAMPLE_DATA, dataDir, { recursive: true });
   const companies = JSON.parse(readFileSync(path.join(dataDir, 'company', 'companies.json'), 'utf8')) as Array<
     Record<string, unknown>
   >;
@@ -77,7 +77,7 @@ function awkwardData(dataDir: string): void {
 
 const options = () => ({
   dataDir: path.join(dir, 'data'),
-  headersPath: path.join(ROOT, '_headers'),
+  headersPath: SAMPLE_HEADERS,
   outDir: publicDir,
   targetsDir,
   baseUrl: BASE_URL,
@@ -90,9 +90,9 @@ beforeAll(async () => {
   publicDir = path.join(dir, 'public');
   targetsDir = path.join(dir, 'targets');
   awkwardData(path.join(dir, 'data'));
-  await build({ ...options(), targets: ['nginx', 'caddy', 'apache', 'vercel'] });
-  const { resources } = withDeclaredQueries({ ...options(), resources: undefined });
-  local = createApiServer(publicDir, routingOf(resources ?? []));
+  await build({ resources: API, ...options(), targets: ['nginx', 'caddy', 'apache', 'vercel'] });
+  const { resources } = withDeclaredQueries({ ...options(), resources: API });
+  local = createApiServer(publicDir, routingOf(resources));
   localOrigin = await listen(local, '127.0.0.1', 0);
 }, 60_000);
 
@@ -184,7 +184,12 @@ describe('prerendered_filters', () => {
   it('is deterministic: a second build writes the same files', async () => {
     const again = path.join(dir, 'again');
     mkdirSync(again);
-    await build({ ...options(), outDir: path.join(again, 'public'), targetsDir: path.join(again, 'targets') });
+    await build({
+      resources: API,
+      ...options(),
+      outDir: path.join(again, 'public'),
+      targetsDir: path.join(again, 'targets'),
+    });
     const [first, second] = await Promise.all([readTreeText(publicDir), readTreeText(path.join(again, 'public'))]);
     expect(second).toEqual(first);
     for (const target of ['nginx', 'caddy', 'apache', 'vercel']) {
@@ -223,7 +228,7 @@ describe('prerendered_filters', () => {
   it("checks vercel.json's rewrites against Vercel's 2,048 routes: past it Vercel is refused, the others written", async () => {
     const many = path.join(dir, 'many');
     const dataDir = path.join(many, 'data');
-    cpSync(path.join(ROOT, 'data'), dataDir, { recursive: true });
+    cpSync(SAMPLE_DATA, dataDir, { recursive: true });
     const model = (JSON.parse(readFileSync(path.join(dataDir, 'company', 'companies.json'), 'utf8')) as object[])[0];
     // Each id a value, with two rewrites (without and with a valid format): past 2,048 with the sample's.
     const extra = Array.from({ length: 1000 }, (_, i) => ({ ...model, id: 800001 + i, name: `Extra ${i}` }));
@@ -236,11 +241,11 @@ describe('prerendered_filters', () => {
       outDir: path.join(many, 'public'),
       targetsDir: path.join(many, 'targets'),
     };
-    await expect(build({ ...manyOptions, targets: ['vercel', 'nginx'] })).rejects.toThrow(
+    await expect(build({ resources: API, ...manyOptions, targets: ['vercel', 'nginx'] })).rejects.toThrow(
       /^vercel: .*vercel\.json has 2,\d{3} rules, over the limit of 2,048 routes/,
     );
     const warnings: string[] = [];
-    await build({ ...manyOptions, targets: undefined, warn: (line) => warnings.push(line) });
+    await build({ resources: API, ...manyOptions, targets: undefined, warn: (line) => warnings.push(line) });
     expect(warnings.join('\n')).toMatch(/^vercel is left out/m);
     expect(readdirSync(manyOptions.targetsDir).sort()).toEqual(
       ['apache', 'caddy', 'cloudflare-pages', 'cloudflare-workers', 'netlify', 'nginx'].sort(),

@@ -15,9 +15,10 @@ import {
   recordsManifestFile,
   recordsPartFile,
 } from '../../scripts/contract/query.ts';
-import { RESOURCES } from '../../scripts/contract/routes.ts';
+
 import { searchField } from '../../scripts/contract/search.ts';
 import { bodyBytes, type ChunkedBody, createHandler, type FileStore } from '../../scripts/respond/handler.ts';
+import { API } from '../fixtures/sample.ts';
 import { searchMatcher } from './helpers/record-match.ts';
 
 const SETTINGS: QuerySettings = {
@@ -27,7 +28,7 @@ const SETTINGS: QuerySettings = {
   prerendered: [],
 };
 const COMPANY = {
-  ...(RESOURCES.find(({ name }) => name === 'company') as (typeof RESOURCES)[number]),
+  ...(API.find(({ name }) => name === 'company') as (typeof API)[number]),
   query: SETTINGS,
 };
 

@@ -18,6 +18,7 @@ import {
 } from '../../scripts/contract/query.ts';
 import { resolve } from '../../scripts/contract/routes.ts';
 import { searchField } from '../../scripts/contract/search.ts';
+import { API } from '../fixtures/sample.ts';
 import { searchMatcher } from './helpers/record-match.ts';
 
 const SETTINGS: QuerySettings = {
@@ -50,7 +51,7 @@ describe('a list request', () => {
   });
 
   it('without settings, resolve() answers as it always did', () => {
-    expect(resolve('GET', '/company/?city=Rome&search=a&ordering=name')).toEqual({
+    expect(resolve('GET', '/company/?city=Rome&search=a&ordering=name', API)).toEqual({
       kind: 'file',
       status: 200,
       file: 'company/index.json',

@@ -3,25 +3,26 @@
 // resolve() about the rest; here every query it is asked is checked against resolve() alone.
 
 import { describe, expect, it } from 'vitest';
-import { planRoutes, RESOURCES, resolve } from '../../scripts/contract/routes.ts';
+import { planRoutes, resolve } from '../../scripts/contract/routes.ts';
 import { combinations, fileAnswer, listKeys, subsets } from '../../scripts/targets/query-answers.ts';
+import { API } from '../fixtures/sample.ts';
 
 function byResolve(path: string, pairs: Array<[string, string]>, files: ReadonlySet<string>): string | undefined {
   const search = new URLSearchParams(pairs).toString();
-  const answer = resolve('GET', `${path}${search ? `?${search}` : ''}`);
+  const answer = resolve('GET', `${path}${search ? `?${search}` : ''}`, API);
   return answer.kind === 'file' && answer.status === 200 && files.has(answer.file) ? answer.file : undefined;
 }
 
 describe('fileAnswer', () => {
   it('gives the file resolve() gives, for every query the rules ask about', () => {
-    const routes = planRoutes(3);
+    const routes = planRoutes(3, API);
     const files = new Set(routes.map((route) => route.file));
     let asked = 0;
-    for (const { path } of RESOURCES) {
-      const { keys, values } = listKeys(path, routes);
+    for (const { path } of API) {
+      const { keys, values } = listKeys(path, routes, API);
       for (const subset of subsets(keys)) {
         for (const pairs of combinations(subset, values)) {
-          expect(fileAnswer(path, pairs, routes), `${path} ${JSON.stringify(pairs)}`).toBe(
+          expect(fileAnswer(path, pairs, routes, API), `${path} ${JSON.stringify(pairs)}`).toBe(
             byResolve(path, pairs, files),
           );
           asked++;
@@ -33,7 +34,7 @@ describe('fileAnswer', () => {
   });
 
   it('asks resolve() about keys in another order, and about values no route has', () => {
-    const routes = planRoutes(3);
+    const routes = planRoutes(3, API);
     expect(
       fileAnswer(
         '/virtualbooth-texture/',
@@ -42,12 +43,13 @@ describe('fileAnswer', () => {
           ['format', 'api'],
         ],
         routes,
+        API,
       ),
     ).toBe('virtualbooth-texture/format=api/page=2.json');
-    expect(fileAnswer('/virtualbooth-texture/', [['page', '1']], routes)).toBe('virtualbooth-texture/index.json');
-    expect(fileAnswer('/virtualbooth-texture/', [['page', '4']], routes)).toBeUndefined();
-    expect(fileAnswer('/event/', [['ordering', 'id']], routes)).toBe('event/index.json');
-    expect(fileAnswer('/event/', [['ordering', 'name,id']], routes)).toBe('event/ordering=name.json');
-    expect(fileAnswer('/event/', [['ordering', 'name,slug']], routes)).toBeUndefined();
+    expect(fileAnswer('/virtualbooth-texture/', [['page', '1']], routes, API)).toBe('virtualbooth-texture/index.json');
+    expect(fileAnswer('/virtualbooth-texture/', [['page', '4']], routes, API)).toBeUndefined();
+    expect(fileAnswer('/event/', [['ordering', 'id']], routes, API)).toBe('event/index.json');
+    expect(fileAnswer('/event/', [['ordering', 'name,id']], routes, API)).toBe('event/ordering=name.json');
+    expect(fileAnswer('/event/', [['ordering', 'name,slug']], routes, API)).toBeUndefined();
   });
 });

@@ -36,10 +36,11 @@ import { cloudflareWorkers } from '../e2e/targets/cloudflare-workers.ts';
 import { netlify } from '../e2e/targets/netlify.ts';
 import { freePort } from '../e2e/targets/process.ts';
 import type { RunningTarget, Target } from '../e2e/targets/target.ts';
+import { API, SAMPLE_HEADERS } from '../fixtures/sample.ts';
 import { findProgram, reportMissing } from '../installed.ts';
 import { readTree } from './helpers/tree.ts';
 
-const NOT_FOUND = fixedBody(NOT_FOUND_FILE) as string;
+const NOT_FOUND = fixedBody(NOT_FOUND_FILE, API) as string;
 
 let parent: string;
 /** Each build's folder: public/ and targets/ side by side, as the starters expect. */
@@ -56,6 +57,7 @@ beforeAll(async () => {
   await Promise.all(
     builds.map(([name, overrides]) =>
       build({
+        resources: API,
         dataDir: 'data',
         headersPath: '_headers',
         baseUrl: 'http://localhost:3000',
@@ -106,8 +108,8 @@ describe("the page's rules", () => {
       file: '_other/page.htm',
       contentType: 'text/plain; charset=utf-8',
     };
-    const headerRules = parseHeadersFile(await readFile('_headers', 'utf8')).rules;
-    const context: TargetContext = { routes: planRoutes(6), documents: [other], headerRules };
+    const headerRules = parseHeadersFile(await readFile(SAMPLE_HEADERS, 'utf8')).rules;
+    const context: TargetContext = { routes: planRoutes(6, API), documents: [other], headerRules, resources: API };
     const of = async (target: BuildTarget, file: string) =>
       [`${target.name}/${file}`, (await target.files(context)).get(file) as string] as const;
     const ruleFiles = [
@@ -196,7 +198,7 @@ const SERVED: Served[] = [
 
 /** The status, Location and each header `_headers` names, of a GET. */
 async function ruleHeaders(server: string | RunningTarget, target: string): Promise<Record<string, string | null>> {
-  const names = parseHeadersFile(await readFile('_headers', 'utf8')).rules.flatMap((rule) =>
+  const names = parseHeadersFile(await readFile(SAMPLE_HEADERS, 'utf8')).rules.flatMap((rule) =>
     rule.headers.map(([name]) => name),
   );
   const { response } = await respond(server, 'GET', target);
@@ -215,7 +217,7 @@ describe('the reference page on the targets that run offline', () => {
 
   beforeAll(async () => {
     page = await readFile(path.join(folder('on'), 'public', REFERENCE_DOCUMENT.file));
-    localServer = createApiServer(path.join(folder('on'), 'public'));
+    localServer = createApiServer(path.join(folder('on'), 'public'), API);
     local = await listen(localServer, '127.0.0.1', 0);
     // All at once: each start takes a few seconds (netlify dev about fifteen, minutes on a loaded machine).
     const started = await Promise.allSettled(

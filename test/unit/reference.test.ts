@@ -20,7 +20,6 @@ import {
   orderingsOf,
   planDocuments,
   REFERENCE_DOCUMENT,
-  RESOURCES,
   resolve,
 } from '../../scripts/contract/routes.ts';
 import { createHandler, type FileStore } from '../../scripts/respond/handler.ts';
@@ -28,6 +27,7 @@ import { apache } from '../e2e/targets/apache.ts';
 import { caddy } from '../e2e/targets/caddy.ts';
 import { nginx } from '../e2e/targets/nginx.ts';
 import { freePort } from '../e2e/targets/process.ts';
+import { API } from '../fixtures/sample.ts';
 import { findProgram, reportMissing } from '../installed.ts';
 import { readTree, tempDirs } from './helpers/tree.ts';
 
@@ -38,6 +38,7 @@ async function built(overrides: Partial<BuildOptions> = {}, dir?: string): Promi
   const folder = dir ?? (await tempDir());
   const outDir = path.join(folder, 'public');
   await build({
+    resources: API,
     dataDir: 'data',
     headersPath: HEADERS,
     baseUrl: 'http://localhost:3000',
@@ -70,18 +71,18 @@ describe('the reference page in the build', () => {
       baseUrl: 'https://api.example.com',
     });
     expect(other.get(REFERENCE_DOCUMENT.file)).toEqual(sample.get(REFERENCE_DOCUMENT.file));
-    const text = (pageSize: number) => referencePage({ baseUrl: 'http://localhost:3000', pageSize }, 'x');
+    const text = (pageSize: number) =>
+      referencePage({ resources: API, baseUrl: 'http://localhost:3000', pageSize }, 'x');
     expect(text(10)).toBe(text(10));
   });
 });
 
 describe('the reference page', () => {
   const headers = `/*\n  Content-Type: application/json\n  Vary: Accept\n  Allow: GET, HEAD, OPTIONS\n`;
-  const page = referencePage({ baseUrl: 'http://localhost:3000', pageSize: 7 }, headers);
+  const page = referencePage({ resources: API, baseUrl: 'http://localhost:3000', pageSize: 7 }, headers);
 
   it('names every path, every event ordering, page and format, and the headers', () => {
-    for (const resource of RESOURCES)
-      expect(page).toContain(`<h2 id="${resource.name}-title"><code>${resource.path}</code>`);
+    for (const resource of API) expect(page).toContain(`<h2 id="${resource.name}-title"><code>${resource.path}</code>`);
     for (const terms of orderingsOf(event.orderingFields))
       expect(page).toContain(`<code>${formatOrdering(terms)}</code>`);
     expect(page).toContain('<code>id</code>');
@@ -127,17 +128,17 @@ describe('the route table and the handler', () => {
 
   it('answers the page with its file and type, and the API 404 without it or for another method', async () => {
     const notFound = { kind: 'file', status: 404, file: NOT_FOUND_FILE };
-    expect(resolve('GET', '/_reference/?x=1')).toEqual({
+    expect(resolve('GET', '/_reference/?x=1', API)).toEqual({
       kind: 'file',
       status: 200,
       file: REFERENCE_DOCUMENT.file,
       contentType: REFERENCE_DOCUMENT.contentType,
       ifMissing: notFound,
     });
-    expect(resolve('POST', '/_reference/')).toEqual(notFound);
-    expect(resolve('GET', '/_reference')).toEqual(notFound);
-    expect(resolve('GET', '/_reference/index.htm')).toEqual(notFound);
-    const handler = createHandler(rules);
+    expect(resolve('POST', '/_reference/', API)).toEqual(notFound);
+    expect(resolve('GET', '/_reference', API)).toEqual(notFound);
+    expect(resolve('GET', '/_reference/index.htm', API)).toEqual(notFound);
+    const handler = createHandler(rules, API);
     const on = await handler.answer(
       { method: 'GET', url: '/_reference/' },
       store({ [REFERENCE_DOCUMENT.file]: '<p>' }),
@@ -148,7 +149,7 @@ describe('the route table and the handler', () => {
     expect(off).toEqual({
       status: 404,
       headers: { 'Content-Type': 'application/json' },
-      body: fixedBody(NOT_FOUND_FILE),
+      body: fixedBody(NOT_FOUND_FILE, API),
     });
   });
 });
@@ -219,7 +220,7 @@ describe.runIf(installed.length > 0)('the reference page on the web servers', ()
         expect(page.type).toBe(REFERENCE_DOCUMENT.contentType);
         expect(page.body).toMatch(/^<!doctype html>/);
         expect(await ask('HEAD', '/_reference/')).toMatchObject({ status: 200, type: REFERENCE_DOCUMENT.contentType });
-        const notFound = { status: 404, type: 'application/json', body: fixedBody(NOT_FOUND_FILE) };
+        const notFound = { status: 404, type: 'application/json', body: fixedBody(NOT_FOUND_FILE, API) };
         for (const [method, target] of [
           ['POST', '/_reference/'],
           ['GET', '/_reference'],
@@ -240,15 +241,14 @@ describe('the reference page of a build with filters, search and ordering (test/
   it("lists each list's filters, its search and its ordering as parameters", async () => {
     const { readFile } = await import('node:fs/promises');
     const { withDeclaredQueries } = await import('../../scripts/builder/build.ts');
-    const { RESOURCES } = await import('../../scripts/contract/resources/index.ts');
     const settingsPath = path.join(import.meta.dirname, '../fixtures/filters/static-api.config.json');
     const { resources: resourceSettings } = JSON.parse(await readFile(settingsPath, 'utf8'));
-    const { resources } = withDeclaredQueries({ resources: RESOURCES, resourceSettings, configPath: settingsPath });
+    const { resources } = withDeclaredQueries({ resources: API, resourceSettings, configPath: settingsPath });
     const page = referencePage({ baseUrl: 'http://localhost:3000', pageSize: 10, resources }, 'x');
     /** The section of one list, up to the next list's. */
     const section = (name: string) => {
       const from = page.indexOf(`id="${name}"`);
-      const next = RESOURCES.map((other) => page.indexOf(`id="${other.name}"`)).filter((at) => at > from);
+      const next = API.map((other) => page.indexOf(`id="${other.name}"`)).filter((at) => at > from);
       return page.slice(from, next.length > 0 ? Math.min(...next) : undefined);
     };
     const company = section('company');
@@ -281,7 +281,7 @@ describe('the reference page of a build with filters, search and ordering (test/
     const filters = (name: string) => resourceSettings[name].filterset_fields.length;
     // Each filter, then a search and an ordering, of the companies and of the textures.
     expect(controls).toHaveLength(filters('company') + 2 + filters('virtualbooth-texture') + 2);
-    const plain = form(referencePage({ baseUrl: 'http://localhost:3000', pageSize: 10 }, 'x'));
+    const plain = form(referencePage({ resources: API, baseUrl: 'http://localhost:3000', pageSize: 10 }, 'x'));
     expect(plain).not.toContain('data-param');
     expect(
       offered.replace(/\n<label data-for="[^"]+">[^<]+<(?:input|select)[^>]* data-param=[\s\S]*?<\/label>/g, ''),

@@ -4,6 +4,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { type Answer, fileFor, planRoutes, requestOf, resolve } from '../../scripts/contract/routes.ts';
+import { API } from '../fixtures/sample.ts';
 
 describe('fileFor', () => {
   it.each<[string, Record<string, string>, string]>([
@@ -40,10 +41,10 @@ const COMMON = [
 
 describe('requestOf', () => {
   it("reads every route's file back to the route's request, keys in the file's (sorted) order", () => {
-    for (const route of planRoutes(4)) {
+    for (const route of planRoutes(4, API)) {
       const keys = Object.keys(route.query).sort();
       const search = keys.map((key) => `${key}=${route.query[key]}`).join('&');
-      expect(requestOf(route.file)).toBe(search ? `${route.path}?${search}` : route.path);
+      expect(requestOf(route.file, API)).toBe(search ? `${route.path}?${search}` : route.path);
     }
   });
 
@@ -55,13 +56,13 @@ describe('requestOf', () => {
     'nope/index.json',
     'event/x.json',
   ])('is undefined for %s, which is no list file', (file) => {
-    expect(requestOf(file)).toBeUndefined();
+    expect(requestOf(file, API)).toBeUndefined();
   });
 });
 
 describe('planRoutes', () => {
   it('plans the files of a one-page texture list', () => {
-    expect(planRoutes(1).map((r) => r.file)).toEqual([
+    expect(planRoutes(1, API).map((r) => r.file)).toEqual([
       ...COMMON,
       'virtualbooth-texture/index.json',
       'virtualbooth-texture/page=last.json',
@@ -73,7 +74,7 @@ describe('planRoutes', () => {
   });
 
   it('plans the files of a three-page texture list', () => {
-    expect(planRoutes(3).map((r) => r.file)).toEqual([
+    expect(planRoutes(3, API).map((r) => r.file)).toEqual([
       ...COMMON,
       'virtualbooth-texture/index.json',
       'virtualbooth-texture/page=last.json',
@@ -91,7 +92,7 @@ describe('planRoutes', () => {
   });
 
   it('gives each route its resource, path and canonical query', () => {
-    const routes = planRoutes(2);
+    const routes = planRoutes(2, API);
     expect(routes.find((r) => r.file === 'event/ordering=-start_date.json')).toEqual({
       resource: 'event',
       path: '/event/',
@@ -109,11 +110,11 @@ describe('planRoutes', () => {
   // What the host files rely on (targets/redirects.ts, fileAnswer): a route's own request is
   // answered by its file, in whatever order its query keys are written.
   it('answers each route with its own file, its query in any key order', () => {
-    for (const route of planRoutes(4)) {
+    for (const route of planRoutes(4, API)) {
       const entries = Object.entries(route.query);
       for (const order of [entries, [...entries].reverse()]) {
         const search = new URLSearchParams(order).toString();
-        expect(resolve('GET', `${route.path}${search ? `?${search}` : ''}`)).toMatchObject({
+        expect(resolve('GET', `${route.path}${search ? `?${search}` : ''}`, API)).toMatchObject({
           kind: 'file',
           status: 200,
           file: route.file,
@@ -123,7 +124,7 @@ describe('planRoutes', () => {
   });
 
   it('names every file once', () => {
-    const files = planRoutes(4).map((r) => r.file);
+    const files = planRoutes(4, API).map((r) => r.file);
     expect(new Set(files).size).toBe(files.length);
   });
 });
@@ -246,6 +247,6 @@ describe('resolve', () => {
     ['GET', '/company/?format=xml&format=api', file('company/index.json')],
     ['GET', '/company/?format=api&format=xml', NOT_FOUND],
   ])('%s %s', (method, url, expected) => {
-    expect(resolve(method, url)).toEqual(expected);
+    expect(resolve(method, url, API)).toEqual(expected);
   });
 });

@@ -8,7 +8,7 @@ import { formatDataError } from '../../scripts/builder/pipeline/errors.ts';
 import type { SourceRecord } from '../../scripts/builder/pipeline/load.ts';
 import { validate } from '../../scripts/builder/pipeline/validate.ts';
 import { isCalendarDate } from '../../scripts/contract/resources/fields.ts';
-import type { ResourceName } from '../../scripts/contract/routes.ts';
+import { API, type ResourceName } from '../fixtures/sample.ts';
 import { validCompany, validEvent, validFair } from './helpers/records.ts';
 import { SCHEMAS } from './helpers/schemas.ts';
 
@@ -62,7 +62,7 @@ const source = (
 });
 
 /** The lines the build prints for the records. */
-const lines = (records: SourceRecord[]) => validate(records).errors.map(formatDataError);
+const lines = (records: SourceRecord[]) => validate(records, API).errors.map(formatDataError);
 
 /** A valid record of `resource` changed by `change`, in an array file (record 0), with the valid event a fair needs. */
 function broken(resource: ResourceName, change: (record: Raw) => void, index: number | null = 0): string[] {
@@ -77,7 +77,7 @@ describe('valid records', () => {
   it.each(Object.keys(VALID) as ResourceName[])('a valid %s passes', (resource) => {
     const records = [source(resource, VALID[resource])];
     if (resource === 'virtualfair') records.push(source('event', EVENT, 1));
-    const { catalogue, errors } = validate(records);
+    const { catalogue, errors } = validate(records, API);
     expect(errors).toEqual([]);
     const list = {
       company: catalogue.company,
@@ -738,7 +738,7 @@ describe('rules across records', () => {
 
   it('does not call event ids unknown when an event file could not be read', () => {
     const records = [source('virtualfair', { ...FAIR, events: [5, 77] }), source('event', EVENT)];
-    expect(validate(records, new Set(['event'])).errors.map(formatDataError)).toEqual([]);
+    expect(validate(records, API, new Set(['event'])).errors.map(formatDataError)).toEqual([]);
   });
 
   // The build then sorts every problem by file and record (pipeline.ts).

@@ -20,8 +20,8 @@ import { worthCompressing, writeSiblings } from '../../scripts/shared/compress.t
 import { brotliModule, nginx, nginxWithoutBrotli } from '../e2e/targets/nginx.ts';
 import { freePort } from '../e2e/targets/process.ts';
 import type { RunningTarget, Target } from '../e2e/targets/target.ts';
+import { API, SAMPLE_DATA, SAMPLE_HEADERS } from '../fixtures/sample.ts';
 import { findProgram } from '../installed.ts';
-import { ROOT } from './helpers/cli.ts';
 import { installedWebServers, localInProcess } from './helpers/web-servers.ts';
 
 const installed = installedWebServers('compressed answers');
@@ -109,10 +109,11 @@ describe('precompressed answers on the running servers', () => {
     // Apache's children run as nobody when started as root: they must get through to each build.
     await chmod(dir, 0o711);
     const dataDir = path.join(dir, 'data');
-    await cp(path.join(ROOT, 'data'), dataDir, { recursive: true });
+    await cp(SAMPLE_DATA, dataDir, { recursive: true });
     const options = (name: string, precompress: boolean) => ({
+      resources: API,
       dataDir,
-      headersPath: path.join(ROOT, '_headers'),
+      headersPath: SAMPLE_HEADERS,
       outDir: path.join(dir, name, 'public'),
       targetsDir: path.join(dir, name, 'targets'),
       targets: installed.map((server) => server.name),
@@ -124,10 +125,12 @@ describe('precompressed answers on the running servers', () => {
     await build(options('plain', false));
     publicDir = path.join(dir, 'encoded', 'public');
     const urls = [
-      ...new Set(verifyRequests(result.routes).flatMap(({ method, url }) => (method === 'GET' ? [`/${url}`] : []))),
+      ...new Set(
+        verifyRequests(result.routes, API).flatMap(({ method, url }) => (method === 'GET' ? [`/${url}`] : [])),
+      ),
     ];
     requests = urls.map((url) => {
-      const answer = resolve('GET', url);
+      const answer = resolve('GET', url, API);
       return { url, file: answer.kind === 'file' && answer.status === 200 ? answer.file : undefined };
     });
     for (const server of TARGETS) {
@@ -295,8 +298,9 @@ describe('the local server and a file replaced in place, as the live preview rep
     dir = await mkdtemp(path.join(os.tmpdir(), 'served-replaced-'));
     publicDir = path.join(dir, 'public');
     await build({
-      dataDir: path.join(ROOT, 'data'),
-      headersPath: path.join(ROOT, '_headers'),
+      resources: API,
+      dataDir: SAMPLE_DATA,
+      headersPath: SAMPLE_HEADERS,
       outDir: publicDir,
       targetsDir: path.join(dir, 'targets'),
       targets: [],

@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { build } from '../../scripts/builder/build.ts';
 import { DEFAULTS } from '../../scripts/cli/settings.ts';
 import { createApiServer, listen } from '../../scripts/respond/node-server.ts';
+import { API } from '../fixtures/sample.ts';
 
 let parent: string;
 let dir: string;
@@ -32,8 +33,16 @@ const sha1 = (bytes: Buffer) => `"${createHash('sha1').update(bytes).digest('hex
 beforeAll(async () => {
   parent = await mkdtemp(path.join(tmpdir(), 'server-etag-test-'));
   dir = path.join(parent, 'public');
-  await build({ ...DEFAULTS, outDir: dir, targets: [], targetsDir: parent, schemasDir: undefined, precompress: false });
-  server = createApiServer(dir);
+  await build({
+    resources: API,
+    ...DEFAULTS,
+    outDir: dir,
+    targets: [],
+    targetsDir: parent,
+    schemasDir: undefined,
+    precompress: false,
+  });
+  server = createApiServer(dir, API);
   origin = await listen(server, '127.0.0.1', 0);
 }, 30_000);
 

@@ -17,15 +17,17 @@ import { QuerySettingsError, shownFields, withQuerySettings } from '../../script
 import { OPTIONS, readSettings, UsageError } from '../../scripts/cli/settings.ts';
 import { checkResourceSettings, SettingsFileError } from '../../scripts/cli/settings-file.ts';
 import { RESOURCE_SETTING_KEYS } from '../../scripts/contract/query.ts';
-import { RESOURCES } from '../../scripts/contract/routes.ts';
+
 import { SETTINGS_FILE_KEYS } from '../../scripts/shared/settings-keys.ts';
+import { API } from '../fixtures/sample.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
 // biome-ignore lint/suspicious/noExplicitAny: settings of every shape, right and wrong
 type Raw = any;
 
-const SCHEMA = JSON.parse(readFileSync(path.join(ROOT, SETTINGS_FILE_SCHEMA), 'utf8'));
+// Read as plain JSON, as an editor or ajv reads the file the build writes.
+const SCHEMA: Raw = JSON.parse(JSON.stringify(settingsFileJsonSchema(API)));
 const validate: ValidateFunction = new Ajv2020({ allErrors: true, strict: true, strictTypes: false }).compile(SCHEMA);
 
 const scratch = mkdtempSync(path.join(os.tmpdir(), 'settings-schema-'));
@@ -37,7 +39,7 @@ function parserTakes(settings: Raw): boolean {
   writeFileSync(file, JSON.stringify(settings));
   try {
     const read = readSettings(['--config', file], {}, 'build', scratch);
-    withQuerySettings(RESOURCES, read.resourceSettings, file);
+    withQuerySettings(API, read.resourceSettings, file);
     return true;
   } catch (error) {
     if (error instanceof UsageError || error instanceof QuerySettingsError) return false;
@@ -48,7 +50,7 @@ function parserTakes(settings: Raw): boolean {
 /** Whether the `resources` section alone passes the parser (its form, then its fields). */
 function sectionTakes(section: Raw): boolean {
   try {
-    withQuerySettings(RESOURCES, checkResourceSettings(section, 'static-api.config.json'), 'static-api.config.json');
+    withQuerySettings(API, checkResourceSettings(section, 'static-api.config.json', API), 'static-api.config.json');
     return true;
   } catch (error) {
     if (error instanceof SettingsFileError || error instanceof QuerySettingsError) return false;
@@ -59,8 +61,7 @@ function sectionTakes(section: Raw): boolean {
 const ajvTakes = (settings: Raw) => validate(settings) === true;
 
 describe('the settings file schema', () => {
-  it('is generated from the declarations, and ajv compiles it in strict mode', () => {
-    expect(SCHEMA).toEqual(settingsFileJsonSchema());
+  it('is JSON Schema 2020-12, closed, which ajv compiles in strict mode', () => {
     expect(SCHEMA.$schema).toBe('https://json-schema.org/draft/2020-12/schema');
     expect(SCHEMA.additionalProperties).toBe(false);
   });
@@ -71,8 +72,8 @@ describe('the settings file schema', () => {
     expect([...SETTINGS_FILE_KEYS].sort()).toEqual([...fileKeys, 'resources'].sort());
     const resources = SCHEMA.properties.resources;
     expect(resources.additionalProperties).toBe(false);
-    expect(Object.keys(resources.properties)).toEqual(RESOURCES.map((resource) => resource.name));
-    for (const resource of RESOURCES) {
+    expect(Object.keys(resources.properties)).toEqual(API.map((resource) => resource.name));
+    for (const resource of API) {
       const section = resources.properties[resource.name];
       expect(section.additionalProperties).toBe(false);
       expect(Object.keys(section.properties)).toEqual([...RESOURCE_SETTING_KEYS]);
@@ -85,7 +86,7 @@ describe('the settings file schema', () => {
     expect(company.filterset_fields.items.enum).not.toContain('not_a_field');
     expect(company.search_fields.items.enum).toEqual(expect.arrayContaining(['name', '^city', '=zip_code']));
     const fair = SCHEMA.properties.resources.properties.virtualfair.properties;
-    const lists = [...shownFields(RESOURCES.find((resource) => resource.name === 'virtualfair') as never)]
+    const lists = [...shownFields(API.find((resource) => resource.name === 'virtualfair') as never)]
       .filter(([, field]) => field.kind === 'list' || field.kind === 'object')
       .map(([name]) => name);
     expect(lists.length).toBeGreaterThan(0);
@@ -95,10 +96,7 @@ describe('the settings file schema', () => {
     }
   });
 
-  const examples = [
-    'static-api.config.json',
-    ...fg.sync('test/fixtures/**/static-api.config.json', { cwd: ROOT, ignore: ['**/node_modules/**'] }),
-  ];
+  const examples = fg.sync('test/**/static-api.config.json', { cwd: ROOT, ignore: ['**/node_modules/**'] });
 
   it.each(examples)('takes %s, as the commands do', (file) => {
     const settings = JSON.parse(readFileSync(path.join(ROOT, file), 'utf8'));
@@ -106,7 +104,7 @@ describe('the settings file schema', () => {
     expect(validate(settings), JSON.stringify(validate.errors)).toBe(true);
   });
 
-  it("takes the docs' examples, and the README and the project's file name it by $schema", () => {
+  it("takes the docs' examples, and the README names it by $schema", () => {
     const filters = readFileSync(path.join(ROOT, 'docs/filters.md'), 'utf8');
     const blocks = [...filters.matchAll(/```json\n([\s\S]*?)```/g)].map((match) => JSON.parse(match[1] as string));
     expect(blocks.length).toBeGreaterThan(0);
@@ -116,8 +114,6 @@ describe('the settings file schema', () => {
     }
     const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
     expect(readme).toContain(`"$schema": "./${SETTINGS_FILE_SCHEMA}"`);
-    const project = JSON.parse(readFileSync(path.join(ROOT, 'static-api.config.json'), 'utf8'));
-    expect(project.$schema).toBe(`./${SETTINGS_FILE_SCHEMA}`);
   });
 
   it.each([
@@ -147,7 +143,7 @@ describe('the settings file schema', () => {
   });
 
   it('ajv and the parser agree on generated resources sections (fast-check)', () => {
-    const fieldNames = RESOURCES.flatMap((resource) => [...shownFields(resource).keys()]);
+    const fieldNames = API.flatMap((resource) => [...shownFields(resource).keys()]);
     const name = fc.oneof(
       fc.constantFrom(...fieldNames),
       fc
@@ -164,7 +160,7 @@ describe('the settings file schema', () => {
         maxKeys: 3,
       },
     );
-    const resourceName = fc.constantFrom(...RESOURCES.map((resource) => resource.name), 'companies');
+    const resourceName = fc.constantFrom(...API.map((resource) => resource.name), 'companies');
     const sections = fc.dictionary(resourceName, fc.oneof({ weight: 9, arbitrary: section }, fc.constant([])), {
       maxKeys: 3,
     });

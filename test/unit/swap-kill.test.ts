@@ -17,6 +17,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiServer, listen } from '../../scripts/respond/node-server.ts';
+import { API, SAMPLE_HEADERS } from '../fixtures/sample.ts';
 import { commandLine, outputArgs } from './helpers/cli.ts';
 import { readTree } from './helpers/tree.ts';
 
@@ -243,7 +244,7 @@ describe('the local server while builds swap its output', () => {
 
   beforeAll(async () => {
     dir = await previousBuild();
-    server = createApiServer(path.join(dir, 'public'));
+    server = createApiServer(path.join(dir, 'public'), API);
     url = await listen(server, '127.0.0.1', 0);
   });
 
@@ -305,7 +306,7 @@ describe('the local server while builds swap its output', () => {
 
   it('reads the new _headers after a swap', async () => {
     const headers = path.join(dir, 'custom_headers');
-    await writeFile(headers, `${await readFile(path.join(ROOT, '_headers'), 'utf8')}  X-Swap-Test: yes\n`);
+    await writeFile(headers, `${await readFile(SAMPLE_HEADERS, 'utf8')}  X-Swap-Test: yes\n`);
     const child = startBuild(dir, PAGES_A, {}, ['--headers', headers]);
     expect(await finished(child)).toBe(0);
     expect((await fetch(`${url}/event/`)).headers.get('x-swap-test')).toBe('yes');

@@ -5,6 +5,7 @@ import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { bundleEntry, oncePerBuild } from '../../scripts/targets/bundle.ts';
+import { API } from '../fixtures/sample.ts';
 import { tempDirs } from './helpers/tree.ts';
 
 const tempDir = tempDirs('target-bundle-test-');
@@ -59,6 +60,7 @@ describe('the Cloudflare worker', () => {
     const { cloudflarePages } = await import('../../scripts/targets/cloudflare/pages.ts');
     const { cloudflareWorkers } = await import('../../scripts/targets/cloudflare/workers.ts');
     const context = {
+      resources: API,
       routes: [],
       documents: [],
       headerRules: [{ pattern: '/*', headers: [['Vary', 'Accept']] as Array<[string, string]> }],

@@ -5,8 +5,9 @@ import { describe, expect, it } from 'vitest';
 import { formatDataError } from '../../scripts/builder/pipeline/errors.ts';
 import { load, type SourceRecord } from '../../scripts/builder/pipeline/load.ts';
 import { validate } from '../../scripts/builder/pipeline/validate.ts';
-import { company as companyDeclaration, RESOURCES } from '../../scripts/contract/resources/index.ts';
+import { company as companyDeclaration } from '../../scripts/contract/resources/index.ts';
 import type { Resource } from '../../scripts/contract/resources/resource.ts';
+import { API } from '../fixtures/sample.ts';
 import { validCompany, validEvent, validFair } from './helpers/records.ts';
 
 // The id the lines below name.
@@ -27,10 +28,10 @@ describe("validate writes zod's output", () => {
     record: (field) =>
       companyDeclaration.record(field).transform((output) => ({ ...output, name: output.name.trim().toUpperCase() })),
   };
-  const resources = RESOURCES.map((resource) => (resource === companyDeclaration ? transformed : resource));
+  const resources = API.map((resource) => (resource === companyDeclaration ? transformed : resource));
 
   it('with the keys in the schema order, whatever the source order', () => {
-    const { catalogue, errors } = validate([company(COMPANY, 0), company(reversed({ ...COMPANY, id: 4 }), 1)]);
+    const { catalogue, errors } = validate([company(COMPANY, 0), company(reversed({ ...COMPANY, id: 4 }), 1)], API);
     expect(errors).toEqual([]);
     for (const output of catalogue.company) expect(Object.keys(output)).toEqual(Object.keys(COMPANY));
   });
@@ -40,7 +41,7 @@ describe("validate writes zod's output", () => {
       company({ ...COMPANY, name: ' in order ' }, 0),
       company(reversed({ ...COMPANY, id: 4, name: ' out of order ' }), 1),
     ];
-    const { catalogue, errors } = validate(records, new Set(), resources);
+    const { catalogue, errors } = validate(records, resources);
     expect(errors).toEqual([]);
     expect(catalogue.company.map((c) => c.name)).toEqual(['IN ORDER', 'OUT OF ORDER']);
     // The parsed input is left as it was: the output is a new object.
@@ -51,8 +52,11 @@ describe("validate writes zod's output", () => {
 
 describe('validate: the rules across records', () => {
   it('gives the catalogue of the shipped data in source order, with no problems', async () => {
-    const { records } = await load('data');
-    const { catalogue, errors } = validate(records);
+    const { records } = await load(
+      'data',
+      API.map((resource) => resource.name),
+    );
+    const { catalogue, errors } = validate(records, API);
     expect(errors).toEqual([]);
     expect(catalogue.company.length).toBeGreaterThan(100);
     const ids = (resource: string) =>
@@ -68,9 +72,10 @@ describe('validate: the rules across records', () => {
       index,
       value: { id, events },
     });
-    const lines = validate([company(COMPANY, 0), company({ id: 3 }, 1), fair(7, [99], 0), fair(7, [], 1)]).errors.map(
-      formatDataError,
-    );
+    const lines = validate(
+      [company(COMPANY, 0), company({ id: 3 }, 1), fair(7, [99], 0), fair(7, [], 1)],
+      API,
+    ).errors.map(formatDataError);
     expect(lines.filter((line) => !line.includes('missing field'))).toEqual([
       'data/virtualfair/f.json#/1/events (record 1, id 7): expected at least one event id, got []',
       'data/company/c.json#/1/id (record 1, id 3): expected a unique id, but 3 is also used by data/company/c.json#/0/id',
@@ -86,17 +91,17 @@ describe('validate: the rules across records', () => {
       index: null,
       value: { id: 1, events: [99] },
     };
-    const lines = validate([fairRecord], new Set(['event'])).errors.map(formatDataError);
+    const lines = validate([fairRecord], API, new Set(['event'])).errors.map(formatDataError);
     expect(lines.some((line) => line.includes('event data'))).toBe(false);
   });
 });
 
 describe('validate: a misspelt field', () => {
   const { e_mail: _, ...withoutEmail } = COMPANY;
-  const lines = (value: object) => validate([company(value, 0)]).errors.map(formatDataError);
+  const lines = (value: object) => validate([company(value, 0)], API).errors.map(formatDataError);
 
   it('is reported once, at the unknown field, with the missing field it likely means', () => {
-    const [problem, ...others] = validate([company({ ...withoutEmail, email: null }, 0)]).errors;
+    const [problem, ...others] = validate([company({ ...withoutEmail, email: null }, 0)], API).errors;
     expect(others).toEqual([]);
     expect(problem).toEqual({
       file: 'data/company/c.json',
@@ -149,7 +154,7 @@ describe('validate: a misspelt field', () => {
     value: { ...validEvent(), id: 5 },
   };
   const fairLines = (value: object) =>
-    validate([{ resource: 'virtualfair', file: 'data/virtualfair/f.json', index: null, value }, EVENT])
+    validate([{ resource: 'virtualfair', file: 'data/virtualfair/f.json', index: null, value }, EVENT], API)
       .errors.filter((error) => error.file.includes('virtualfair'))
       .map(formatDataError);
 

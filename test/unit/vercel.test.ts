@@ -11,13 +11,14 @@ import { headersSchema, redirectsSchema, rewritesSchema } from '@vercel/routing-
 import Ajv from 'ajv';
 import { describe, expect, it } from 'vitest';
 import { parseHeadersFile } from '../../scripts/contract/headers.ts';
-import { planRoutes, RESOURCES } from '../../scripts/contract/routes.ts';
+import { planRoutes } from '../../scripts/contract/routes.ts';
 import { exactly, headerSource, NOWHERE, vercelConfig } from '../../scripts/targets/vercel/vercel.ts';
+import { API } from '../fixtures/sample.ts';
 import { canonicalUrl, compileVercel, drfOutcome, vercelRouter } from './helpers/vercel-routes.ts';
 
-const routes = planRoutes(6);
+const routes = planRoutes(6, API);
 const headersText = readFileSync(fileURLToPath(new URL('../../_headers', import.meta.url)), 'utf8');
-const config = vercelConfig(routes, parseHeadersFile(headersText).rules, []);
+const config = vercelConfig(routes, parseHeadersFile(headersText).rules, [], API);
 const files = new Set(routes.map((route) => route.file));
 
 const compiled = compileVercel(config);
@@ -46,7 +47,7 @@ describe("vercel.json against Vercel's schemas and route compiler", () => {
   });
 
   it('has as many rules for 2,000 texture pages as for 6: one rule per format serves every page number', () => {
-    const large = vercelConfig(planRoutes(2000), parseHeadersFile(headersText).rules, []);
+    const large = vercelConfig(planRoutes(2000, API), parseHeadersFile(headersText).rules, [], API);
     expect(large.rewrites.length).toBe(config.rewrites.length);
     expect(large.rewrites).toContainEqual({
       source: '/virtualbooth-texture/',
@@ -112,7 +113,7 @@ describe.each([true, false])('the compiled routes, an empty value read as absent
     '/',
     '/Company/',
     '/company/extra/',
-    ...RESOURCES.map((r) => r.path.slice(0, -1)),
+    ...API.map((r) => r.path.slice(0, -1)),
   ];
   it.each(odd)("%s: the file DRF's answer is in, the 301, or the 404", (target) => {
     expect(evaluate(target, emptyIsAbsent)).toEqual(expected(target));

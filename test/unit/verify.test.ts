@@ -10,12 +10,13 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { build } from '../../scripts/builder/build.ts';
-import { REJECTED_METHODS, RESOURCES, type Route, requestOf, resolve } from '../../scripts/contract/routes.ts';
+import { REJECTED_METHODS, type Route, requestOf, resolve } from '../../scripts/contract/routes.ts';
 import { ServiceError, serviceClient } from '../../scripts/migrate/client.ts';
 import { summaryLine, verifyAgainst } from '../../scripts/migrate/verify.ts';
 import { verifyRequests } from '../../scripts/migrate/verify-requests.ts';
 import { createApiServer, listen } from '../../scripts/respond/node-server.ts';
-import { type Finished, hasStackTrace, ROOT, runCommand } from './helpers/cli.ts';
+import { API, SAMPLE_DATA, SAMPLE_HEADERS } from '../fixtures/sample.ts';
+import { type Finished, hasStackTrace, runCommand } from './helpers/cli.ts';
 
 interface Answer {
   status: number;
@@ -86,15 +87,16 @@ async function standIn(prefix: string): Promise<StandIn> {
 async function servedBuild(name: string, baseUrl: string): Promise<{ url: string; outDir: string; routes: Route[] }> {
   const outDir = path.join(folder, name, 'public');
   const { routes } = await build({
-    dataDir: path.join(ROOT, 'data'),
-    headersPath: path.join(ROOT, '_headers'),
+    resources: API,
+    dataDir: SAMPLE_DATA,
+    headersPath: SAMPLE_HEADERS,
     baseUrl,
     pageSize: 10,
     outDir,
     targetsDir: path.join(folder, name, 'targets'),
     targets: [],
   });
-  const server = createApiServer(outDir);
+  const server = createApiServer(outDir, API);
   servers.push(server);
   return { url: `${await listen(server, '127.0.0.1', 0)}/`, outDir, routes };
 }
@@ -129,7 +131,8 @@ function verifyInProcess(service: StandIn) {
   return verifyAgainst(
     { client: serviceClient(service.base, { retryDelayMs: 1 }), base: service.base },
     { client: serviceClient(served.url), base: served.url },
-    verifyRequests(served.routes),
+    verifyRequests(served.routes, API),
+    API,
   );
 }
 
@@ -159,18 +162,18 @@ function commandArgs(service: StandIn): string[] {
 
 describe('the requests verify asks', () => {
   it('are every route of the table, then the answers resolve() decides without a file', () => {
-    const requests = verifyRequests(served.routes);
+    const requests = verifyRequests(served.routes, API);
     const asked = requests.map(({ method, url }) => `${method} /${url}`);
-    for (const route of served.routes) expect(asked).toContain(`GET ${requestOf(route.file)}`);
-    for (const { path: list } of RESOURCES) {
+    for (const route of served.routes) expect(asked).toContain(`GET ${requestOf(route.file, API)}`);
+    for (const { path: list } of API) {
       for (const method of ['HEAD', 'OPTIONS', ...REJECTED_METHODS]) expect(asked).toContain(`${method} ${list}`);
-      expect(resolve('GET', list.slice(0, -1)).kind).toBe('redirect');
+      expect(resolve('GET', list.slice(0, -1), API).kind).toBe('redirect');
       expect(asked).toContain(`GET ${list.slice(0, -1)}`);
     }
-    const kinds = requests.map(({ method, url }) => resolve(method, `/${url}`).kind);
+    const kinds = requests.map(({ method, url }) => resolve(method, `/${url}`, API).kind);
     expect(kinds).toContain('sorted');
     const notFound = requests.filter(({ method, url }) => {
-      const answer = resolve(method, `/${url}`);
+      const answer = resolve(method, `/${url}`, API);
       return answer.kind === 'file' && answer.status === 404;
     });
     expect(notFound.map(({ url }) => url)).toEqual([
@@ -190,13 +193,13 @@ describe('npm run verify', () => {
   it('finds nothing different between a service and the same build', async () => {
     const report = await verifyInProcess(plain);
     expect(report.lines).toEqual([]);
-    expect(report).toMatchObject({ requests: verifyRequests(served.routes).length, differ: 0, departed: 0 });
+    expect(report).toMatchObject({ requests: verifyRequests(served.routes, API).length, differ: 0, departed: 0 });
     expect(report.same).toBe(report.requests);
   });
 
   it('exits 0 with the summary when the service answers as the build does, and removes its folder', async () => {
     const result = await runVerify(commandArgs(plain));
-    const count = verifyRequests(served.routes).length;
+    const count = verifyRequests(served.routes, API).length;
     expect(result.stdout).toBe(`verify: ${count} requests, ${count} the same, 0 differ\n`);
     expect(result.code).toBe(0);
     expect(result.leftovers).toEqual([]);
@@ -213,7 +216,7 @@ describe('npm run verify', () => {
       await writeFile(companies, companyText.replace(`"city":${JSON.stringify(company.city)}`, '"city":"Bonn"'));
       await writeFile(page2, pageText.replace(`"name":${JSON.stringify(texture.name)}`, '"name":"Renamed"'));
       const result = await runVerify(commandArgs(plain));
-      const count = verifyRequests(served.routes).length;
+      const count = verifyRequests(served.routes, API).length;
       expect(result.stdout.split('\n')).toEqual([
         'Each difference reads: as the service answers → as this build answers.',
         `GET company/: company ${company.id} ${JSON.stringify(company.name)}: city "Bonn" → ${JSON.stringify(company.city)}`,
@@ -235,7 +238,7 @@ describe('npm run verify', () => {
       return answer;
     };
     const args = commandArgs(plain);
-    args[args.indexOf('--data') + 1] = 'test/fixtures/broken/duplicate-id/data';
+    args[args.indexOf('--data') + 1] = path.resolve('test/fixtures/broken/duplicate-id/data');
     const result = await runVerify(args);
     expect(result.stderr).toMatch(/problems? in the source data; nothing was verified\.\n$/);
     expect(result.stderr).toContain('duplicate-id/data/');
@@ -261,7 +264,8 @@ describe('npm run verify', () => {
       verifyAgainst(
         { client: serviceClient(against, { retries: 0 }), base: against },
         { client: serviceClient(served.url), base: served.url },
-        verifyRequests(served.routes),
+        verifyRequests(served.routes, API),
+        API,
       ),
     ).rejects.toThrow(ServiceError);
     const result = await runVerify(['--against', against, '--data', 'data']);
@@ -356,12 +360,12 @@ describe('npm run verify', () => {
       'GET company/?format=no-such-format: Allow none → "GET, HEAD, OPTIONS"',
       'GET company/?format=no-such-format: body "<h1>Not Found</h1><p>The requested resource was not found on this server.</p>" → "{\\"detail\\":\\"Not found.\\"}"',
     ]);
-    expect(report.departed).toBe(RESOURCES.length + 2);
+    expect(report.departed).toBe(API.length + 2);
     expect(report.notes).toContain(
       "GET no-such-list/: differs only as the contract decides: Django's 404 page is HTML, the build's is JSON with the API's headers (docs/contract.md, section 8, decisions 1 and 2)",
     );
     expect(summaryLine(report)).toBe(
-      `verify: ${report.requests} requests, ${report.requests - RESOURCES.length - 3} the same, ${RESOURCES.length + 2} differ only where the contract departs from Django (docs/contract.md, section 8), 1 differ`,
+      `verify: ${report.requests} requests, ${report.requests - API.length - 3} the same, ${API.length + 2} differ only where the contract departs from Django (docs/contract.md, section 8), 1 differ`,
     );
   });
 
@@ -442,11 +446,12 @@ describe('npm run verify', () => {
     const report = await verifyAgainst(
       { client: bodyOnHead, base: plain.base },
       { client: serviceClient(served.url), base: served.url },
-      verifyRequests(served.routes),
+      verifyRequests(served.routes, API),
+      API,
     );
     expect(report.lines).toEqual(['HEAD event/: Vary none → "Accept"']);
     expect(report.notes).toEqual([
-      `the service sends a body with its answer to HEAD (${RESOURCES.length} answers), which HTTP forbids; HEAD is compared by status and headers`,
+      `the service sends a body with its answer to HEAD (${API.length} answers), which HTTP forbids; HEAD is compared by status and headers`,
     ]);
     expect(summaryLine(report)).toBe(`verify: ${report.requests} requests, ${report.requests - 1} the same, 1 differ`);
   });

@@ -3,10 +3,11 @@
 // type (.vscode/settings.json), and openapi.ts builds the API's record shapes from them. The rules
 // JSON Schema cannot express are named in each JSON Schema's description (see validators.ts).
 
+import { applyEdits, modify } from 'jsonc-parser';
 import { z } from 'zod';
 import { FILTER_KINDS } from '../../contract/filters.ts';
 import type { RESOURCE_SETTING_KEYS } from '../../contract/query.ts';
-import { RESOURCES } from '../../contract/resources/index.ts';
+
 import type { Resource } from '../../contract/resources/resource.ts';
 import { SETTINGS_FILE, type SettingsFileKey } from '../../shared/settings-keys.ts';
 import { CLOUDFLARE_PLANS } from '../../targets/limits.ts';
@@ -72,8 +73,22 @@ function sourceFileSchema(resource: Resource): JsonSchema {
 }
 
 /** Path → JSON Schema of every resource's source files: `schemas/<resource>.schema.json`. */
-export function sourceFileJsonSchemas(resources: readonly Resource[] = RESOURCES): Map<string, JsonSchema> {
+export function sourceFileJsonSchemas(resources: readonly Resource[]): Map<string, JsonSchema> {
   return new Map(resources.map((resource) => [`schemas/${resource.name}.schema.json`, sourceFileSchema(resource)]));
+}
+
+/**
+ * `text` (the editor's settings as they are, or none) with `json.schemas` mapping each resource's
+ * source files to its schema; the user's other settings and comments stay as written.
+ */
+export function editorSettingsText(text: string | undefined, resources: readonly Resource[]): string {
+  const mapping = resources.map((resource) => ({
+    fileMatch: [`/data/${resource.name}/**/*.json`],
+    url: `./schemas/${resource.name}.schema.json`,
+  }));
+  const before = text ?? '{}\n';
+  const edits = modify(before, ['json.schemas'], mapping, { formattingOptions: { insertSpaces: true, tabSize: 2 } });
+  return applyEdits(before, edits);
 }
 
 /** Where the settings file's JSON Schema is written, and what a settings file's `$schema` names. */
@@ -135,7 +150,7 @@ function resourceSettingsSchema(resource: Resource) {
  * reads: its keys, the values each takes, and the `resources` section with the fields of each
  * list. A few checks are the commands' alone, as its description says.
  */
-export function settingsFileJsonSchema(resources: readonly Resource[] = RESOURCES): JsonSchema {
+export function settingsFileJsonSchema(resources: readonly Resource[]): JsonSchema {
   const keys: Record<'$schema' | SettingsFileKey, z.ZodType> = {
     $schema: z.string().meta({ description: 'This schema, for editors.' }),
     baseUrl: z

@@ -6,7 +6,7 @@
 import { methodNotAllowedBody } from '../../contract/bodies.ts';
 import type { FilterKind } from '../../contract/filters.ts';
 import { type HeaderRule, headersFor, parseHeadersFile } from '../../contract/headers.ts';
-import { RESOURCES } from '../../contract/resources/index.ts';
+
 import type { Resource } from '../../contract/resources/resource.ts';
 import { FORMATS, REJECTED_METHODS, UNSUPPORTED_ORDERING_FILE } from '../../contract/routes.ts';
 import { SEARCH_PARAM } from '../../contract/search.ts';
@@ -167,7 +167,7 @@ const PAGE_PARAMETER = {
 };
 
 /** The component key of `resource`'s ordering parameter: `ordering`, or one per resource when several order. */
-function orderingParameter(resource: Resource, resources: readonly Resource[] = RESOURCES): string {
+function orderingParameter(resource: Resource, resources: readonly Resource[]): string {
   const ordered = resources.filter((one) => one.orderingFields.length > 0);
   return ordered.length > 1 ? `ordering_${resource.name.replaceAll('-', '_')}` : 'ordering';
 }
@@ -391,7 +391,7 @@ function pathItems(resource: Resource, resources: readonly Resource[], rules: Ru
 export function openApiDocument(
   settings: OpenApiSettings,
   headersFile: string,
-  resources: readonly Resource[] = RESOURCES,
+  resources: readonly Resource[],
 ): Record<string, unknown> {
   const rules: Rules = { rules: parseHeadersFile(headersFile).rules, components: new Map(), responses: new Map() };
   const paths = Object.assign({}, ...resources.map((resource) => pathItems(resource, resources, rules)));
@@ -430,7 +430,7 @@ const toText = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
 export function schemaFiles(
   settings: OpenApiSettings,
   headersFile: string,
-  resources: readonly Resource[] = RESOURCES,
+  resources: readonly Resource[],
 ): Map<string, string> {
   const files = new Map<string, string>();
   for (const [path, schema] of sourceFileJsonSchemas(resources)) files.set(path, toText(schema));

@@ -8,7 +8,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { ORDERING_PARAM } from '../../contract/query.ts';
-import { RESOURCES } from '../../contract/resources/index.ts';
+
 import type { Resource } from '../../contract/resources/resource.ts';
 import { REFERENCE_DOCUMENT, REJECTED_METHODS } from '../../contract/routes.ts';
 import { SEARCH_PARAM } from '../../contract/search.ts';
@@ -238,10 +238,10 @@ const hash = (text: string) => `'sha256-${createHash('sha256').update(text, 'utf
 
 /** The reference page's text for these settings and `_headers`; the same inputs give the same bytes. */
 export function referencePage(
-  settings: OpenApiSettings & { resources?: readonly Resource[] },
+  settings: OpenApiSettings & { resources: readonly Resource[] },
   headersFile: string,
 ): string {
-  const resources = settings.resources ?? RESOURCES;
+  const resources = settings.resources;
   const document = openApiDocument(settings, headersFile, resources) as Schema;
   const info = document.info as Schema;
   const script = asset('client.js');
@@ -288,7 +288,7 @@ ${tryForm(document, resources)}
 
 /** The reference's files in the output: path → text. */
 export function referenceFiles(
-  settings: OpenApiSettings & { resources?: readonly Resource[] },
+  settings: OpenApiSettings & { resources: readonly Resource[] },
   headersFile: string,
 ): Map<string, string> {
   return new Map([[REFERENCE_DOCUMENT.file, referencePage(settings, headersFile)]]);

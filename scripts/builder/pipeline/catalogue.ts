@@ -3,7 +3,7 @@
 
 import { readFile, stat } from 'node:fs/promises';
 import type { HeaderRule } from '../../contract/headers.ts';
-import { RESOURCES } from '../../contract/resources/index.ts';
+
 import type { Resource } from '../../contract/resources/resource.ts';
 import type { Route } from '../../contract/routes.ts';
 import { byLocation, type DataError, DataErrors, formatDataError } from './errors.ts';
@@ -18,8 +18,8 @@ export interface CatalogueOptions {
   /** The project's `_headers`, checked here and copied into the output by render.ts. */
   headersPath: string;
   pageSize: number;
-  /** The resources declared (contract/resources/): the API's when absent. */
-  resources?: readonly Resource[];
+  /** The resources declared (contract/resources/). */
+  resources: readonly Resource[];
 }
 
 export interface CheckedCatalogue {
@@ -99,7 +99,7 @@ export async function readCatalogue(
   step: (line: string) => void,
   warn: (line: string) => void = () => {},
 ): Promise<CheckedCatalogue> {
-  const resources = options.resources ?? RESOURCES;
+  const resources = options.resources;
   const headers = await readHeaders(options.headersPath, resources);
   const headersText = headers.text;
   const loaded = await load(
@@ -109,7 +109,7 @@ export async function readCatalogue(
   for (const warning of loaded.warnings) warn(formatDataError(warning));
   step(`load: ${loaded.records.length} records from ${loaded.files} files, ${loaded.bytes} bytes`);
 
-  const { catalogue, errors } = validate(loaded.records, loaded.incomplete, resources);
+  const { catalogue, errors } = validate(loaded.records, resources, loaded.incomplete);
   const problems = await dataProblems(headers.errors, loaded.errors, errors);
   if (problems) throw problems;
   step('validate: no problems');

@@ -107,9 +107,8 @@ async function readSources(
   };
 }
 
-/** Stage 1: every source file of the data folder, found and parsed. */
-/** Stage 1 of the resources named `names` (the API's when absent). */
-export async function load(dataDir: string, names?: readonly string[]): Promise<Loaded> {
+/** Stage 1: every source file of the data folder of the resources named `names`, found and parsed. */
+export async function load(dataDir: string, names: readonly string[]): Promise<Loaded> {
   const found = await findSources(dataDir, names);
   const loaded = await readSources(found.sources);
   return {

@@ -19,7 +19,7 @@ import {
   recordsManifestFile,
   recordsPartFile,
 } from '../../contract/query.ts';
-import { RESOURCES } from '../../contract/resources/index.ts';
+
 import type { Resource } from '../../contract/resources/resource.ts';
 import { searchText } from '../../contract/search.ts';
 import { type Prepared, type RenderSettings, recordEncoder, sortedOf } from './render.ts';
@@ -103,7 +103,7 @@ export function columnFiles(
 export function recordsParts(
   catalogue: Catalogue,
   settings: RenderSettings,
-  resources: readonly Resource[] = RESOURCES,
+  resources: readonly Resource[],
   prepared: Prepared = {},
 ): Map<string, string> {
   const files = new Map<string, string>();

@@ -20,7 +20,7 @@ import {
   sortRecords,
 } from '../../contract/ordering.ts';
 import { pageCount, pageLinks } from '../../contract/pagination.ts';
-import { RESOURCES } from '../../contract/resources/index.ts';
+
 import type { Embed, OrderKey, Resource } from '../../contract/resources/resource.ts';
 import {
   INVALID_PAGE_FILE,
@@ -405,8 +405,8 @@ export function* renderLists(
   catalogue: Catalogue,
   settings: RenderSettings,
   routes: readonly Route[],
+  resources: readonly Resource[],
   prepared: Prepared = {},
-  resources: readonly Resource[] = RESOURCES,
 ): Generator<[string, FileBody]> {
   const answers = new Map<string, (route: Route) => FileBody>();
   for (const route of routes) {
@@ -433,7 +433,7 @@ function renderShared(headersFile: string, resources: readonly Resource[]): Map<
 }
 
 /** Every route of the catalogue: each paginated resource's record count decides how many pages it has. */
-export function routesOf(catalogue: Catalogue, pageSize: number, resources: readonly Resource[] = RESOURCES): Route[] {
+export function routesOf(catalogue: Catalogue, pageSize: number, resources: readonly Resource[]): Route[] {
   const pages = Object.fromEntries(
     resources
       .filter((resource) => resource.paginated)
@@ -448,11 +448,11 @@ export function render(
   routes: readonly Route[],
   headersFile: string,
   settings: RenderSettings,
+  resources: readonly Resource[],
   prepared: Prepared = {},
-  resources: readonly Resource[] = RESOURCES,
 ): Map<string, FileBody> {
   return new Map([
-    ...renderLists(catalogue, settings, routes, prepared, resources),
+    ...renderLists(catalogue, settings, routes, resources, prepared),
     ...renderShared(headersFile, resources),
   ]);
 }

@@ -8,7 +8,6 @@ import { readdir, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import fg, { type Entry } from 'fast-glob';
 import { compareStrings } from '../../contract/ordering.ts';
-import { RESOURCES } from '../../contract/routes.ts';
 import { errnoText } from '../../shared/errors.ts';
 import type { DataError } from './errors.ts';
 
@@ -182,10 +181,7 @@ async function meantInstead(dataDir: string, known: ReadonlySet<string>): Promis
  * Lists `data/<resource>/**\/*.json` in path order (so a catalogue split over many files has a
  * stable order), with an error for every other file and a warning for every skipped one.
  */
-export async function findSources(
-  dataDir: string,
-  names: readonly string[] = RESOURCES.map((resource) => resource.name),
-): Promise<FoundSources> {
+export async function findSources(dataDir: string, names: readonly string[]): Promise<FoundSources> {
   const folders = foldersOf(names);
   const known = new Set(names);
   const stray = `expected only .json files in the folders ${folders}`;

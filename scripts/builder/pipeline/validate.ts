@@ -4,7 +4,7 @@
 
 import type { z } from 'zod';
 import { type HeaderRule, headersFor, parseHeadersFile } from '../../contract/headers.ts';
-import { type ApiDeclarations, RESOURCES } from '../../contract/resources/index.ts';
+import type { ApiDeclarations } from '../../contract/resources/index.ts';
 import type { Embed, RecordOf, Resource } from '../../contract/resources/resource.ts';
 import { type DataError, pointerOf } from './errors.ts';
 import type { SourceRecord } from './load.ts';
@@ -25,7 +25,7 @@ export function recordsOf(catalogue: Catalogue, resource: string): unknown[] {
 const byName = new WeakMap<readonly Resource[], ReadonlyMap<string, Resource>>();
 
 /** The declaration named `name` among `resources`. */
-export function declarationOf(name: string, resources: readonly Resource[] = RESOURCES): Resource {
+export function declarationOf(name: string, resources: readonly Resource[]): Resource {
   let names = byName.get(resources);
   if (names === undefined) {
     names = new Map(resources.map((resource) => [resource.name, resource]));
@@ -99,11 +99,7 @@ function describeIssues(record: SourceRecord, issues: readonly z.core.$ZodIssue[
 }
 
 /** Checks a record against its resource's validator: zod's output when valid, else every problem. */
-export function checkRecord(
-  source: SourceRecord,
-  errors: DataError[],
-  resources: readonly Resource[] = RESOURCES,
-): unknown {
+export function checkRecord(source: SourceRecord, errors: DataError[], resources: readonly Resource[]): unknown {
   const validator: z.ZodType = validatorOf(declarationOf(source.resource, resources));
   const result = validator.safeParse(source.value);
   if (result.success) return result.data;
@@ -229,7 +225,7 @@ export function checkEmbedded(
 }
 
 /** An empty catalogue, and the list in it that each resource's valid records go to, in source order. */
-export function emptyCatalogue(resources: readonly Resource[] = RESOURCES): {
+export function emptyCatalogue(resources: readonly Resource[]): {
   catalogue: Catalogue;
   listOf: Readonly<Record<string, unknown[]>>;
 } {
@@ -252,8 +248,8 @@ function embeddedLookup(records: readonly SourceRecord[], valid: readonly unknow
  */
 export function validate(
   records: readonly SourceRecord[],
+  resources: readonly Resource[],
   incomplete: ReadonlySet<string> = new Set(),
-  resources: readonly Resource[] = RESOURCES,
 ): { catalogue: Catalogue; errors: DataError[] } {
   const errors: DataError[] = [];
   const { catalogue, listOf: validList } = emptyCatalogue(resources);
@@ -285,7 +281,7 @@ export const REQUIRED_HEADERS: Readonly<Record<string, string>> = {
 export function validateHeadersFile(
   file: string,
   text: string,
-  resources: readonly Resource[] = RESOURCES,
+  resources: readonly Resource[],
 ): { rules: HeaderRule[]; errors: DataError[] } {
   const { rules, errors: syntax } = parseHeadersFile(text);
   const errors: DataError[] = syntax.map((problem) => ({ file, pointer: '', message: problem.message }));

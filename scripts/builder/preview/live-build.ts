@@ -7,7 +7,7 @@
 
 import type { HeaderRule } from '../../contract/headers.ts';
 import { pageCount } from '../../contract/pagination.ts';
-import { RESOURCES } from '../../contract/resources/index.ts';
+
 import type { Resource } from '../../contract/resources/resource.ts';
 import type { Route } from '../../contract/routes.ts';
 import { type FileBody, sameBody, sizeOf } from '../../shared/file-body.ts';
@@ -114,12 +114,12 @@ export class LiveBuild {
     changed: readonly string[] = [],
   ): Promise<LiveBuild> {
     options = withDeclaredQueries(options);
-    const { text: headersText, ...headers } = await readHeaders(options.headersPath, options.resources ?? RESOURCES);
+    const { text: headersText, ...headers } = await readHeaders(options.headersPath, options.resources);
     let sources: LiveSources;
     if (previous?.dataDir === options.dataDir) {
       sources = previous;
       await sources.reload(changed);
-    } else sources = await LiveSources.open(options.dataDir, options.resources ?? RESOURCES);
+    } else sources = await LiveSources.open(options.dataDir, options.resources);
     return new LiveBuild(options, sources, headersText, headers);
   }
 
@@ -128,7 +128,7 @@ export class LiveBuild {
    * sources, kept from the build this one replaces, may have been read under other settings.
    */
   private get resources(): readonly Resource[] {
-    return this.options.resources ?? RESOURCES;
+    return this.options.resources;
   }
 
   /** Takes in the changed files (or folders) of the data folder; publish() then shows them. */

@@ -6,7 +6,7 @@
 
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import { RESOURCES } from '../../contract/resources/index.ts';
+
 import type { Embed, Resource } from '../../contract/resources/resource.ts';
 import { mapLimited } from '../../shared/map-limited.ts';
 import { dataProblems } from '../pipeline/catalogue.ts';
@@ -97,8 +97,8 @@ export class LiveSources {
     }
   }
 
-  /** Every source file of `dataDir`, read and checked, of the resources declared (the API's when absent). */
-  static async open(dataDir: string, resources: readonly Resource[] = RESOURCES): Promise<LiveSources> {
+  /** Every source file of `dataDir`, read and checked, of the resources declared. */
+  static async open(dataDir: string, resources: readonly Resource[]): Promise<LiveSources> {
     const sources = new LiveSources(dataDir, resources);
     await sources.reload([dataDir]);
     return sources;

@@ -14,7 +14,7 @@ export const bundleWorker = oncePerBuild(({ headerRules, resources }: TargetCont
     module: WORKER,
     // The rules are data of the build (the project's `_headers`), so they are inlined here
     // rather than read at run time: Pages does not serve `_headers` to the worker. So are the
-    // resources, when they are not the API's own.
+    // resources.
     contents: `import { createWorker } from './cloudflare-worker.ts';\nexport default createWorker(${JSON.stringify(headerRules)}${resourcesArgument(resources)});\n`,
     platform: 'neutral',
     languageTarget: 'es2022',

@@ -13,7 +13,6 @@ import {
   methodNotAllowedFile,
   NOT_FOUND_FILE,
   optionsFile,
-  RESOURCES,
   type Route,
   type Routed,
 } from '../../contract/routes.ts';
@@ -53,7 +52,7 @@ function outputFolders(
 export function renderPagesRedirects(
   routes: readonly Route[],
   documents: readonly DocumentRoute[],
-  resources: readonly Routed[] = RESOURCES,
+  resources: readonly Routed[],
 ): string {
   const lists = routes.filter((route) => Object.keys(route.query).length === 0);
   const lines = [
@@ -106,7 +105,7 @@ export function renderPagesHeaders(rules: readonly HeaderRule[], documents: read
   return `${[generatedNote(NAME, '#'), ...lines, ...documentLines].join('\n')}\n`;
 }
 
-function readme(resources?: readonly Routed[]): string {
+function readme(resources: readonly Routed[]): string {
   return `${generatedMarkdownNote(NAME)}
 # Cloudflare Pages, static only (\`_headers\` and \`_redirects\`, no code)
 

@@ -7,7 +7,7 @@
 // test/e2e/expectations.ts).
 
 import type { HeaderRule } from '../../contract/headers.ts';
-import { type DocumentRoute, RESOURCES, type Routed } from '../../contract/routes.ts';
+import type { DocumentRoute, Routed } from '../../contract/routes.ts';
 import { CDN_CACHE_CONTROL } from '../../respond/netlify-function.ts';
 import { DEFAULT_OUTPUT_FOLDER } from '../../shared/folders.ts';
 import { generatedMarkdownNote, generatedNote } from '../generated-note.ts';
@@ -32,10 +32,7 @@ export const FUNCTION_FILE = 'api.mjs';
  * function's: the rule that serves the function its files rewrites to such paths, and
  * `netlify dev` matches functions again on the rewritten path.
  */
-export function functionConfig(
-  resources: readonly Routed[] = RESOURCES,
-  documents: readonly DocumentRoute[] = [],
-): FunctionConfig {
+export function functionConfig(resources: readonly Routed[], documents: readonly DocumentRoute[] = []): FunctionConfig {
   const paths = [...resources.map((resource) => resource.path), ...documents.map((document) => document.path)];
   return { path: paths.map((path) => path.replace(/\/$/, '').toLowerCase()) };
 }

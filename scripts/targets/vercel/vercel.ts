@@ -17,7 +17,6 @@ import {
   FORMATS,
   fileFor,
   filterFile,
-  RESOURCES,
   type Route,
   type Routed,
 } from '../../contract/routes.ts';
@@ -218,7 +217,7 @@ export function vercelConfig(
   routes: readonly Route[],
   rules: readonly HeaderRule[],
   documents: readonly DocumentRoute[],
-  resources: readonly Routed[] = RESOURCES,
+  resources: readonly Routed[],
   filterRoutes: readonly FilterRoute[] = [],
 ): VercelConfig {
   return {
@@ -340,6 +339,6 @@ export const vercel: Target = {
         `${JSON.stringify(vercelConfig(routes, headerRules, pages, resources, filterRoutes), null, 2)}\n`,
       ],
       ['404.html', NOT_FOUND_BODY],
-      ['README.md', readme() + settingsNote(resources ?? RESOURCES)],
+      ['README.md', readme() + settingsNote(resources)],
     ]),
 };

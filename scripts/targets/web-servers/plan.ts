@@ -15,7 +15,6 @@ import {
   NOT_FOUND_FILE,
   optionsFile,
   REJECTED_METHODS,
-  RESOURCES,
   type Route,
   type Routed,
   UNSUPPORTED_ORDERING_FILE,
@@ -270,7 +269,7 @@ export function serverPlan(context: TargetContext, target: string, everywhereOnl
     if (!SAFE_FILE.test(route.dir))
       throw new Error(`route table: ${target} cannot name the folder ${route.dir} unquoted`);
   }
-  const resources = (context.resources ?? RESOURCES).map((resource) => resourcePlan(resource, routes, filterRoutes));
+  const resources = context.resources.map((resource) => resourcePlan(resource, routes, filterRoutes));
   const marker = 'XMETHODX';
   const [before, after] = methodNotAllowedBody(marker).split(marker) as [string, string];
   return {

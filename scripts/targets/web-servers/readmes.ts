@@ -9,7 +9,7 @@ import { theLists } from '../list-count.ts';
 /** What all three answer like DRF, and what none of them can, because they route with regexes. */
 const shared = (
   target: string,
-  resources?: readonly Routed[],
+  resources: readonly Routed[],
 ) => `What it answers like the DRF service (the end-to-end suite runs against the real server:
 \`E2E_TARGETS=${target} npx playwright test\`):
 
@@ -41,7 +41,7 @@ What it cannot do, because the server only matches regexes on the raw query stri
 - **Exotic page numbers.** A page written with percent-encoded or non-ASCII digits (\`%32\`,
   \`%EF%BC%92\`) or with underscores (\`1_0\`) is 404 Invalid page; DRF reads them as numbers.`;
 
-export function nginxReadme(resources?: readonly Routed[]): string {
+export function nginxReadme(resources: readonly Routed[]): string {
   return `${generatedMarkdownNote('nginx')}
 # nginx
 
@@ -88,7 +88,7 @@ Also: nginx's 405 status line reads \`405 Not Allowed\` (the code is what client
 `;
 }
 
-export function caddyReadme(resources?: readonly Routed[]): string {
+export function caddyReadme(resources: readonly Routed[]): string {
   return `${generatedMarkdownNote('caddy')}
 # Caddy
 
@@ -117,7 +117,7 @@ ${shared('caddy', resources)}
 `;
 }
 
-export function apacheReadme(resources?: readonly Routed[]): string {
+export function apacheReadme(resources: readonly Routed[]): string {
   return `${generatedMarkdownNote('apache')}
 # Apache httpd
 

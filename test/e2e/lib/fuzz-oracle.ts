@@ -11,6 +11,7 @@ import path from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { type OrderTerm, sortRecords } from '../../../scripts/contract/ordering.ts';
 import { resolve } from '../../../scripts/contract/routes.ts';
+import { API } from '../../fixtures/sample.ts';
 import { varyBesidesEncoding } from './assert.ts';
 import { API_HEADERS, INVALID_PAGE_BODY, NOT_FOUND_BODY, notAllowedBody, OPTIONS_BODIES } from './contract.ts';
 import { Answer } from './http.ts';
@@ -51,7 +52,7 @@ export function expectedAnswer(request: RawRequest): Expected {
   // Section 4: raw bytes are read as their percent-escapes, where the parser lets them through.
   const written = request.target.replace(/[\x80-\xff]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
   const target = written.startsWith('http://') ? written.replace(/^http:\/\/[^/]*/, '') : written;
-  const answer = resolve(request.method, target);
+  const answer = resolve(request.method, target, API);
   if (answer.kind === 'redirect') return { status: 301, location: answer.location };
   if (answer.kind === 'file' && answer.file === '_errors/not-found.json') {
     // Section 4: a path the API does not have. Negotiation comes after the path, as in DRF.

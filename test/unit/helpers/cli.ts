@@ -4,6 +4,7 @@
 
 import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
+import { SAMPLE_DIR } from '../../fixtures/sample.ts';
 
 export const ROOT = path.resolve(import.meta.dirname, '../../..');
 export const GOOD_DATA = path.join(ROOT, 'test/fixtures/good/data');
@@ -39,7 +40,7 @@ export function commandLine(command: Command, args: readonly string[] = []): str
 }
 
 interface CommandOptions {
-  /** Its working directory, which its default paths are relative to: the repository's root unless given. */
+  /** Its working directory, which its default paths are relative to: the sample project unless given. */
   cwd?: string;
   /** Variables set on top of cleanEnv(). */
   env?: Record<string, string>;
@@ -48,7 +49,7 @@ interface CommandOptions {
 export function startCommand(
   command: Command,
   args: readonly string[],
-  { cwd = ROOT, env = {} }: CommandOptions = {},
+  { cwd = SAMPLE_DIR, env = {} }: CommandOptions = {},
 ): ChildProcess {
   return spawn(process.execPath, commandLine(command, args), {
     cwd,

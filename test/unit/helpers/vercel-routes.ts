@@ -5,8 +5,9 @@
 
 import { getTransformedRoutes } from '@vercel/routing-utils';
 import { buildUrl } from '../../../scripts/contract/pagination.ts';
-import { RESOURCES, type Route, type Routed, resolve } from '../../../scripts/contract/routes.ts';
+import { type Route, type Routed, resolve } from '../../../scripts/contract/routes.ts';
 import type { VercelConfig } from '../../../scripts/targets/vercel/vercel.ts';
+import { API } from '../../fixtures/sample.ts';
 
 /** A route's canonical request: its path and query, keys sorted, values form-encoded. */
 export const canonicalUrl = (route: Route) => buildUrl('', route.path, route.query);
@@ -90,11 +91,7 @@ export function vercelRouter(
 }
 
 /** What DRF answers, as far as Vercel can: the file resolve() names, or a 404 for everything else. */
-export function drfOutcome(
-  target: string,
-  files: ReadonlySet<string>,
-  resources: readonly Routed[] = RESOURCES,
-): Outcome {
+export function drfOutcome(target: string, files: ReadonlySet<string>, resources: readonly Routed[] = API): Outcome {
   const answer = resolve('GET', target, resources);
   if (answer.kind === 'redirect') return { status: 301, location: answer.location };
   if (answer.kind === 'file' && answer.status === 200 && files.has(answer.file))

@@ -12,8 +12,8 @@ import { caddy } from '../../e2e/targets/caddy.ts';
 import { nginx } from '../../e2e/targets/nginx.ts';
 import { freePort } from '../../e2e/targets/process.ts';
 import type { RunningTarget, Target } from '../../e2e/targets/target.ts';
+import { API, SAMPLE_DATA, SAMPLE_HEADERS } from '../../fixtures/sample.ts';
 import { findProgram, reportMissing } from '../../installed.ts';
-import { ROOT } from './cli.ts';
 
 /** nginx, Caddy and Apache, those installed; `purpose` names what a missing one leaves untested. */
 export function installedWebServers(purpose: string): Target[] {
@@ -28,7 +28,7 @@ export function installedWebServers(purpose: string): Target[] {
 export const localInProcess: Target = {
   name: 'local',
   async start({ publicDir }) {
-    const server = createApiServer(publicDir);
+    const server = createApiServer(publicDir, API);
     const origin = await listen(server, '127.0.0.1', 0);
     return { origin, stop: () => new Promise((done) => server.close(() => done())) };
   },
@@ -65,12 +65,13 @@ export async function serveSampleWithHeaders(
   };
   try {
     const headersPath = path.join(dir, '_headers');
-    const headersText = `${await readFile(path.join(ROOT, '_headers'), 'utf8')}${extraLines}`;
+    const headersText = `${await readFile(SAMPLE_HEADERS, 'utf8')}${extraLines}`;
     await writeFile(headersPath, headersText);
     const publicDir = path.join(dir, 'public');
     const targetsDir = path.join(dir, 'targets');
     await build({
-      dataDir: path.join(ROOT, 'data'),
+      resources: API,
+      dataDir: SAMPLE_DATA,
       headersPath,
       outDir: publicDir,
       targetsDir,
