@@ -14,6 +14,7 @@ const shared = (
 \`E2E_TARGETS=${target} npx playwright test\`):
 
 - ${theLists(resources)} with the \`_headers\` headers (each once), HEAD, ETag and If-None-Match (304);
+- a \`Range\` of one byte range on GET (206); several ranges are ignored (200, the whole answer);
 - an answer of 4 KiB or more sent as its precompressed \`.br\` or \`.gz\` sibling (written by the
   build beside it) to a client whose \`Accept-Encoding\` accepts it, br first, with
   \`Content-Encoding\`, \`Accept-Encoding\` added to \`Vary\` and an ETag of its own (304 to it);
