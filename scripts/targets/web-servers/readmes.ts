@@ -60,8 +60,8 @@ server {
 }
 \`\`\`
 
-${LOCAL_HEADING} \`nginx.conf\` is a complete configuration around it that serves \`public/\` on
-http://127.0.0.1:${LOCAL_PORT} in the foreground (Ctrl-C stops it). Run it from the project folder as
+${LOCAL_HEADING} \`nginx.conf\` is a complete configuration around it that serves
+\`public/\` on http://127.0.0.1:${LOCAL_PORT} in the foreground (Ctrl-C stops it). Run it from the project folder as
 any user: nginx writes its pid and temp files to \`${NGINX_RUNTIME}/\`, which git ignores, and nothing
 outside the folder. \`/usr/sbin/nginx\` is Debian's path, which a user's \`PATH\` leaves out there;
 another port is the \`listen\` line of \`nginx.conf\`.
@@ -70,9 +70,8 @@ another port is the \`listen\` line of \`nginx.conf\`.
 ${LOCAL_COMMANDS.nginx}
 \`\`\`
 
-The snippet defines \`location /\` (every other
-path is the API's 404) and sets \`merge_slashes off\`, \`absolute_redirect off\`, \`types\` and
-\`add_header\` for the whole server. An \`add_header\` of your own in that server block replaces
+\`api.conf\` defines \`location /\` (every other path is the API's 404) and sets
+\`merge_slashes off\`, \`absolute_redirect off\`, \`types\` and \`add_header\` for the whole server. An \`add_header\` of your own in that server block replaces
 all of the snippet's headers (nginx inherits \`add_header\` only from the level above when a
 level has none), so add headers to \`_headers\` instead and build again.
 
@@ -163,8 +162,8 @@ before including it; that is the only setting. It sets \`DocumentRoot\` and gran
 </VirtualHost>
 \`\`\`
 
-${LOCAL_HEADING} \`httpd.conf\` is a complete server configuration around it that serves \`public/\` on
-http://127.0.0.1:${LOCAL_PORT} in the foreground (Ctrl-C stops it). Run it from the project folder as a
+${LOCAL_HEADING} \`httpd.conf\` is a complete server configuration around it that serves
+\`public/\` on http://127.0.0.1:${LOCAL_PORT} in the foreground (Ctrl-C stops it). Run it from the project folder as a
 user other than root: Apache writes its pid, lock and error log to \`${APACHE_RUNTIME}/\`, which git
 ignores, and nothing outside the folder. \`/usr/sbin/apache2\` is Debian's path (\`httpd\` elsewhere);
 another port is the \`Listen\` and \`<VirtualHost>\` lines of \`httpd.conf\`.
