@@ -31,6 +31,15 @@ for (const { name, path: listPath } of API) {
     expect(answer.text.endsWith('\n')).toBe(false);
     expect(answer.text).toBe(pythonJson(answer.json()));
   });
+
+  // Contract section 2: several ranges are ignored, so no client gets a multipart answer.
+  test(`[body] GET ${listPath} with several ranges: the whole list, 200`, async ({ site, api }) => {
+    const built = await readFile(path.join(site.publicDir, `${listPath.slice(1)}index.json`));
+    const answer = await api.get(listPath, { Range: 'bytes=0-0,5-9' });
+    expect(answer.status, `${answer}`).toBe(200);
+    expect(answer.header('content-range'), `${answer}`).toBeUndefined();
+    expect(answer.body.equals(built), `${answer}: body differs from the list's file`).toBe(true);
+  });
 }
 
 test('[body] fields in the order of the description tables', async ({ api }) => {

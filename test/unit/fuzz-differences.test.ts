@@ -110,3 +110,24 @@ describe('the other targets keep their own differences', () => {
       );
   });
 });
+
+describe('several ranges: ignored, as contract section 2 says', () => {
+  const several: Array<[string, string]> = [['Range', 'bytes=0-0,5-9']];
+  const list = file('company/index.json');
+  const multipart = answer(206, `--b\r\nContent-Range: bytes 0-0/${list.length}\r\n\r\n[\r\n--b--\r\n`, [
+    ...HEADERS.filter(([name]) => name !== 'content-type'),
+    ['content-type', 'multipart/byteranges; boundary=b'],
+  ]);
+
+  it('takes the whole list as the answer', () => {
+    expect(verdict('nginx', request('GET', '/company/', several), answer(200, list))).toBeNull();
+  });
+
+  it('leaves a multipart 206 undocumented on every web server', () => {
+    expect(judge(request('GET', '/company/', several), multipart, PUBLIC)).toContainEqual(
+      expect.stringMatching(/^206 to several ranges/),
+    );
+    for (const target of ['nginx', 'caddy', 'apache'])
+      expect(verdict(target, request('GET', '/company/', several), multipart), target).toBeUndefined();
+  });
+});

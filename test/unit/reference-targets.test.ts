@@ -125,7 +125,7 @@ describe("the page's rules", () => {
       ] as const,
       await of(vercelTarget, 'vercel.json'),
       await of(nginxTarget, 'api.conf'),
-      await of(caddyTarget, 'Caddyfile'),
+      await of(caddyTarget, 'api.caddyfile'),
       await of(apacheTarget, 'api.conf'),
     ];
     for (const [file, text] of ruleFiles) {

@@ -5,6 +5,7 @@
 
 import { generatedNote } from '../generated-note.ts';
 import { HeadersTargetError, type Target } from '../target.ts';
+import { APACHE_RUNTIME, LOCAL_COMMANDS, LOCAL_PORT } from './local-run.ts';
 import {
   everywhereValue,
   type HeaderPart,
@@ -362,6 +363,9 @@ export function renderApacheConf(plan: ServerPlan): string {
     'MergeSlashes Off',
     'AllowEncodedSlashes On',
     'AddDefaultCharset Off',
+    '# Several ranges in one Range are ignored (a whole 200), as the API answers them; Apache would',
+    '# send a multipart/byteranges 206.',
+    'MaxRanges 1',
     '',
     "# The headers of _headers, each rule's on the requests its path pattern matches, exactly once:",
     '# `always` covers error answers, and unsetting the success table drops what Apache itself adds',
@@ -389,6 +393,54 @@ export function renderApacheConf(plan: ServerPlan): string {
   return `${lines.join('\n')}\n`;
 }
 
+/** Module folders of Debian, then Fedora's and Arch's; the first that holds mod_rewrite is used. */
+const MODULE_DIRS = ['/usr/lib/apache2/modules', '/usr/lib64/httpd/modules', '/usr/lib/httpd/modules'];
+/** What api.conf needs, an MPM, unixd and authz_core for `Require`; each loaded unless built in (Debian builds in unixd). */
+const MODULES = ['mpm_event', 'unixd', 'authz_core', 'mime', 'headers', 'rewrite'];
+
+/** A server configuration around api.conf that serves public/ in the foreground as any user. */
+export function renderExampleConf(): string {
+  const listen = `127.0.0.1:${LOCAL_PORT}`;
+  return `${generatedNote(NAME, '#')}
+#
+# A complete Apache configuration around api.conf that serves public/ on http://${listen},
+# in the foreground, as any user (README.md). Run it from the project folder:
+#
+#     ${LOCAL_COMMANDS.apache}
+#
+# -d makes the project folder the ServerRoot, which relative paths below are from: Apache writes
+# its pid, lock and error log to ${APACHE_RUNTIME}/ and nothing anywhere else. API_ROOT, which
+# api.conf reads, comes from the environment.
+
+PidFile ${APACHE_RUNTIME}/httpd.pid
+DefaultRuntimeDir ${APACHE_RUNTIME}
+Mutex file:${APACHE_RUNTIME} default
+ErrorLog ${APACHE_RUNTIME}/error.log
+LogLevel warn
+Listen ${listen}
+ServerName localhost
+# No mime.types: api.conf sets the type of every answer.
+TypesConfig /dev/null
+
+${MODULE_DIRS.map(
+  (dir) => `<IfFile ${dir}/mod_rewrite.so>
+    <IfDefine !API_MODULES>
+        Define API_MODULES ${dir}
+    </IfDefine>
+</IfFile>`,
+).join('\n')}
+${MODULES.map(
+  (name) => `<IfModule !${name}_module>
+    LoadModule ${name}_module \${API_MODULES}/mod_${name}.so
+</IfModule>`,
+).join('\n')}
+
+<VirtualHost ${listen}>
+    Include targets/apache/api.conf
+</VirtualHost>
+`;
+}
+
 export const apache: Target = {
   name: NAME,
   prerendersFilters: true,
@@ -397,6 +449,7 @@ export const apache: Target = {
     const plan = serverPlan(context, NAME, ['content-type']);
     return new Map([
       ['api.conf', renderApacheConf(plan)],
+      ['httpd.conf', renderExampleConf()],
       ['README.md', apacheReadme(context.resources) + settingsSection(settingsLists(plan))],
     ]);
   },

@@ -6,6 +6,7 @@
 import type { DocumentRoute } from '../../contract/routes.ts';
 import { generatedNote } from '../generated-note.ts';
 import { HeadersTargetError, type Target } from '../target.ts';
+import { LOCAL_COMMANDS, LOCAL_PORT } from './local-run.ts';
 import {
   everywhereValue,
   type HeaderPart,
@@ -35,7 +36,10 @@ import { caddyReadme, settingsSection } from './readmes.ts';
 
 const NAME = 'caddy';
 export const DEFAULT_ROOT = '/srv/api/public';
-export const DEFAULT_ADDRESS = 'localhost:8080';
+/** Plain HTTP: a site address without `http://` would start Caddy's automatic HTTPS (README.md). */
+export const DEFAULT_ADDRESS = `http://localhost:${LOCAL_PORT}`;
+/** The site, for a Caddyfile of the user's own to import; the Caddyfile beside it runs it alone. */
+const SITE_FILE = 'api.caddyfile';
 /** Request headers that make a file server answer with less than the whole file. */
 const CONDITIONAL_HEADERS = [
   'Range',
@@ -307,10 +311,11 @@ function readQuery(plan: ServerPlan): string[] {
 /**
  * A header value as a Caddyfile token: in backquotes, which take every character as it is, or
  * in double quotes when it holds a backquote. Caddy reads `{...}` in it as a placeholder, and
- * `\{` as a brace; `expansions` is how many times Caddy expands it before sending it.
+ * `\{` as a brace; `expansions` is how many times Caddy expands it before sending it. The site
+ * file is always imported, and Caddy's import drops one backslash before a brace: one more.
  */
 function headerToken(header: PlannedHeader, part: HeaderPart, expansions: number, before = ''): string {
-  const value = before + part.value.replace(/[{}]/g, `${'\\'.repeat(expansions)}$&`);
+  const value = before + part.value.replace(/[{}]/g, `${'\\'.repeat(expansions + 1)}$&`);
   if (!value.includes('`')) return `\`${value}\``;
   if (!/["\\]/.test(value)) return `"${value}"`;
   throw new HeadersTargetError(NAME, part.pattern, `sets ${header.name} to a value Caddy cannot write`);
@@ -358,6 +363,11 @@ export function renderCaddyfile(plan: ServerPlan): string {
       '# anything else, so the file server keeps this Content-Type and the error answers keep them.',
       ...headerLines(plan.headers),
       '',
+      '# Several ranges in one Range are ignored (a whole 200), as the API answers them; the file',
+      '# server would send a multipart/byteranges 206.',
+      `@several_ranges header_regexp Range ${quoted(',')}`,
+      'request_header @several_ranges -Range',
+      '',
       ...readQuery(plan),
       '',
       ...plan.resources.flatMap((resource) => [...resourceRoute(plan, resource), '']),
@@ -387,14 +397,36 @@ export function renderCaddyfile(plan: ServerPlan): string {
   const lines = [
     generatedNote(NAME, '#'),
     '#',
-    '# The DRF catalogue API as a Caddy site; see README.md beside it. Environment variables:',
+    '# The DRF catalogue API as one Caddy site, for a Caddyfile to import (the Caddyfile beside it',
+    '# does); see README.md beside it. Environment variables:',
     `#   API_ROOT     the folder \`npm run build\` wrote (public/), absolute (default ${DEFAULT_ROOT})`,
-    `#   API_ADDRESS  the site address (default ${DEFAULT_ADDRESS}), e.g. api.example.com for HTTPS`,
-    '# Run: API_ROOT=$PWD/public caddy run --config targets/caddy/Caddyfile --adapter caddyfile',
+    `#   API_ADDRESS  the site address (default ${DEFAULT_ADDRESS}, plain HTTP); one without http://,`,
+    '#                such as api.example.com, turns on automatic HTTPS',
     '',
     ...block(`{$API_ADDRESS:${DEFAULT_ADDRESS}}`, site),
   ];
   return `${lines.join('\n')}\n`;
+}
+
+/**
+ * The Caddyfile to run: the site alone, without the admin endpoint (a second Caddy on the
+ * machine, or the Debian service, holds its port 2019; nothing here needs it).
+ */
+export function renderRunnableCaddyfile(): string {
+  return `${generatedNote(NAME, '#')}
+#
+# Runs the site of ${SITE_FILE} alone (README.md), from the project folder, as any user:
+#
+#     ${LOCAL_COMMANDS.caddy}
+#
+# Without the admin endpoint: \`caddy reload\` and \`caddy stop\` do not reach it (Ctrl-C does).
+# A Caddyfile of your own imports ${SITE_FILE} instead.
+{
+\tadmin off
+}
+
+import ${SITE_FILE}
+`;
 }
 
 export const caddy: Target = {
@@ -403,7 +435,8 @@ export const caddy: Target = {
   files(context) {
     const plan = serverPlan(context, NAME);
     return new Map([
-      ['Caddyfile', renderCaddyfile(plan)],
+      ['Caddyfile', renderRunnableCaddyfile()],
+      [SITE_FILE, renderCaddyfile(plan)],
       ['README.md', caddyReadme(context.resources) + settingsSection(settingsLists(plan))],
     ]);
   },

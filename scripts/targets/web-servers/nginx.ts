@@ -6,6 +6,7 @@
 import type { DocumentRoute } from '../../contract/routes.ts';
 import { generatedNote } from '../generated-note.ts';
 import { HeadersTargetError, type Target } from '../target.ts';
+import { LOCAL_COMMANDS, LOCAL_PORT, NGINX_RUNTIME } from './local-run.ts';
 import {
   everywhereValue,
   type HeaderPart,
@@ -282,6 +283,9 @@ export function renderApiConf(plan: ServerPlan): string {
     'merge_slashes off;',
     '# The 301 for a list path without its slash names a relative Location, as Django does.',
     'absolute_redirect off;',
+    '# Several ranges in one Range are ignored (a whole 200), as the API answers them; nginx would',
+    '# send a multipart/byteranges 206.',
+    'max_ranges 1;',
     '',
     "# The headers of _headers, each rule's on the requests its path pattern matches (on the path",
     '# as sent; several matching rules join their values with ", "). No location below has an',
@@ -354,33 +358,39 @@ export function renderApiConf(plan: ServerPlan): string {
 }
 
 export function renderExampleConf(): string {
+  const temp = (name: string) => `    ${name}_temp_path ${NGINX_RUNTIME}/${name}_temp;`;
   return `${generatedNote(NAME, '#')}
 #
-# A complete nginx.conf around api.conf, for a machine that runs nginx for the API only.
-# Set root below; run it with: nginx -c /path/to/this/nginx.conf
-# (on Debian, copy api.conf to /etc/nginx/snippets/ and include it in a site instead).
+# A complete nginx.conf around api.conf that serves public/ on http://127.0.0.1:${LOCAL_PORT}, in the
+# foreground, as any user (README.md). Run it from the project folder:
+#
+#     ${LOCAL_COMMANDS.nginx}
+#
+# Relative paths are from the folder given with -p: public/ is the root, and nginx writes its pid
+# and temp files to ${NGINX_RUNTIME}/ and nothing anywhere else (no access log; errors on stderr).
 
-worker_processes auto;
-pid /run/nginx-api.pid;
+daemon off;
+worker_processes 1;
+pid ${NGINX_RUNTIME}/nginx.pid;
+error_log stderr;
 # The br answers need the brotli_static module (README.md): once installed, uncomment this line
 # and the include of brotli.conf below.
 # load_module /usr/lib/nginx/modules/ngx_http_brotli_static_module.so;
 
 events {
-    worker_connections 1024;
+    worker_connections 256;
 }
 
 http {
     sendfile on;
     server_tokens off;
-    access_log /var/log/nginx/api.access.log;
-    error_log /var/log/nginx/api.error.log;
+    access_log off;
+${['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map(temp).join('\n')}
 
     server {
-        listen 80;
-        server_name _;
-        # The one setting: the folder \`npm run build\` wrote (public/), readable by nginx's user.
-        root /srv/api/public;
+        listen 127.0.0.1:${LOCAL_PORT};
+        # The folder \`npm run build\` wrote, relative to the -p folder.
+        root public;
         include api.conf;
         # include brotli.conf;
     }

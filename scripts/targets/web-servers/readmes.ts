@@ -5,6 +5,7 @@
 import type { Routed } from '../../contract/routes.ts';
 import { generatedMarkdownNote } from '../generated-note.ts';
 import { theLists } from '../list-count.ts';
+import { APACHE_RUNTIME, LOCAL_COMMANDS, LOCAL_HEADING, LOCAL_PORT, NGINX_RUNTIME } from './local-run.ts';
 
 /** What all three answer like DRF, and what none of them can, because they route with regexes. */
 const shared = (
@@ -14,6 +15,7 @@ const shared = (
 \`E2E_TARGETS=${target} npx playwright test\`):
 
 - ${theLists(resources)} with the \`_headers\` headers (each once), HEAD, ETag and If-None-Match (304);
+- a \`Range\` of one byte range on GET (206); several ranges are ignored (200, the whole answer);
 - an answer of 4 KiB or more sent as its precompressed \`.br\` or \`.gz\` sibling (written by the
   build beside it) to a client whose \`Accept-Encoding\` accepts it, br first, with
   \`Content-Encoding\`, \`Accept-Encoding\` added to \`Vary\` and an ETag of its own (304 to it);
@@ -58,9 +60,18 @@ server {
 }
 \`\`\`
 
-\`nginx.conf\` is a complete example around it. The snippet defines \`location /\` (every other
-path is the API's 404) and sets \`merge_slashes off\`, \`absolute_redirect off\`, \`types\` and
-\`add_header\` for the whole server. An \`add_header\` of your own in that server block replaces
+${LOCAL_HEADING} \`nginx.conf\` is a complete configuration around it that serves
+\`public/\` on http://127.0.0.1:${LOCAL_PORT} in the foreground (Ctrl-C stops it). Run it from the project folder as
+any user: nginx writes its pid and temp files to \`${NGINX_RUNTIME}/\`, which git ignores, and nothing
+outside the folder. \`/usr/sbin/nginx\` is Debian's path, which a user's \`PATH\` leaves out there;
+another port is the \`listen\` line of \`nginx.conf\`.
+
+\`\`\`sh
+${LOCAL_COMMANDS.nginx}
+\`\`\`
+
+\`api.conf\` defines \`location /\` (every other path is the API's 404) and sets
+\`merge_slashes off\`, \`absolute_redirect off\`, \`types\` and \`add_header\` for the whole server. An \`add_header\` of your own in that server block replaces
 all of the snippet's headers (nginx inherits \`add_header\` only from the level above when a
 level has none), so add headers to \`_headers\` instead and build again.
 
@@ -92,18 +103,36 @@ export function caddyReadme(resources: readonly Routed[]): string {
   return `${generatedMarkdownNote('caddy')}
 # Caddy
 
-\`Caddyfile\` is one site. Two environment variables, read when Caddy loads it:
+\`api.caddyfile\` is the API as one Caddy site; \`Caddyfile\` runs it alone, without Caddy's admin
+endpoint (so no \`caddy reload\`: restart it). Two environment variables, read when Caddy loads it:
 
 - \`API_ROOT\`: the folder \`npm run build\` wrote, absolute (default \`/srv/api/public\`);
-- \`API_ADDRESS\`: the site address (default \`localhost:8080\`); a domain name such as
-  \`api.example.com\` gets Caddy's automatic HTTPS.
+- \`API_ADDRESS\`: the site address, default \`http://localhost:${LOCAL_PORT}\`: plain HTTP on port ${LOCAL_PORT}
+  (of every interface) for requests to \`localhost\`.
+
+**When HTTPS starts.** A site address without \`http://\` turns on Caddy's automatic HTTPS: for a
+domain name such as \`api.example.com\` Caddy gets a certificate from Let's Encrypt (it needs ports
+80 and 443 and the internet); for \`localhost\` or an IP address it makes its own certificate
+authority and, run as root, installs that authority's root certificate into the machine's trust
+stores, which changes the certificates the machine trusts.
+
+${LOCAL_HEADING} From the project folder, as any user. HOME and the XDG folders put Caddy's state
+(its autosaved config, the empty \`.step\` folder it makes in HOME) in \`.caddy/\`, which git
+ignores, instead of your home folder. Then ask http://localhost:${LOCAL_PORT}/company/.
 
 \`\`\`sh
-API_ROOT=$PWD/public API_ADDRESS=api.example.com caddy run --config targets/caddy/Caddyfile --adapter caddyfile
+${LOCAL_COMMANDS.caddy}
 \`\`\`
 
-To serve it from a Caddyfile of your own, \`import\` this file there (it holds only the site
-block; put global options before it in yours). Tested on Caddy 2.6.2 (Debian 12); OPTIONS and the
+On a server, as root or with the right to bind ports 80 and 443 (certificates in Caddy's data
+folder):
+
+\`\`\`sh
+API_ROOT=/srv/api/public API_ADDRESS=api.example.com caddy run --config targets/caddy/Caddyfile --adapter caddyfile
+\`\`\`
+
+To serve it from a Caddyfile of your own, \`import\` \`api.caddyfile\` there (it holds only the
+site block; put global options before it in yours). Tested on Caddy 2.6.2 (Debian 12); OPTIONS and the
 error answers ask the file server with GET, as Caddy 2.7 and later require.
 
 **Compressed answers.** A client that accepts br or gzip gets the \`.br\` or \`.gz\` sibling the
@@ -131,6 +160,16 @@ before including it; that is the only setting. It sets \`DocumentRoot\` and gran
     Define API_ROOT /srv/api/public
     Include /etc/apache2/api.conf
 </VirtualHost>
+\`\`\`
+
+${LOCAL_HEADING} \`httpd.conf\` is a complete server configuration around it that serves
+\`public/\` on http://127.0.0.1:${LOCAL_PORT} in the foreground (Ctrl-C stops it). Run it from the project folder as a
+user other than root: Apache writes its pid, lock and error log to \`${APACHE_RUNTIME}/\`, which git
+ignores, and nothing outside the folder. \`/usr/sbin/apache2\` is Debian's path (\`httpd\` elsewhere);
+another port is the \`Listen\` and \`<VirtualHost>\` lines of \`httpd.conf\`.
+
+\`\`\`sh
+${LOCAL_COMMANDS.apache}
 \`\`\`
 
 Needs mod_rewrite, mod_headers and mod_mime (\`a2enmod rewrite headers\`). It is server

@@ -261,9 +261,11 @@ export function judge(request: RawRequest, answer: Answer | string, publicDir: s
       if (parsed.satisfiable) problems.push(`416 to a satisfiable Range (${range})`);
       return problems;
     }
+    if (parsed.ranges.length > 1) {
+      problems.push(`${answer.status} to several ranges (${range}), which must be ignored: 200`);
+      return problems;
+    }
     if (!parsed.satisfiable) problems.push(`206 to an unsatisfiable Range (${range})`);
-    const type = answer.header('content-type') ?? '';
-    if (type.startsWith('multipart/byteranges')) return problems;
     const cr = /^bytes (\d+)-(\d+)\/(\d+)$/.exec(answer.header('content-range') ?? '');
     if (!cr) {
       problems.push(`206 with Content-Range ${JSON.stringify(answer.header('content-range'))}`);

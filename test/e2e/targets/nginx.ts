@@ -1,13 +1,13 @@
-// Debian's nginx, started in the foreground from a config in the work folder that includes the
-// api.conf the build wrote (targets/nginx/api.conf) exactly as a user's server block would: only
-// `listen` and `root` are ours, with brotli.conf and its module where the module is installed.
-// Every path nginx writes (pid, logs, temp files) is in workDir.
+// Debian's nginx, started with the command of targets/nginx/README.md on the nginx.conf the build
+// wrote around api.conf: the test's port in its `listen`, and brotli.conf with its module where
+// the module is installed. Every path nginx writes (pid, temp files) is in workDir.
 
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { copyFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { spawnProcess, waitForPort } from './process.ts';
+import { LOCAL_PORT } from '../../../scripts/targets/web-servers/local-run.ts';
+import { waitForPort } from './process.ts';
+import { startFromReadme } from './readme-command.ts';
 import { serverBinary } from './server-binary.ts';
 import type { ProgramNeed, Target } from './target.ts';
 
@@ -25,43 +25,35 @@ export function brotliModule(binary: string): string | undefined {
   return file && existsSync(file) ? file : undefined;
 }
 
-function nginxConf(workDir: string, publicDir: string, port: number, brotli: string | undefined): string {
-  const temp = (name: string) => `${name}_temp_path ${path.join(workDir, `${name}-temp`)};`;
-  return `# Written by test/e2e/targets/nginx.ts for one test run.
-${brotli ? `load_module ${brotli};` : ''}
-worker_processes 1;
-pid ${path.join(workDir, 'nginx.pid')};
-error_log stderr warn;
-# Run as root (CI), the worker would be nobody and could not read a private temp folder.
-${process.getuid?.() === 0 ? 'user root;' : ''}
-events {
-    worker_connections 256;
-}
-http {
-    access_log off;
-    ${['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map(temp).join('\n    ')}
-    server {
-        listen 127.0.0.1:${port};
-        root ${publicDir};
-        include ${path.join(workDir, 'api.conf')};
-        ${brotli ? `include ${path.join(workDir, 'brotli.conf')};` : ''}
-    }
-}
-`;
-}
-
-/** nginx as the build's README says, with the brotli_static module where `withBrotli` and it is installed. */
+/** nginx as its README runs it, with the brotli_static module where `withBrotli` and it is installed. */
 function nginxTarget(withBrotli: boolean): Target {
   return {
     name: 'nginx',
     needs: NEEDS,
     async start({ publicDir, targetsDir, port, workDir }) {
       const binary = serverBinary(NEEDS.names);
-      for (const file of ['api.conf', 'brotli.conf'])
-        await copyFile(path.join(targetsDir, 'nginx', file), path.join(workDir, file));
-      const conf = path.join(workDir, 'nginx.conf');
-      await writeFile(conf, nginxConf(workDir, publicDir, port, withBrotli ? brotliModule(binary) : undefined));
-      const child = spawnProcess(binary, ['-e', 'stderr', '-p', workDir, '-c', conf, '-g', 'daemon off;']);
+      const brotli = withBrotli ? brotliModule(binary) : undefined;
+      const conf = (from: string, to: string) => ({ file: 'nginx.conf', from, to });
+      const child = await startFromReadme({
+        server: 'nginx',
+        publicDir,
+        targetsDir,
+        workDir,
+        program: { named: '/usr/sbin/nginx', found: binary },
+        edits: [
+          conf(`127.0.0.1:${LOCAL_PORT};`, `127.0.0.1:${port};`),
+          // The two lines the README says to uncomment once the module is installed.
+          ...(brotli
+            ? [
+                conf(
+                  '# load_module /usr/lib/nginx/modules/ngx_http_brotli_static_module.so;',
+                  `load_module ${brotli};`,
+                ),
+                conf('# include brotli.conf;', 'include brotli.conf;'),
+              ]
+            : []),
+        ],
+      });
       await waitForPort(port, child);
       return { origin: `http://127.0.0.1:${port}`, stop: child.stop };
     },
