@@ -6,6 +6,7 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { build } from '../../../scripts/builder/build.ts';
+import type { Route } from '../../../scripts/contract/routes.ts';
 import { createApiServer, listen } from '../../../scripts/respond/node-server.ts';
 import { apache } from '../../e2e/targets/apache.ts';
 import { caddy } from '../../e2e/targets/caddy.ts';
@@ -41,6 +42,8 @@ export interface ServedSample {
   targetsDir: string;
   /** The `_headers` text the build read. */
   headersText: string;
+  /** The routes the build wrote. */
+  routes: readonly Route[];
   running: Map<string, RunningTarget>;
   /** Stops every server and removes the folder. */
   stop(): Promise<void>;
@@ -69,7 +72,7 @@ export async function serveSampleWithHeaders(
     await writeFile(headersPath, headersText);
     const publicDir = path.join(dir, 'public');
     const targetsDir = path.join(dir, 'targets');
-    await build({
+    const { routes } = await build({
       dataDir: path.join(ROOT, 'data'),
       headersPath,
       outDir: publicDir,
@@ -83,7 +86,7 @@ export async function serveSampleWithHeaders(
       await mkdir(workDir);
       running.set(server.name, await server.start({ publicDir, targetsDir, port: await freePort(), workDir }));
     }
-    return { dir, publicDir, targetsDir, headersText, running, stop };
+    return { dir, publicDir, targetsDir, headersText, routes, running, stop };
   } catch (error) {
     await stop();
     throw error;
