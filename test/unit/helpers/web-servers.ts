@@ -16,9 +16,11 @@ import type { RunningTarget, Target } from '../../e2e/targets/target.ts';
 import { findProgram, reportMissing } from '../../installed.ts';
 import { ROOT } from './cli.ts';
 
-/** nginx, Caddy and Apache, those installed; `purpose` names what a missing one leaves untested. */
-export function installedWebServers(purpose: string): Target[] {
-  const servers = [nginx, caddy, apache];
+/**
+ * Those of `servers` (nginx, Caddy and Apache unless named) that are installed; `purpose` names
+ * what a missing one leaves untested.
+ */
+export function installedWebServers(purpose: string, servers: readonly Target[] = [nginx, caddy, apache]): Target[] {
   const installed = servers.filter((server) => findProgram(server.needs?.names ?? []) !== undefined);
   for (const server of servers) {
     if (!installed.includes(server)) reportMissing(server.needs?.what ?? server.name, `${purpose} on ${server.name}`);
