@@ -238,7 +238,7 @@ const LIST_SEPARATOR = '[ \\t]*,[ \\t]*';
  * before it, or a second Vary line, which is the same field).
  */
 function headerObject({ name, value, withEncoding }: HeaderComponent): Record<string, unknown> {
-  // A server sends no header of an empty value.
+  // A header of an empty value may be left out: nginx sends none.
   const required = value !== '';
   if (!withEncoding)
     return { description: `${name}, from _headers.`, required, schema: { type: 'string', const: value } };
