@@ -49,6 +49,9 @@ export const FORMATS = ['api', 'json'] as const;
 /** Methods with a pre-rendered 405 body, for targets that pick a file by method. */
 export const REJECTED_METHODS = ['POST', 'PUT', 'PATCH', 'DELETE', 'TRACE'] as const;
 
+/** Every method the contract names an answer for: the reads, OPTIONS and the rejected ones. */
+export const CONTRACT_METHODS = ['GET', 'HEAD', 'OPTIONS', ...REJECTED_METHODS] as const;
+
 export const NOT_FOUND_FILE = '_errors/not-found.json';
 export const INVALID_PAGE_FILE = '_errors/invalid-page.json';
 /**

@@ -77,14 +77,16 @@ describe('schemas/openapi.json', () => {
     expect(validator.version).toBe('3.1');
   });
 
-  it('has the four paths, each without its slash as a 301 keeping the query', () => {
+  it('has the four paths, each without its slash as a 301 keeping the query, whatever the method', () => {
     expect(Object.keys(DOC.paths)).toEqual(API.flatMap((resource) => [resource.path, resource.path.slice(0, -1)]));
     for (const resource of API) {
       expect(Object.keys(DOC.paths[resource.path])).toEqual(METHODS);
       const redirect = DOC.paths[resource.path.slice(0, -1)];
-      expect(Object.keys(redirect)).toEqual(['get', 'head']);
-      expect(Object.keys(redirect.get.responses)).toEqual(['301']);
-      expect(redirect.get.responses['301'].headers.Location).toBeDefined();
+      expect(Object.keys(redirect)).toEqual(METHODS);
+      for (const method of METHODS) {
+        expect(Object.keys(redirect[method].responses)).toEqual(['301']);
+        expect(resolveResponse(redirect[method].responses['301']).headers.Location).toMatchObject({ required: true });
+      }
     }
     expect(DOC.servers).toEqual([{ url: DEFAULTS.baseUrl }]);
   });
@@ -116,11 +118,46 @@ describe('schemas/openapi.json', () => {
           const values = Object.fromEntries(
             Object.entries<Doc>(response.headers)
               .filter(([name]) => name !== 'Location')
-              .map(([name, header]) => [name, DOC.components.headers[header.$ref.split('/').at(-1)].schema.const]),
+              .map(([name, header]) => {
+                const { schema, required } = DOC.components.headers[header.$ref.split('/').at(-1)];
+                expect(required, `${apiPath} ${name}`).toBe(true);
+                return [name, schema.const ?? schema.examples[0]];
+              }),
           );
           expect(values, `${apiPath} ${response.description}`).toEqual(expected);
         }
       }
+    }
+  });
+
+  // A list of 4 KiB or more is sent precompressed to a client that accepts it, and its Vary then
+  // names Accept-Encoding too: `, ` after Accept (local, nginx), `,` (Apache), or a second line.
+  it("lets Vary name Accept-Encoding on a list's 200, and on no other answer", () => {
+    const headerSchema = (reference: Doc, name: string) => {
+      const schema = DOC.components.headers[resolveResponse(reference).headers[name].$ref.split('/').at(-1)].schema;
+      return new Ajv2020({ strict: false }).compile(schema);
+    };
+    for (const resource of API) {
+      for (const method of ['get', 'head']) {
+        const vary = headerSchema(DOC.paths[resource.path][method].responses['200'], 'Vary');
+        const accepted = ['Accept', 'Accept, Accept-Encoding', 'Accept,Accept-Encoding'].map((value) => vary(value));
+        expect(accepted, `${method} ${resource.path}`).toEqual([true, true, true]);
+        const refused = ['Accept-Encoding, Accept', 'Accept, Origin', 'Accept, Accept-Encoding, Accept-Encoding', ''];
+        expect(refused.map((value) => vary(value))).toEqual([false, false, false, false]);
+      }
+      for (const [method, status] of [
+        ['get', '404'],
+        ['options', '200'],
+        ['post', '405'],
+      ]) {
+        const vary = headerSchema(DOC.paths[resource.path][method as string].responses[status as string], 'Vary');
+        expect([vary('Accept'), vary('Accept, Accept-Encoding')], `${method} ${resource.path} ${status}`).toEqual([
+          true,
+          false,
+        ]);
+      }
+      const redirect = headerSchema(DOC.paths[resource.path.slice(0, -1)].get.responses['301'], 'Vary');
+      expect([redirect('Accept'), redirect('Accept, Accept-Encoding')]).toEqual([true, false]);
     }
   });
 
@@ -131,9 +168,32 @@ describe('schemas/openapi.json', () => {
     );
     expect(doc.servers).toEqual([{ url: 'https://api.example.com/v1' }]);
     expect(doc.components.schemas.TexturePage.properties.results.maxItems).toBe(3);
-    expect(doc.components.schemas.TexturePage.properties.next.pattern).toContain('api\\.example\\.com/v1');
     expect(doc.paths['/event/'].get.responses['200'].headers['Cache-Control']).toBeDefined();
     expect(doc.paths['/company/'].get.responses['200'].headers['Cache-Control']).toBeUndefined();
+  });
+
+  // A preview, a deploy preview or a second host builds its links on its own origin: the
+  // document holds for each, checking the link from the path on.
+  it("takes a page link on any origin and under any prefix, as long as it is the list's", () => {
+    const link = new Ajv2020({ strict: false }).compile(DOC.components.schemas.TexturePage.properties.next);
+    const held = [
+      null,
+      'http://localhost:3000/virtualbooth-texture/?page=2',
+      'http://127.0.0.1:41234/virtualbooth-texture/?format=api&page=last',
+      'https://api.example.com/v1/virtualbooth-texture/',
+      'https://deploy-preview-7--site.netlify.app/virtualbooth-texture/?page=3',
+    ];
+    expect(held.map((value) => link(value))).toEqual(held.map(() => true));
+    const refused = [
+      '/virtualbooth-texture/?page=2',
+      'http://localhost:3000/company/?page=2',
+      'http://localhost:3000/virtualbooth-texture/?page=2#top',
+      'http://localhost:3000/virtualbooth-texture',
+      'http:///virtualbooth-texture/',
+      5,
+    ];
+    expect(refused.map((value) => link(value))).toEqual(refused.map(() => false));
+    expect(DOC.components.schemas.TexturePage.properties.next.format).toBe('uri');
   });
 });
 

@@ -90,7 +90,9 @@ describe('the reference page', () => {
     expect(page).toContain('<code>api</code>, <code>json</code>');
     expect(page).toContain('data-page-size="7"');
     expect(page).toContain('<th scope="row"><code>Allow</code></th><td><code>GET, HEAD, OPTIONS</code></td>');
-    expect(page).toContain('<th scope="row"><code>Vary</code></th><td><code>Accept</code></td>');
+    expect(page).toContain(
+      '<th scope="row"><code>Vary</code></th><td><code>Accept</code>, or <code>Accept, Accept-Encoding</code></td>',
+    );
     // Field rules, nested fields included.
     expect(page).toContain(
       '<th scope="row"><code>logo_bg_color</code></th><td>text, matching <code>^#[0-9a-fA-F]{6}$</code>; or null</td>',

@@ -8,7 +8,7 @@ import type { FilterKind } from '../../contract/filters.ts';
 import { type HeaderRule, headersFor, parseHeadersFile } from '../../contract/headers.ts';
 
 import type { Resource } from '../../contract/resources/resource.ts';
-import { FORMATS, REJECTED_METHODS, UNSUPPORTED_ORDERING_FILE } from '../../contract/routes.ts';
+import { CONTRACT_METHODS, FORMATS, REJECTED_METHODS, UNSUPPORTED_ORDERING_FILE } from '../../contract/routes.ts';
 import { SEARCH_PARAM } from '../../contract/search.ts';
 import {
   type JsonSchema,
@@ -85,10 +85,14 @@ function recordComponents(settings: OpenApiSettings, resources: readonly Resourc
     }
     components[resource.component] = { ...listedSchema(resource), description: resource.componentDescription };
     if (!resource.paginated) return;
+    // The origin is the server's that built the page (a preview's, a deploy's), not the
+    // document's: the link is checked from the path on.
     const pageLink = {
       type: ['string', 'null'],
-      pattern: `^${escapeRegExp(settings.baseUrl)}${escapeRegExp(resource.path)}(?:\\?\\S*)?$`,
-      description: 'The absolute URL of the next (previous) page, or null on the last (first) page.',
+      format: 'uri',
+      pattern: `^[A-Za-z][A-Za-z0-9+.-]*://[^/?#\\s]+(?:/[^?#\\s]*)?${escapeRegExp(resource.path)}(?:\\?[^#\\s]*)?$`,
+      description:
+        'The absolute URL of the next (previous) page, on the origin and under the path prefix the API is served from, or null on the last (first) page.',
     };
     const { many } = resource;
     components[pageComponent(resource)] = {
@@ -134,9 +138,10 @@ function optionsSchema(title: string): JsonSchema {
     properties: {
       name: { type: 'string', const: title },
       description: { type: 'string', const: '' },
-      renders: { type: 'array', const: ['application/json', 'text/html'] },
+      renders: { type: 'array', items: { type: 'string' }, const: ['application/json', 'text/html'] },
       parses: {
         type: 'array',
+        items: { type: 'string' },
         const: ['application/json', 'application/x-www-form-urlencoded', 'multipart/form-data'],
       },
     },
@@ -209,10 +214,54 @@ function parametersOf(resources: readonly Resource[]): Record<string, unknown> {
  */
 interface Rules {
   rules: HeaderRule[];
-  components: Map<string, { name: string; value: string }>;
+  components: Map<string, HeaderComponent>;
   /** `components/responses`: the error answers every path shares, by key (text → key). */
   responses: Map<string, { text: string; response: unknown }>;
 }
+
+/**
+ * A header of `_headers` as a response names it: its value, and for Vary on an answer that may
+ * be sent precompressed (a list's) whether Accept-Encoding may follow it.
+ */
+interface HeaderComponent {
+  name: string;
+  value: string;
+  withEncoding: boolean;
+}
+
+/** The comma between two names of a list, with optional white space (RFC 9110 5.6.1); Apache writes none. */
+const LIST_SEPARATOR = '[ \\t]*,[ \\t]*';
+
+/**
+ * The header object of `component`. A Vary that Accept-Encoding may follow is a list of names:
+ * the local server, nginx, Caddy and Apache add it to an answer sent precompressed (`, ` or `,`
+ * before it, or a second Vary line, which is the same field).
+ */
+function headerObject({ name, value, withEncoding }: HeaderComponent): Record<string, unknown> {
+  // A header of an empty value may be left out: nginx sends none.
+  const required = value !== '';
+  if (!withEncoding)
+    return { description: `${name}, from _headers.`, required, schema: { type: 'string', const: value } };
+  const names = value
+    .split(',')
+    .map((one) => one.trim())
+    .filter(Boolean);
+  const pattern =
+    names.length === 0
+      ? '^(?:Accept-Encoding)?$'
+      : `^${names.map(escapeRegExp).join(LIST_SEPARATOR)}(?:${LIST_SEPARATOR}Accept-Encoding)?$`;
+  return {
+    description: `${name}, from _headers; Accept-Encoding follows it when the answer is sent precompressed (br or gzip: a list of 4 KiB or more, to a client that accepts it).`,
+    required,
+    schema: {
+      type: 'string',
+      pattern,
+      examples: [value, names.length === 0 ? 'Accept-Encoding' : `${value}, Accept-Encoding`],
+    },
+  };
+}
+
+const namesAcceptEncoding = (value: string) => /(?:^|,)\s*accept-encoding\s*(?:,|$)/i.test(value);
 
 /** A reference to `response` under `key` in `components/responses` (`key_2`... if another one has it). */
 function shared(rules: Rules, key: string, response: unknown): { $ref: string } {
@@ -223,20 +272,38 @@ function shared(rules: Rules, key: string, response: unknown): { $ref: string } 
   return { $ref: `#/components/responses/${name}` };
 }
 
-function headers(rules: Rules, path: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
+/**
+ * The headers `_headers` gives `path`, by reference, and `extra`. A `compressible` answer (a list,
+ * which may be sent precompressed) gets its own Vary.
+ */
+function headers(
+  rules: Rules,
+  path: string,
+  extra: Record<string, unknown> = {},
+  compressible = false,
+): Record<string, unknown> {
   const fromFile = Object.entries(headersFor(rules.rules, path)).map(([name, value]) => {
-    let key = name;
-    for (let n = 2; rules.components.has(key) && rules.components.get(key)?.value !== value; n++) key = `${name}_${n}`;
-    rules.components.set(key, { name, value });
+    const withEncoding = compressible && name.toLowerCase() === 'vary' && !namesAcceptEncoding(value);
+    const base = withEncoding ? `${name}_compressible` : name;
+    let key = base;
+    const same = (other?: HeaderComponent) => other?.value === value && other.withEncoding === withEncoding;
+    for (let n = 2; rules.components.has(key) && !same(rules.components.get(key)); n++) key = `${base}_${n}`;
+    rules.components.set(key, { name, value, withEncoding });
     return [name, { $ref: `#/components/headers/${key}` }];
   });
   return { ...Object.fromEntries(fromFile), ...extra };
 }
 
-function response(rules: Rules, path: string, description: string, schema?: unknown): Record<string, unknown> {
+function response(
+  rules: Rules,
+  path: string,
+  description: string,
+  schema?: unknown,
+  compressible = false,
+): Record<string, unknown> {
   return {
     description,
-    headers: headers(rules, path),
+    headers: headers(rules, path, {}, compressible),
     ...(schema === undefined ? {} : { content: { 'application/json': { schema } } }),
   };
 }
@@ -315,7 +382,7 @@ function pathItems(resource: Resource, resources: readonly Resource[], rules: Ru
       })
     : shared(rules, 'NotFound', response(rules, path, 'Not found: a format other than api or json.', ref('NotFound')));
   const listResponses = (withBody: boolean) => ({
-    '200': response(rules, path, title, withBody ? body : undefined),
+    '200': response(rules, path, title, withBody ? body : undefined, true),
     ...(badRequests.length > 0
       ? {
           '400': response(
@@ -371,21 +438,28 @@ function pathItems(resource: Resource, resources: readonly Resource[], rules: Ru
     };
   }
   const bare = path.slice(0, -1);
+  // One response for every method, in `components/responses`.
   const redirect = {
-    '301': {
+    '301': shared(rules, `Redirect_${name}`, {
       description: `Moved permanently to ${path}, keeping the query string (Django's APPEND_SLASH).`,
       headers: headers(rules, bare, {
-        Location: { description: `${path} and the query string.`, schema: { type: 'string' } },
+        Location: { description: `${path} and the query string.`, required: true, schema: { type: 'string' } },
       }),
-    },
+    }),
   };
-  return {
-    [path]: item,
-    [bare]: {
-      get: { tags, operationId: `${operationName}Redirect`, summary: `Redirects to ${path}`, responses: redirect },
-      head: { tags, operationId: `${operationName}RedirectHead`, summary: `Redirects to ${path}`, responses: redirect },
-    },
-  };
+  // Django resolves the URL before the view reads the method: every method is redirected.
+  const redirects = Object.fromEntries(
+    CONTRACT_METHODS.map((method) => [
+      method.toLowerCase(),
+      {
+        tags,
+        operationId: `${operationName}Redirect${method === 'GET' ? '' : `${method[0]}${method.slice(1).toLowerCase()}`}`,
+        summary: `Redirects to ${path}`,
+        responses: redirect,
+      },
+    ]),
+  );
+  return { [path]: item, [bare]: redirects };
 }
 
 export function openApiDocument(
@@ -395,10 +469,7 @@ export function openApiDocument(
 ): Record<string, unknown> {
   const rules: Rules = { rules: parseHeadersFile(headersFile).rules, components: new Map(), responses: new Map() };
   const paths = Object.assign({}, ...resources.map((resource) => pathItems(resource, resources, rules)));
-  const headerObjects = [...rules.components].map(([key, { name, value }]) => [
-    key,
-    { description: `${name}, from _headers.`, schema: { type: 'string', const: value } },
-  ]);
+  const headerObjects = [...rules.components].map(([key, component]) => [key, headerObject(component)]);
   return {
     openapi: '3.1.0',
     info: {
@@ -409,6 +480,8 @@ export function openApiDocument(
     },
     jsonSchemaDialect: 'https://spec.openapis.org/oas/3.1/dialect/base',
     servers: [{ url: settings.baseUrl }],
+    // Read-only and open: no operation asks for credentials.
+    security: [],
     tags: resources.map((resource) => ({ name: resource.name, description: resource.title })),
     paths,
     components: {

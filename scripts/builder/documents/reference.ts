@@ -130,8 +130,10 @@ function resourceSection(document: Schema, resource: Resource): string {
     `<tr><th scope="row">${REJECTED_METHODS.join(', ')}</th><td>405 ${code('{"detail":"Method \\"POST\\" not allowed."}')}, naming the method</td></tr>`,
   ];
   const headerRows = Object.entries(ok.headers as Record<string, Schema>).map(([name, header]) => {
-    const value = (deref(document, header).schema as Schema).const as string;
-    return `<tr><th scope="row">${code(name)}</th><td>${code(value)}</td></tr>`;
+    // One value, or several (Vary, which a precompressed answer extends with Accept-Encoding).
+    const schema = deref(document, header).schema as Schema;
+    const values = schema.const === undefined ? (schema.examples as string[]) : [schema.const as string];
+    return `<tr><th scope="row">${code(name)}</th><td>${values.map(code).join(', or ')}</td></tr>`;
   });
   const body = deref(document, (ok.content as Record<string, Schema>)['application/json']?.schema as Schema);
   // A list's items, or the items of a page's results.

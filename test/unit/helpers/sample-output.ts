@@ -1,11 +1,13 @@
-// The sample project built with the default settings into a temp folder, for the tests that read
-// what the build writes rather than the project's committed public/.
+// What the build writes for the sample project with the default settings, for the tests that read
+// the output rather than the project's committed public/ and schemas/.
 
+import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll } from 'vitest';
 import { build } from '../../../scripts/builder/build.ts';
+import { schemaFiles } from '../../../scripts/builder/documents/openapi.ts';
 import { DEFAULTS } from '../../../scripts/cli/settings.ts';
 import { API, SAMPLE_DATA, SAMPLE_HEADERS } from '../../fixtures/sample.ts';
 
@@ -26,4 +28,10 @@ export async function builtSample(): Promise<string> {
     precompress: false,
   });
   return outDir;
+}
+
+/** The sample's OpenAPI document with the default settings, as `npm run build` writes it. */
+export function sampleDocument(): string {
+  const settings = { baseUrl: DEFAULTS.baseUrl, pageSize: DEFAULTS.pageSize };
+  return schemaFiles(settings, readFileSync(SAMPLE_HEADERS, 'utf8'), API).get('schemas/openapi.json') as string;
 }

@@ -6,6 +6,7 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { build } from '../../../scripts/builder/build.ts';
+import type { Route } from '../../../scripts/contract/routes.ts';
 import { createApiServer, listen } from '../../../scripts/respond/node-server.ts';
 import { apache } from '../../e2e/targets/apache.ts';
 import { caddy } from '../../e2e/targets/caddy.ts';
@@ -15,9 +16,11 @@ import type { RunningTarget, Target } from '../../e2e/targets/target.ts';
 import { API, SAMPLE_DATA, SAMPLE_HEADERS } from '../../fixtures/sample.ts';
 import { findProgram, reportMissing } from '../../installed.ts';
 
-/** nginx, Caddy and Apache, those installed; `purpose` names what a missing one leaves untested. */
-export function installedWebServers(purpose: string): Target[] {
-  const servers = [nginx, caddy, apache];
+/**
+ * Those of `servers` (nginx, Caddy and Apache unless named) that are installed; `purpose` names
+ * what a missing one leaves untested.
+ */
+export function installedWebServers(purpose: string, servers: readonly Target[] = [nginx, caddy, apache]): Target[] {
   const installed = servers.filter((server) => findProgram(server.needs?.names ?? []) !== undefined);
   for (const server of servers) {
     if (!installed.includes(server)) reportMissing(server.needs?.what ?? server.name, `${purpose} on ${server.name}`);
@@ -41,6 +44,8 @@ export interface ServedSample {
   targetsDir: string;
   /** The `_headers` text the build read. */
   headersText: string;
+  /** The routes the build wrote. */
+  routes: readonly Route[];
   running: Map<string, RunningTarget>;
   /** Stops every server and removes the folder. */
   stop(): Promise<void>;
@@ -69,7 +74,7 @@ export async function serveSampleWithHeaders(
     await writeFile(headersPath, headersText);
     const publicDir = path.join(dir, 'public');
     const targetsDir = path.join(dir, 'targets');
-    await build({
+    const { routes } = await build({
       resources: API,
       dataDir: SAMPLE_DATA,
       headersPath,
@@ -84,7 +89,7 @@ export async function serveSampleWithHeaders(
       await mkdir(workDir);
       running.set(server.name, await server.start({ publicDir, targetsDir, port: await freePort(), workDir }));
     }
-    return { dir, publicDir, targetsDir, headersText, running, stop };
+    return { dir, publicDir, targetsDir, headersText, routes, running, stop };
   } catch (error) {
     await stop();
     throw error;
