@@ -402,6 +402,22 @@ describe.each(['start', 'dev'] as const)('npm %s during its first build', (comma
   });
 });
 
+describe.each(['start', 'dev'] as const)('npm %s', (command) => {
+  it("names the reference page's address beside the API's, when the page is on", async () => {
+    const dir = await project();
+    const on = await start(command, dir);
+    const page = `${on.url}/_reference/`;
+    expect(on.stderr()).toContain(
+      `Serving .preview/${new URL(on.url).port}/ at ${on.url}\nThe API reference page: ${page}\n`,
+    );
+    const answer = await fetch(page);
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get('content-type')).toMatch(/^text\/html/);
+    const off = await start(command, dir, ['--reference', 'off']);
+    expect(off.stderr()).not.toContain('reference');
+  });
+});
+
 describe('npm start', () => {
   it('on every address, says in one line how to give the page links an address other machines can follow', async () => {
     const dir = await project();
