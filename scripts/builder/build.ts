@@ -63,6 +63,8 @@ export interface BuildOptions {
   precompress?: boolean;
   /** Validate and render only; write nothing. */
   check?: boolean;
+  /** Build a data folder without a record (an API of empty lists) rather than stop; off when absent. */
+  allowEmpty?: boolean;
   /** Receives one line per finished stage, for progress on long builds. */
   log?: (line: string) => void;
   /** Receives one line per host limit that a target is near, or over when it is left out. */

@@ -37,6 +37,7 @@ interface DiffArgs {
   baseUrl: string;
   pageSize: number;
   resourceSettings: Settings['resourceSettings'];
+  allowEmpty: boolean;
   help: boolean;
 }
 
@@ -63,6 +64,7 @@ async function workingTree(args: DiffArgs, folder: string): Promise<Side> {
     pageSize: args.pageSize,
     resourceSettings: args.resourceSettings,
     configPath: args.configPath,
+    allowEmpty: args.allowEmpty,
     check: false,
     // The review reads the answers only.
     precompress: false,

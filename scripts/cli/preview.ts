@@ -103,6 +103,7 @@ export async function openPreview(settings: Settings): Promise<Preview> {
       headersPath: current.headersPath,
       pageSize: current.pageSize,
       reference: current.reference,
+      allowEmpty: current.allowEmpty,
       resourceSettings: current.resourceSettings,
       configPath: current.configPath,
       // Absolute links must name the origin clients reach, which only the host and port tell here.

@@ -56,6 +56,8 @@ export interface Settings {
   pageSize: number;
   /** Whether the build writes the API reference page at /_reference/ (builder/documents/reference.ts). */
   reference: boolean;
+  /** Whether a data folder without a record builds (an API of empty lists) rather than stops. */
+  allowEmpty: boolean;
   /** The settings file's filters, search and ordering per resource (settings-file.ts); none when absent. */
   resourceSettings: Record<string, ResourceSettings> | undefined;
   host: string;
@@ -157,6 +159,13 @@ export const OPTIONS = {
     description: 'the API reference page at /_reference/, beside the API (true or false in the settings file)',
     default: 'off; on in npm start and npm run dev',
   },
+  'allow-empty': {
+    flag: '--allow-empty',
+    fileKey: 'allowEmpty',
+    description:
+      'build a data folder without a record, as an API of empty lists (true or false in the settings file); otherwise such a folder stops the build',
+    default: 'off',
+  },
   host: {
     flag: '--host',
     value: '<address>',
@@ -225,6 +234,7 @@ const BUILD_OPTIONS: readonly OptionName[] = [
   'base-url',
   'page-size',
   'reference',
+  'allow-empty',
 ];
 
 const PREVIEW_OPTIONS: readonly OptionName[] = [
@@ -234,6 +244,7 @@ const PREVIEW_OPTIONS: readonly OptionName[] = [
   'base-url',
   'page-size',
   'reference',
+  'allow-empty',
   'host',
   'port',
 ];
@@ -248,7 +259,7 @@ export const COMMANDS = {
   check: {
     name: 'npm run check',
     summary: 'Validates the source data and the headers file; writes nothing.',
-    options: ['data', 'headers', 'cloudflare-plan', 'config', 'base-url', 'page-size'],
+    options: ['data', 'headers', 'cloudflare-plan', 'config', 'base-url', 'page-size', 'allow-empty'],
     example: 'npm run check -- --data test/fixtures/good/data',
   },
   serve: {
@@ -280,14 +291,14 @@ export const COMMANDS = {
     name: 'npm run verify',
     summary:
       'Asks a running DRF service and this build every request the route table knows, and prints each difference; exits 1 when anything differs.',
-    options: ['against', 'data', 'headers', 'config', 'base-url', 'page-size'],
+    options: ['against', 'data', 'headers', 'config', 'base-url', 'page-size', 'allow-empty'],
     example: 'npm run verify -- --against https://example.com/api/',
   },
   diff: {
     name: 'npm run diff',
     summary:
       "Shows how the API changed between two sides, record by record and answer by answer. A side is a folder of built output, or a git revision (its committed public/, read without a checkout). With no side: HEAD against a fresh build of the working tree's data/ and _headers, with the settings file's base URL and page size (built into a temporary folder; public/ is not touched). With one: that side against the working tree's build. With two: the first against the second. Exit status: 0, or 1 with --exit-code when the sides differ; 2 for a usage or read error.",
-    options: ['format', 'exit-code', 'repo', 'config', 'base-url', 'page-size'],
+    options: ['format', 'exit-code', 'repo', 'config', 'base-url', 'page-size', 'allow-empty'],
     positionals: { usage: '[<before> [<after>]]', most: 2, noun: 'sides' },
     example: 'npm run diff -- main --format markdown',
   },
@@ -524,6 +535,7 @@ export function readSettings(
   const baseUrl = given('base-url');
   const pageSize = given('page-size');
   const reference = given('reference');
+  const storedAllowEmpty = command.options.includes('allow-empty') ? file.allowEmpty : undefined;
   const port = given('port');
   const host = given('host');
   return {
@@ -540,6 +552,9 @@ export function readSettings(
     pageSize: pageSize ? wholeNumber(...pageSize, 1, Number.MAX_SAFE_INTEGER) : DEFAULTS.pageSize,
     // On where people look at the API by hand; off for a deploy, whose paths stay DRF's alone.
     reference: reference ? onOff(...reference) : commandName === 'start' || commandName === 'dev',
+    allowEmpty:
+      values['allow-empty'] === true ||
+      (storedAllowEmpty !== undefined && storedSwitch(storedAllowEmpty, `allowEmpty in ${configPath}`) === 'on'),
     resourceSettings: file.resources as Record<string, ResourceSettings> | undefined,
     host: host ? nonEmpty(...host) : DEFAULTS.host,
     port: port ? wholeNumber(...port, 0, 65_535) : DEFAULTS.port,

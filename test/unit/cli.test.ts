@@ -96,7 +96,7 @@ describe('readSettings', () => {
     [{ baseUrl: 'example.com' }, 'baseUrl in CONFIG must be an absolute http(s) URL'],
     [
       { page_size: 5 },
-      'CONFIG: unexpected setting "page_size" (expected baseUrl, pageSize, targets, cloudflarePlan, reference or resources)',
+      'CONFIG: unexpected setting "page_size" (expected baseUrl, pageSize, targets, cloudflarePlan, reference, allowEmpty or resources)',
     ],
     [[1], 'CONFIG: expected an object'],
   ])('refuses the settings file %j', (contents, message) => {
