@@ -452,6 +452,47 @@ function nonEmpty(raw: string, source: string): string {
   return raw;
 }
 
+/** The variable npm keeps a flag it took as its own config in: `--page-size` → `npm_config_page_size`. */
+const npmConfigVariable = (name: string) => `npm_config_${name.replaceAll('-', '_')}`;
+
+/** A word as a POSIX shell reads it back: as it is when it is plain, else in single quotes. */
+const shellWord = (word: string) => (/^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", "'\\''")}'`);
+
+/**
+ * Why the command stops when npm took some of its flags as npm's own config (`npm run build
+ * --page-size=5`, without `--` before the flags), and the command line that works; undefined when
+ * it took none. npm hands such a flag to the command only as a variable, `npm_config_page_size=5`,
+ * or `=true` when its value came apart (`--page-size 5`), the value then passed on as an argument.
+ */
+function npmTookFlags(argv: readonly string[], env: NodeJS.ProcessEnv, command: Command): string | undefined {
+  const taken = command.options.filter((name) => env[npmConfigVariable(name)] !== undefined);
+  if (taken.length === 0) return undefined;
+  const alone = taken.filter((name) => 'value' in OPTIONS[name] && env[npmConfigVariable(name)] === 'true');
+  const rest = [...argv];
+  // One flag without its value, and a command that takes no words of its own: the first word is its value.
+  const first = rest[0];
+  const valueOfAlone =
+    alone.length === 1 && command.positionals === undefined && first !== undefined && !first.startsWith('-')
+      ? rest.shift()
+      : undefined;
+  const words = taken.flatMap((name) => {
+    const option: Option = OPTIONS[name];
+    if (!option.value) return [option.flag];
+    const value = env[npmConfigVariable(name)] as string;
+    if (value !== 'true') return [option.flag, shellWord(value)];
+    return [option.flag, valueOfAlone === undefined ? option.value : shellWord(valueOfAlone)];
+  });
+  // Which word was which flag's value is unknown once a flag's value is not: the words are left out.
+  const known = alone.length === 0 || valueOfAlone !== undefined;
+  // The script npm ran, as the user typed it (`npm run build -- --check` runs the check command).
+  const script = (COMMANDS as Record<string, Command>)[env.npm_lifecycle_event ?? '']?.name ?? command.name;
+  const line = [script, '--', ...words, ...(known ? rest.map(shellWord) : [])].join(' ');
+  const flags = taken.map((name) => OPTIONS[name].flag);
+  const named = flags.length === 1 ? flags[0] : `${flags.slice(0, -1).join(', ')} and ${flags.at(-1)}`;
+  const [settings, them] = flags.length === 1 ? ['setting', 'it'] : ['settings', 'them'];
+  return `npm took ${named} as its own ${settings}, so the command never got ${them}: put the command's flags after --, as in: ${line}`;
+}
+
 /**
  * The settings of `commandName` from its arguments, the environment and the settings file, for
  * every command alike. Throws UsageError for a wrong value or a flag the command does not take;
@@ -464,6 +505,9 @@ export function readSettings(
   cwd = '.',
 ): Settings & { help: boolean } {
   const command: Command = COMMANDS[commandName];
+  // Before the arguments are read: a value npm passed on alone is an argument the command refuses.
+  const tookFlags = npmTookFlags(argv, env, command);
+  if (tookFlags !== undefined) throw new UsageError(tookFlags);
   const parseOptions: Record<string, { type: 'string' | 'boolean'; short?: string }> = {
     help: { type: 'boolean', short: 'h' },
   };

@@ -170,6 +170,57 @@ describe('readSettings', () => {
   });
 });
 
+describe('flags npm took as its own config (no -- before them)', () => {
+  it.each([
+    // `npm run build --page-size=5`: npm keeps the flag and its value in its environment.
+    [[], { npm_config_page_size: '5' }, 'build', 'npm run build -- --page-size 5'],
+    // `npm run build --page-size 5`: the flag alone, its value passed on as an argument.
+    [['5'], { npm_config_page_size: 'true' }, 'build', 'npm run build -- --page-size 5'],
+    [['--out', 'x'], { npm_config_check: 'true' }, 'build', 'npm run build -- --check --out x'],
+    [
+      [],
+      { npm_config_base_url: 'https://api.example.com/a b' },
+      'start',
+      "npm start -- --base-url 'https://api.example.com/a b'",
+    ],
+    [
+      ['nginx', 'x'],
+      { npm_config_target: 'true', npm_config_out: 'true' },
+      'build',
+      'npm run build -- --out <dir> --target <names>',
+    ],
+    [['main', 'markdown'], { npm_config_format: 'true' }, 'diff', 'npm run diff -- --format <format>'],
+    [[], { npm_config_data: 'd' }, 'check', 'npm run check -- --data d'],
+  ] as Array<[string[], NodeJS.ProcessEnv, CommandName, string]>)(
+    '%j %j: %s stops with the line that works',
+    (argv, env, command, line) => {
+      expect(() => readSettings(argv, env, command)).toThrow(UsageError);
+      expect(() => readSettings(argv, env, command)).toThrow(
+        /^npm took --[\w-]+( and --[\w-]+)? as its own (setting|settings), so the command never got (it|them): put the command's flags after --, as in: /,
+      );
+      expect(() => readSettings(argv, env, command)).toThrow(
+        new RegExp(`: ${line.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`),
+      );
+    },
+  );
+
+  it("ignores npm's own config and the options of other commands", () => {
+    expect(readSettings([], { npm_config_cache: '/tmp/npm', npm_config_port: '1' }, 'build').pageSize).toBe(10);
+  });
+
+  it('as npm runs it: npm run build --page-size=5 stops, exit 2, with the line that works', () => {
+    const result = spawnSync('npm', ['run', '--silent', 'build', '--page-size=5', '--', '--check'], {
+      encoding: 'utf8',
+      timeout: 60_000,
+      env: ENV,
+    });
+    expect(result.status, result.stderr).toBe(2);
+    expect(result.stderr).toContain(
+      "npm took --page-size as its own setting, so the command never got it: put the command's flags after --, as in: npm run build -- --page-size 5 --check\n",
+    );
+  });
+});
+
 describe('usage', () => {
   it('leaves at least two spaces between every flag and its meaning', () => {
     for (const name of Object.keys(COMMANDS) as CommandName[]) {
