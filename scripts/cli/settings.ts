@@ -4,7 +4,7 @@
 
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { misspellingDistance } from '../builder/pipeline/misspellings.ts';
+import { closestName } from '../builder/pipeline/misspellings.ts';
 import { DEFAULT_PAGE_SIZE } from '../contract/pagination.ts';
 import type { ResourceSettings } from '../contract/query.ts';
 import { ProjectError } from '../shared/errors.ts';
@@ -86,6 +86,11 @@ export type DiffFormat = (typeof DIFF_FORMATS)[number];
 export class UsageError extends ProjectError {
   /** The command whose --help the message points to, once known. */
   command?: CommandName;
+  /**
+   * Whether the command's --help helps with it; not for a problem of the settings file (the help
+   * describes the flags) or a message that already gives the line that works.
+   */
+  pointsToHelp = true;
 }
 
 interface Option {
@@ -372,9 +377,7 @@ function targetList(raw: string, source: string): string[] | undefined {
   for (const name of names) {
     if ((TARGET_NAMES as readonly string[]).includes(name)) continue;
     const refused = REFUSED_TARGETS[name];
-    const meant = TARGET_NAMES.map((known) => ({ known, distance: misspellingDistance(name, known) }))
-      .filter((near) => near.distance !== undefined)
-      .sort((a, b) => (a.distance as number) - (b.distance as number))[0]?.known;
+    const meant = closestName(name, TARGET_NAMES);
     throw new UsageError(
       refused
         ? `${source} ${name} is refused: ${refused}. Use some of: ${TARGET_NAMES.join(', ')}`
@@ -442,7 +445,8 @@ function fileSettings(file: string, shown: string): Record<string, unknown> {
   try {
     return readSettingsFile(file, shown);
   } catch (error) {
-    if (error instanceof SettingsFileError) throw new UsageError(error.message, { cause: error });
+    if (error instanceof SettingsFileError)
+      throw Object.assign(new UsageError(error.message, { cause: error }), { pointsToHelp: false });
     throw error;
   }
 }
@@ -507,7 +511,7 @@ export function readSettings(
   const command: Command = COMMANDS[commandName];
   // Before the arguments are read: a value npm passed on alone is an argument the command refuses.
   const tookFlags = npmTookFlags(argv, env, command);
-  if (tookFlags !== undefined) throw new UsageError(tookFlags);
+  if (tookFlags !== undefined) throw Object.assign(new UsageError(tookFlags), { pointsToHelp: false });
   const parseOptions: Record<string, { type: 'string' | 'boolean'; short?: string }> = {
     help: { type: 'boolean', short: 'h' },
   };
@@ -526,7 +530,16 @@ export function readSettings(
   } catch (error) {
     const message = (error as Error).message;
     const unknown = /Unknown option '([^']+)'/.exec(message)?.[1];
-    if (unknown) throw new UsageError(`${command.name} has no option ${unknown}`);
+    if (unknown) {
+      const flags = ['--help', ...command.options.map((name) => OPTIONS[name].flag)];
+      const meant = unknown.startsWith('--')
+        ? closestName(
+            unknown.slice(2),
+            flags.map((flag) => flag.slice(2)),
+          )
+        : undefined;
+      throw new UsageError(`${command.name} has no option ${unknown}${meant ? `; did you mean --${meant}?` : ''}`);
+    }
     // Node's "argument missing" and "argument is ambiguous" (the next word starts with a dash).
     const flag = /^Option '(--[\w-]+)/.exec(message)?.[1];
     const option = Object.values(OPTIONS as Record<string, Option>).find((known) => known.flag === flag);

@@ -96,13 +96,38 @@ describe('readSettings', () => {
     [{ baseUrl: 'example.com' }, 'baseUrl in CONFIG must be an absolute http(s) URL'],
     [
       { page_size: 5 },
-      'CONFIG: unexpected setting "page_size" (expected baseUrl, pageSize, targets, cloudflarePlan, reference, allowEmpty or resources)',
+      'CONFIG:1:2 #/page_size: unexpected setting "page_size"; did you mean "pageSize"? (expected baseUrl, pageSize, targets, cloudflarePlan, reference, allowEmpty or resources)',
     ],
     [[1], 'CONFIG: expected an object'],
   ])('refuses the settings file %j', (contents, message) => {
     const config = path.join(mkdtempSync(path.join(os.tmpdir(), 'settings-')), 'static-api.config.json');
     writeFileSync(config, JSON.stringify(contents));
     expect(() => readSettings(['--config', config], {})).toThrow(message.replace('CONFIG', config));
+  });
+
+  it("places a problem of the settings file at its line and column, as a data file's, with the fix", () => {
+    const config = path.join(mkdtempSync(path.join(os.tmpdir(), 'settings-')), 'static-api.config.json');
+    const refused = (text: string) => {
+      writeFileSync(config, text);
+      try {
+        readSettings(['--config', config], {});
+      } catch (error) {
+        expect(error).toBeInstanceOf(UsageError);
+        return (error as Error).message;
+      }
+      throw new Error('accepted');
+    };
+    expect(refused('{\n  "baseUrl": "https://api.example.com",\n  "page_size": 5\n}\n')).toBe(
+      `${config}:3:3 #/page_size: unexpected setting "page_size"; did you mean "pageSize"? (expected baseUrl, pageSize, targets, cloudflarePlan, reference, allowEmpty or resources)`,
+    );
+    // A missing comma: on the line of the value that lacks it, right after that value.
+    expect(refused('{\n  "baseUrl": "https://api.example.com"\n  "pageSize": 5\n}\n')).toBe(
+      `${config}:2:39: malformed JSON: a comma is missing here, after the value before it`,
+    );
+    expect(refused('{"pageSize": 5,}')).toBe(`${config}:1:16: malformed JSON: property name expected`);
+    expect(refused('{"pageSize": 5, "pageSize": 6}')).toMatch(
+      /#\/pageSize: duplicate key "pageSize" at line 1, column 17, first at line 1, column 2/,
+    );
   });
 
   it('needs --from for import and --against for verify, as absolute URLs', () => {
@@ -160,6 +185,9 @@ describe('readSettings', () => {
     [['--target', 'ngnix'], {}, '--target must name deploy targets among cloudflare-workers, '],
     [['--target', 'caddy,ngnix'], {}, 'got "ngnix"; did you mean nginx?'],
     [['--nope'], {}, 'npm run build has no option --nope'],
+    [['--page-sise', '5'], {}, 'npm run build has no option --page-sise; did you mean --page-size?'],
+    [['--prot', '8080'], {}, 'npm start has no option --prot; did you mean --port?', 'start'],
+    [['--prot', '8080'], {}, 'npm run build has no option --prot', 'build'],
     [['--port', '3001'], {}, '--port does not apply to npm run build'],
     [['--out', 'x'], {}, '--out does not apply to npm run check', 'check'],
     [['--check'], {}, '--check does not apply to npm run serve', 'serve'],
@@ -259,6 +287,16 @@ describe('the commands', () => {
     expect(stderr.trim().split('\n')).toEqual([
       '--page-size must be a whole number of at least 1, got "abc"',
       'See `npm run build -- --help`.',
+    ]);
+  });
+
+  it('a problem of the settings file: its place and the fix, and no pointer to --help, which describes the flags', () => {
+    const config = path.join(mkdtempSync(path.join(os.tmpdir(), 'settings-')), 'static-api.config.json');
+    writeFileSync(config, '{\n  "pagesize": 5\n}\n');
+    const { status, stderr } = run('build', ['--config', config, '--check']);
+    expect(status).toBe(2);
+    expect(stderr.trim().split('\n')).toEqual([
+      `${config}:2:3 #/pagesize: unexpected setting "pagesize"; did you mean "pageSize"? (expected baseUrl, pageSize, targets, cloudflarePlan, reference, allowEmpty or resources)`,
     ]);
   });
 
