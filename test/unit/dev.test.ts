@@ -6,7 +6,7 @@
 // they are.
 
 import { execFileSync } from 'node:child_process';
-import { cp, mkdtemp, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { type AddressInfo, createServer } from 'node:net';
 import { hostname, tmpdir } from 'node:os';
 import path from 'node:path';
@@ -263,6 +263,21 @@ describe('npm run dev', () => {
 
     await writeFile(path.join(dir, COMPANIES), good);
     await companiesUntil(dev.url, (list) => list.length === 2);
+  });
+
+  it('keeps serving the last good build when every record is removed, unless --allow-empty', async () => {
+    const dir = await project();
+    const dev = await start('dev', dir);
+    await companiesUntil(dev.url, (list) => list.length === 2);
+    const mark = dev.stderr().length;
+    await rm(path.join(dir, 'data'), { recursive: true });
+    await mkdir(path.join(dir, 'data', 'company'), { recursive: true });
+    await dev.printed(/^1 problem in the source data; the last good build is still served\.$/m, mark);
+    expect(dev.stderr().slice(mark)).toContain(': no record in any of the folders company/, ');
+    expect((await companiesUntil(dev.url, () => true)).length).toBe(2);
+
+    const allowed = await start('dev', dir, ['--allow-empty']);
+    expect(await companiesUntil(allowed.url, () => true)).toEqual([]);
   });
 
   it('rebuilds on a change of the headers file and of the settings file', async () => {
