@@ -18,6 +18,7 @@ import { SETTINGS_FILE } from '../shared/settings-keys.ts';
 import { recoverOutput } from '../shared/swap.ts';
 import { writeOutput } from '../shared/write.ts';
 import { LIMITS, TARGETS } from '../targets/index.ts';
+import { leftOutFiles } from '../targets/left-out.ts';
 import {
   type CloudflarePlan,
   checkLimits,
@@ -66,6 +67,8 @@ export interface BuildOptions {
   precompress?: boolean;
   /** Validate and render only; write nothing. */
   check?: boolean;
+  /** Build a data folder without a record (an API of empty lists) rather than stop; off when absent. */
+  allowEmpty?: boolean;
   /** Receives one line per finished stage, for progress on long builds. */
   log?: (line: string) => void;
   /** Receives one line per host limit that a target is near, or over when it is left out. */
@@ -124,13 +127,15 @@ function cannotQuery(target: string, paths: readonly string[]): string {
  * able to write every `_headers` rule, and running code where a list has filters, search or
  * orderings. A target named by the user
  * that cannot stops the build (LimitsError, one line per reason); otherwise it is left out, with
- * a warning. Nothing has been written yet: the previous output stays whole either way.
+ * a warning, and its reasons in `leftOut`. Nothing has been written yet: the previous output
+ * stays whole either way.
  */
 function withinLimits(
   selected: readonly Target[],
   made: readonly (Map<string, string> | HeadersTargetError)[],
   output: ReadonlyMap<string, FileBody>,
   options: BuildOptions,
+  leftOut: Map<Target, string[]>,
 ): number[] {
   const warn = options.warn ?? (() => {});
   const sizes = new Map([...output].map(([file, body]) => [file, sizeOf(body)]));
@@ -142,9 +147,15 @@ function withinLimits(
   for (const [index, target] of selected.entries()) {
     const targetDir = path.join(options.targetsDir, target.name);
     const files = made[index];
+    const leaveOut = (reasons: string[]) => {
+      for (const line of reasons) warn(line);
+      warn(
+        `${target.name} is left out: ${targetDir}/ holds only a README saying why (--target ${target.name} makes this an error)`,
+      );
+      leftOut.set(target, reasons);
+    };
     if (files instanceof HeadersTargetError) {
-      warn(files.refusal);
-      warn(`${target.name} is left out: ${targetDir}/ was not written (--target ${target.name} makes this an error)`);
+      leaveOut([files.refusal]);
       continue;
     }
     const limits = LIMITS[target.name as keyof typeof LIMITS] ?? [];
@@ -162,10 +173,7 @@ function withinLimits(
       over.push(cannotQuery(target.name, queried));
     if (over.length === 0) kept.push(index);
     else if (options.targets !== undefined) breaches.push(...over);
-    else {
-      for (const line of over) warn(line);
-      warn(`${target.name} is left out: ${targetDir}/ was not written (--target ${target.name} makes this an error)`);
-    }
+    else leaveOut(over);
   }
   if (breaches.length > 0) throw new LimitsError(breaches);
   return kept;
@@ -431,6 +439,7 @@ export async function build(given: BuildOptions, preview?: KeptSources): Promise
   const { source, routes, headersText, counts, targetFiles } = await readSources(options, selected, step, preview);
   let written: Target[] = [];
   let made: Map<string, string>[] = [];
+  const leftOut = new Map<Target, string[]>();
   let outputFiles = 0;
   // The whole output, written once it is made and the targets are checked against their limits.
   const wholeFolder: SiteWriter = {
@@ -440,7 +449,7 @@ export async function build(given: BuildOptions, preview?: KeptSources): Promise
       outputFiles = files.size;
       step(`render: ${routes.length} routes, ${files.size} files`);
       const allMade = await targetFiles;
-      const kept = withinLimits(selected, allMade, files, options);
+      const kept = withinLimits(selected, allMade, files, options, leftOut);
       written = kept.map((index) => selected[index] as Target);
       made = kept.map((index) => allMade[index] as Map<string, string>);
       if (written.length > 0) {
@@ -461,7 +470,10 @@ export async function build(given: BuildOptions, preview?: KeptSources): Promise
     const times = targetTimes?.then((ofTargets) => ofTargets && subfolderTimes(ofTargets, target.name));
     await writeOutput(path.join(options.targetsDir, target.name), made[index] as Map<string, string>, times);
   }
-  const folders = [`${options.outDir}/`, ...(written.length > 0 ? [`${options.targetsDir}/`] : [])];
+  // A left-out target's folder from an earlier build would deploy an API that is no longer this one.
+  for (const [target, reasons] of leftOut)
+    await writeOutput(path.join(options.targetsDir, target.name), leftOutFiles(target.name, reasons));
+  const folders = [`${options.outDir}/`, ...(written.length + leftOut.size > 0 ? [`${options.targetsDir}/`] : [])];
   let count = outputFiles + targetFileCount;
   if (options.schemasDir !== undefined) {
     // Keyed by their place in the project (`schemas/openapi.json`): written into schemasDir.

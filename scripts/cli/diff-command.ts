@@ -12,7 +12,7 @@ import { compareSides } from '../review/compare.ts';
 import { formatJson } from '../review/format-json.ts';
 import { formatMarkdown } from '../review/format-markdown.ts';
 import { formatText } from '../review/format-text.ts';
-import { readSide, type Side, settingsOf } from '../review/side.ts';
+import { readSide, type Side, settingsOf, WORKING_TREE } from '../review/side.ts';
 import { EXIT_STATUS } from './exit-status.ts';
 import { failureOf, failureText } from './fail.ts';
 import { DEFAULTS, type DiffFormat, readSettings, type Settings, usage } from './settings.ts';
@@ -38,6 +38,7 @@ interface DiffArgs {
   baseUrl: string;
   pageSize: number;
   resourceSettings: Settings['resourceSettings'];
+  allowEmpty: boolean;
   help: boolean;
 }
 
@@ -65,6 +66,7 @@ async function workingTree(args: DiffArgs, folder: string): Promise<Side> {
     pageSize: args.pageSize,
     resourceSettings: args.resourceSettings,
     configPath: args.configPath,
+    allowEmpty: args.allowEmpty,
     check: false,
     // The review reads the answers only.
     precompress: false,
@@ -74,7 +76,7 @@ async function workingTree(args: DiffArgs, folder: string): Promise<Side> {
     if (error.code === 'ENOENT') return undefined;
     throw error;
   });
-  return { label: 'the working tree', files: side.files, settings: settingsOf(text, args.configPath) };
+  return { label: WORKING_TREE, files: side.files, settings: settingsOf(text, args.configPath) };
 }
 
 async function sides(args: DiffArgs, cwd: string): Promise<[Side, Side]> {

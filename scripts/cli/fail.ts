@@ -82,8 +82,9 @@ export function failureOf(error: unknown, stop: Stop = {}): Failure {
     stop.goesOn || otherwise === undefined ? `${reason}; ${stop.left}.` : `${reason}; ${otherwise}.`;
   if (error instanceof UsageError) {
     if (stop.goesOn) return ends('usage', [left(error.message)], EXIT_STATUS.refused);
-    if (named) return ends('usage', [`${prefix}${error.message} (see --help)`], EXIT_STATUS.refused);
-    const help = command === undefined ? [] : [`See \`${COMMANDS[command].name} -- --help\`.`];
+    const helps = error.pointsToHelp && command !== undefined;
+    if (named) return ends('usage', [`${prefix}${error.message}${helps ? ' (see --help)' : ''}`], EXIT_STATUS.refused);
+    const help = helps ? [`See \`${COMMANDS[command].name} -- --help\`.`] : [];
     return ends('usage', [error.message, ...help], EXIT_STATUS.refused);
   }
   if (error instanceof RefusedInput)

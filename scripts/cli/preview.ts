@@ -7,13 +7,14 @@ import type { AddressInfo } from 'node:net';
 import { hostname } from 'node:os';
 import path from 'node:path';
 import type { BuildOptions } from '../builder/build.ts';
+import { REFERENCE_DOCUMENT } from '../contract/routes.ts';
 import { addressForPeople, closeOnSignals, createApi, listen } from '../respond/node-server.ts';
 import { DEFAULTS, type Settings } from './settings.ts';
 
 export interface Preview {
   /** `.preview/<port>/`: a folder per port, so that two previews never write the same one. */
   outDir: string;
-  /** `Serving .preview/3000/ at http://127.0.0.1:3000`. */
+  /** `Serving .preview/3000/ at http://127.0.0.1:3000`, and where the reference page is when it is on. */
   banner: string;
   /** What to build from `settings` (read again by `npm run dev` on each change) for the origin served. */
   buildOptions(settings: Settings): BuildOptions;
@@ -33,6 +34,11 @@ export interface Preview {
 function linkHost(host: string): string {
   if (['127.0.0.1', '0.0.0.0', '::', '::1', 'localhost'].includes(host)) return 'localhost';
   return host.includes(':') ? `[${host}]` : host;
+}
+
+/** The reference page's address, one to type: on every address, the loopback one, as addressForPeople() names it. */
+function referenceAddress(url: string): string {
+  return `${url.replace(/^http:\/\/(0\.0\.0\.0|\[::\]):/, 'http://127.0.0.1:')}${REFERENCE_DOCUMENT.path}`;
 }
 
 /** How long the server must have answered nothing to be idle: longer than a client takes to ask again. */
@@ -88,15 +94,17 @@ export async function openPreview(settings: Settings): Promise<Preview> {
   const linksNotice = everyAddress
     ? `\nIts page links name http://localhost:${port}, which another machine cannot follow: start it with --base-url (or BASE_URL) set to the address others reach it at, such as --base-url http://${hostname()}:${port}`
     : '';
+  const referenceLine = settings.reference ? `\nThe API reference page: ${referenceAddress(url)}` : '';
   return {
     outDir,
-    banner: `Serving ${outDir}/ at ${addressForPeople(url)}${linksNotice}`,
+    banner: `Serving ${outDir}/ at ${addressForPeople(url)}${referenceLine}${linksNotice}`,
     buildOptions: (current) => ({
       resources: current.resources,
       dataDir: current.dataDir,
       headersPath: current.headersPath,
       pageSize: current.pageSize,
       reference: current.reference,
+      allowEmpty: current.allowEmpty,
       resourceSettings: current.resourceSettings,
       configPath: current.configPath,
       // Absolute links must name the origin clients reach, which only the host and port tell here.

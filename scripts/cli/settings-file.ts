@@ -2,6 +2,10 @@
 // kept with the data so that `npm run build` needs no flags. `npm run import` writes it.
 
 import { readFileSync } from 'node:fs';
+import { type DataError, formatDataError, pointerOf } from '../builder/pipeline/errors.ts';
+import { withPositions } from '../builder/pipeline/json-positions.ts';
+import { closestName } from '../builder/pipeline/misspellings.ts';
+import { decodeUtf8, parseStrict } from '../builder/pipeline/strict-json.ts';
 import { RESERVED_PARAMS, RESOURCE_SETTING_KEYS, type ResourceSettings, settingPointer } from '../contract/query.ts';
 import type { Resource } from '../contract/resources/resource.ts';
 import { searchPrefix } from '../contract/search.ts';
@@ -30,29 +34,31 @@ export class SettingsFileError extends ProjectError {}
  */
 export function readSettingsFile(path: string, resources: readonly Resource[], shown = path): Record<string, unknown> {
   const file = shown;
-  let text: string;
+  let bytes: Buffer;
   try {
-    text = readFileSync(path, 'utf8');
+    bytes = readFileSync(path);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return {};
     throw new SettingsFileError(`${file}: cannot be read (${(error as NodeJS.ErrnoException).code ?? error})`, {
       cause: error,
     });
   }
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch (error) {
-    throw new SettingsFileError(`${file}: is not JSON (${(error as Error).message})`, { cause: error });
-  }
+  // Read as strictly as a data file, and its problems placed as theirs are: `file:line:column`.
+  const read = parseStrict(bytes);
+  if (!read.ok)
+    throw new SettingsFileError(read.problems.map((problem) => formatDataError({ file, ...problem })).join('\n'));
+  const parsed = read.value;
   if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
     throw new SettingsFileError(`${file}: expected an object such as {"baseUrl": "https://api.example.com"}`);
   }
+  const known: readonly string[] = SETTINGS_FILE_KEYS;
   for (const key of Object.keys(parsed)) {
-    if (!(SETTINGS_FILE_KEYS as readonly string[]).includes(key) && key !== '$schema') {
-      throw new SettingsFileError(
-        `${file}: unexpected setting "${key}" (expected ${SETTINGS_FILE_KEYS.slice(0, -1).join(', ')} or ${SETTINGS_FILE_KEYS.at(-1)})`,
-      );
+    if (!known.includes(key) && key !== '$schema') {
+      const meant = closestName(key, known);
+      const message = `unexpected setting "${key}"${meant ? `; did you mean "${meant}"?` : ''} (expected ${orList(known)})`;
+      const text = (decodeUtf8(bytes) as { text: string }).text;
+      const [problem] = withPositions(text, [{ file, pointer: pointerOf([key]), message, subject: 'key' }]);
+      throw new SettingsFileError(formatDataError(problem as DataError));
     }
   }
   const settings = parsed as Record<string, unknown>;

@@ -4,7 +4,7 @@
 
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { misspellingDistance } from '../builder/pipeline/misspellings.ts';
+import { closestName } from '../builder/pipeline/misspellings.ts';
 import { DEFAULT_PAGE_SIZE } from '../contract/pagination.ts';
 import type { ResourceSettings } from '../contract/query.ts';
 import { RESOURCES } from '../contract/resources/index.ts';
@@ -60,6 +60,8 @@ export interface Settings {
   pageSize: number;
   /** Whether the build writes the API reference page at /_reference/ (builder/documents/reference.ts). */
   reference: boolean;
+  /** Whether a data folder without a record builds (an API of empty lists) rather than stops. */
+  allowEmpty: boolean;
   /** The settings file's filters, search and ordering per resource (settings-file.ts); none when absent. */
   resourceSettings: Record<string, ResourceSettings> | undefined;
   host: string;
@@ -88,6 +90,11 @@ export type DiffFormat = (typeof DIFF_FORMATS)[number];
 export class UsageError extends ProjectError {
   /** The command whose --help the message points to, once known. */
   command?: CommandName;
+  /**
+   * Whether the command's --help helps with it; not for a problem of the settings file (the help
+   * describes the flags) or a message that already gives the line that works.
+   */
+  pointsToHelp = true;
 }
 
 interface Option {
@@ -161,6 +168,13 @@ export const OPTIONS = {
     description: 'the API reference page at /_reference/, beside the API (true or false in the settings file)',
     default: 'off; on in npm start and npm run dev',
   },
+  'allow-empty': {
+    flag: '--allow-empty',
+    fileKey: 'allowEmpty',
+    description:
+      'build a data folder without a record, as an API of empty lists (true or false in the settings file); otherwise such a folder stops the build',
+    default: 'off',
+  },
   host: {
     flag: '--host',
     value: '<address>',
@@ -229,6 +243,7 @@ const BUILD_OPTIONS: readonly OptionName[] = [
   'base-url',
   'page-size',
   'reference',
+  'allow-empty',
 ];
 
 const PREVIEW_OPTIONS: readonly OptionName[] = [
@@ -238,6 +253,7 @@ const PREVIEW_OPTIONS: readonly OptionName[] = [
   'base-url',
   'page-size',
   'reference',
+  'allow-empty',
   'host',
   'port',
 ];
@@ -252,7 +268,7 @@ export const COMMANDS = {
   check: {
     name: 'npm run check',
     summary: 'Validates the source data and the headers file; writes nothing.',
-    options: ['data', 'headers', 'cloudflare-plan', 'config', 'base-url', 'page-size'],
+    options: ['data', 'headers', 'cloudflare-plan', 'config', 'base-url', 'page-size', 'allow-empty'],
     example: 'npm run check -- --data test/fixtures/good/data',
   },
   serve: {
@@ -284,14 +300,14 @@ export const COMMANDS = {
     name: 'npm run verify',
     summary:
       'Asks a running DRF service and this build every request the route table knows, and prints each difference; exits 1 when anything differs.',
-    options: ['against', 'data', 'headers', 'config', 'base-url', 'page-size'],
+    options: ['against', 'data', 'headers', 'config', 'base-url', 'page-size', 'allow-empty'],
     example: 'npm run verify -- --against https://example.com/api/',
   },
   diff: {
     name: 'npm run diff',
     summary:
       "Shows how the API changed between two sides, record by record and answer by answer. A side is a folder of built output, or a git revision (its committed public/, read without a checkout). With no side: HEAD against a fresh build of the working tree's data/ and _headers, with the settings file's base URL and page size (built into a temporary folder; public/ is not touched). With one: that side against the working tree's build. With two: the first against the second. Exit status: 0, or 1 with --exit-code when the sides differ; 2 for a usage or read error.",
-    options: ['format', 'exit-code', 'repo', 'config', 'base-url', 'page-size'],
+    options: ['format', 'exit-code', 'repo', 'config', 'base-url', 'page-size', 'allow-empty'],
     positionals: { usage: '[<before> [<after>]]', most: 2, noun: 'sides' },
     example: 'npm run diff -- main --format markdown',
   },
@@ -365,9 +381,7 @@ function targetList(raw: string, source: string): string[] | undefined {
   for (const name of names) {
     if ((TARGET_NAMES as readonly string[]).includes(name)) continue;
     const refused = REFUSED_TARGETS[name];
-    const meant = TARGET_NAMES.map((known) => ({ known, distance: misspellingDistance(name, known) }))
-      .filter((near) => near.distance !== undefined)
-      .sort((a, b) => (a.distance as number) - (b.distance as number))[0]?.known;
+    const meant = closestName(name, TARGET_NAMES);
     throw new UsageError(
       refused
         ? `${source} ${name} is refused: ${refused}. Use some of: ${TARGET_NAMES.join(', ')}`
@@ -435,7 +449,8 @@ function fileSettings(file: string, shown: string, resources: readonly Resource[
   try {
     return readSettingsFile(file, resources, shown);
   } catch (error) {
-    if (error instanceof SettingsFileError) throw new UsageError(error.message, { cause: error });
+    if (error instanceof SettingsFileError)
+      throw Object.assign(new UsageError(error.message, { cause: error }), { pointsToHelp: false });
     throw error;
   }
 }
@@ -443,6 +458,47 @@ function fileSettings(file: string, shown: string, resources: readonly Resource[
 function nonEmpty(raw: string, source: string): string {
   if (raw === '') throw new UsageError(`${source} must not be empty`);
   return raw;
+}
+
+/** The variable npm keeps a flag it took as its own config in: `--page-size` → `npm_config_page_size`. */
+const npmConfigVariable = (name: string) => `npm_config_${name.replaceAll('-', '_')}`;
+
+/** A word as a POSIX shell reads it back: as it is when it is plain, else in single quotes. */
+const shellWord = (word: string) => (/^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", "'\\''")}'`);
+
+/**
+ * Why the command stops when npm took some of its flags as npm's own config (`npm run build
+ * --page-size=5`, without `--` before the flags), and the command line that works; undefined when
+ * it took none. npm hands such a flag to the command only as a variable, `npm_config_page_size=5`,
+ * or `=true` when its value came apart (`--page-size 5`), the value then passed on as an argument.
+ */
+function npmTookFlags(argv: readonly string[], env: NodeJS.ProcessEnv, command: Command): string | undefined {
+  const taken = command.options.filter((name) => env[npmConfigVariable(name)] !== undefined);
+  if (taken.length === 0) return undefined;
+  const alone = taken.filter((name) => 'value' in OPTIONS[name] && env[npmConfigVariable(name)] === 'true');
+  const rest = [...argv];
+  // One flag without its value, and a command that takes no words of its own: the first word is its value.
+  const first = rest[0];
+  const valueOfAlone =
+    alone.length === 1 && command.positionals === undefined && first !== undefined && !first.startsWith('-')
+      ? rest.shift()
+      : undefined;
+  const words = taken.flatMap((name) => {
+    const option: Option = OPTIONS[name];
+    if (!option.value) return [option.flag];
+    const value = env[npmConfigVariable(name)] as string;
+    if (value !== 'true') return [option.flag, shellWord(value)];
+    return [option.flag, valueOfAlone === undefined ? option.value : shellWord(valueOfAlone)];
+  });
+  // Which word was which flag's value is unknown once a flag's value is not: the words are left out.
+  const known = alone.length === 0 || valueOfAlone !== undefined;
+  // The script npm ran, as the user typed it (`npm run build -- --check` runs the check command).
+  const script = (COMMANDS as Record<string, Command>)[env.npm_lifecycle_event ?? '']?.name ?? command.name;
+  const line = [script, '--', ...words, ...(known ? rest.map(shellWord) : [])].join(' ');
+  const flags = taken.map((name) => OPTIONS[name].flag);
+  const named = flags.length === 1 ? flags[0] : `${flags.slice(0, -1).join(', ')} and ${flags.at(-1)}`;
+  const [settings, them] = flags.length === 1 ? ['setting', 'it'] : ['settings', 'them'];
+  return `npm took ${named} as its own ${settings}, so the command never got ${them}: put the command's flags after --, as in: ${line}`;
 }
 
 /**
@@ -457,6 +513,9 @@ export function readSettings(
   cwd = '.',
 ): Settings & { help: boolean } {
   const command: Command = COMMANDS[commandName];
+  // Before the arguments are read: a value npm passed on alone is an argument the command refuses.
+  const tookFlags = npmTookFlags(argv, env, command);
+  if (tookFlags !== undefined) throw Object.assign(new UsageError(tookFlags), { pointsToHelp: false });
   const parseOptions: Record<string, { type: 'string' | 'boolean'; short?: string }> = {
     help: { type: 'boolean', short: 'h' },
   };
@@ -475,7 +534,16 @@ export function readSettings(
   } catch (error) {
     const message = (error as Error).message;
     const unknown = /Unknown option '([^']+)'/.exec(message)?.[1];
-    if (unknown) throw new UsageError(`${command.name} has no option ${unknown}`);
+    if (unknown) {
+      const flags = ['--help', ...command.options.map((name) => OPTIONS[name].flag)];
+      const meant = unknown.startsWith('--')
+        ? closestName(
+            unknown.slice(2),
+            flags.map((flag) => flag.slice(2)),
+          )
+        : undefined;
+      throw new UsageError(`${command.name} has no option ${unknown}${meant ? `; did you mean --${meant}?` : ''}`);
+    }
     // Node's "argument missing" and "argument is ambiguous" (the next word starts with a dash).
     const flag = /^Option '(--[\w-]+)/.exec(message)?.[1];
     const option = Object.values(OPTIONS as Record<string, Option>).find((known) => known.flag === flag);
@@ -532,6 +600,7 @@ export function readSettings(
   const baseUrl = given('base-url');
   const pageSize = given('page-size');
   const reference = given('reference');
+  const storedAllowEmpty = command.options.includes('allow-empty') ? file.allowEmpty : undefined;
   const port = given('port');
   const host = given('host');
   return {
@@ -549,6 +618,9 @@ export function readSettings(
     pageSize: pageSize ? wholeNumber(...pageSize, 1, Number.MAX_SAFE_INTEGER) : DEFAULTS.pageSize,
     // On where people look at the API by hand; off for a deploy, whose paths stay DRF's alone.
     reference: reference ? onOff(...reference) : commandName === 'start' || commandName === 'dev',
+    allowEmpty:
+      values['allow-empty'] === true ||
+      (storedAllowEmpty !== undefined && storedSwitch(storedAllowEmpty, `allowEmpty in ${configPath}`) === 'on'),
     resourceSettings: file.resources as Record<string, ResourceSettings> | undefined,
     host: host ? nonEmpty(...host) : DEFAULTS.host,
     port: port ? wholeNumber(...port, 0, 65_535) : DEFAULTS.port,

@@ -31,7 +31,7 @@ await runCommand({ command: 'verify', left: 'nothing was verified' }, async () =
   let server: http.Server | undefined;
   try {
     const outDir = path.join(folder, 'public');
-    const { dataDir, headersPath, baseUrl, pageSize, resourceSettings, configPath } = settings;
+    const { dataDir, headersPath, baseUrl, pageSize, resourceSettings, configPath, allowEmpty } = settings;
     // Output only: no deploy target's files, and no schemas.
     const targetsDir = path.join(folder, 'targets');
     // Its client asks for no Accept-Encoding: the answers' siblings would go unread.
@@ -43,6 +43,7 @@ await runCommand({ command: 'verify', left: 'nothing was verified' }, async () =
       pageSize,
       resourceSettings,
       configPath,
+      allowEmpty,
       outDir,
       targetsDir,
       targets: [],

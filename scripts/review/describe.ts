@@ -58,9 +58,16 @@ export function excerpts(before: string, after: string): [string, string] {
   return [cut(before), cut(after)];
 }
 
-function fieldLine(change: FieldChange): Line {
-  if (change.before === undefined) return { kind: 'added', depth: 1, text: `${change.path}: ${show(change.after)}` };
-  if (change.after === undefined) return { kind: 'removed', depth: 1, text: `${change.path}: ${show(change.before)}` };
+/**
+ * A field's change on one line; `whole` shows its values uncut (a setting, written by hand and
+ * short, whose every word shapes the API), else each is cut as show() and excerpts() cut it.
+ */
+function fieldLine(change: FieldChange, whole = false): Line {
+  const value = (json: PlainJson | undefined) => (whole ? JSON.stringify(json) : show(json));
+  if (change.before === undefined) return { kind: 'added', depth: 1, text: `${change.path}: ${value(change.after)}` };
+  if (change.after === undefined) return { kind: 'removed', depth: 1, text: `${change.path}: ${value(change.before)}` };
+  if (whole)
+    return { kind: 'changed', depth: 1, text: `${change.path}: ${value(change.before)} → ${value(change.after)}` };
   const long = typeof change.before === 'string' && typeof change.after === 'string';
   const [before, after] =
     long && `${change.before}${change.after}`.length > SHOWN
@@ -164,7 +171,7 @@ function answerLines(report: Report, nouns: Nouns): Line[] {
     lines.push({ kind: 'note', depth: 0, text: `${answer}: ${plural(moves.length, 'move')}: ${shown}${more}` });
   }
   for (const { answer, fields } of bodies) {
-    lines.push({ kind: 'changed', depth: 0, text: answer }, ...fields.map(fieldLine));
+    lines.push({ kind: 'changed', depth: 0, text: answer }, ...fields.map((change) => fieldLine(change)));
   }
   for (const header of headers) {
     const where = `_headers ${header.pattern} ${header.name}`;
@@ -189,7 +196,7 @@ export function describeReport(report: Report, nouns: Nouns): Section[] {
     const lines = [...recordLines('added', added), ...recordLines('removed', removed)];
     for (const { id, name, fields } of changed) {
       const label = name === undefined ? `id ${id}` : `id ${id} ${JSON.stringify(name)}`;
-      lines.push({ kind: 'changed', depth: 0, text: label }, ...fields.map(fieldLine));
+      lines.push({ kind: 'changed', depth: 0, text: label }, ...fields.map((change) => fieldLine(change)));
     }
     if (lines.length === 0) continue;
     const counts = [
@@ -207,7 +214,7 @@ export function describeReport(report: Report, nouns: Nouns): Section[] {
     sections.push({
       title: 'settings',
       summary: plural(report.settings.length, 'change'),
-      lines: report.settings.map((change) => ({ ...fieldLine(change), depth: 0 })),
+      lines: report.settings.map((change) => ({ ...fieldLine(change, true), depth: 0 })),
     });
   }
   const answers = answerLines(report, nouns);

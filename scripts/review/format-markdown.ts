@@ -4,6 +4,7 @@
 
 import type { Report } from './compare.ts';
 import { describeReport, type LineKind, type Nouns, noChange } from './describe.ts';
+import { WORKING_TREE } from './side.ts';
 
 /** The most characters the comment may have; GitHub refuses a comment over 65,536. */
 export const MARKDOWN_LIMIT = 65_000;
@@ -19,7 +20,9 @@ export const MARKER = '<!-- api-diff -->';
 
 export function formatMarkdown(report: Report, nouns: Nouns, limit = MARKDOWN_LIMIT): string {
   const sections = describeReport(report, nouns);
-  const head = [MARKER, `### API changes from \`${report.before}\` to \`${report.after}\``, ''];
+  // A revision or a folder is a name to type, shown as code; the working tree is said in words.
+  const named = (label: string) => (label === WORKING_TREE ? label : `\`${label}\``);
+  const head = [MARKER, `### API changes from ${named(report.before)} to ${named(report.after)}`, ''];
   if (sections.length === 0) return `${[...head, noChange(report)].join('\n')}\n`;
   head.push(
     '| | changes |',

@@ -25,6 +25,9 @@ export interface Side {
   settings?: Record<string, PlainJson>;
 }
 
+/** The label of the side built from the working tree: a description, not a name to type. */
+export const WORKING_TREE = 'the working tree';
+
 /** A side that cannot be read: not a folder, not a revision, or a revision without `public/`. */
 export class SideError extends RefusedInput {}
 

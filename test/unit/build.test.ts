@@ -36,10 +36,11 @@ const options = (overrides: Partial<BuildOptions> & Pick<BuildOptions, 'outDir' 
 });
 
 /** What the build renders of `dataDir` with the default settings, without writing it. */
-async function renderFiles(dataDir: string) {
+async function renderFiles(dataDir: string, allowEmpty = false) {
   const settings = {
     resources: API,
     dataDir,
+    allowEmpty,
     headersPath: SAMPLE_HEADERS,
     baseUrl: DEFAULTS.baseUrl,
     pageSize: DEFAULTS.pageSize,
@@ -370,7 +371,9 @@ describe('the output of the good fixture (page size 1)', () => {
     const data = await tempDir();
     await mkdir(path.join(data, 'event'));
     await writeFile(path.join(data, 'event', 'events.json'), '[]');
-    const { files, routes } = await renderFiles(data);
+    // No record at all: an empty API, which the build makes only when told it is meant.
+    await expect(renderFiles(data)).rejects.toThrow('1 problem in the source data');
+    const { files, routes } = await renderFiles(data, true);
     expect(routes.length).toBe(22);
     expect(files.get('virtualbooth-texture/index.json')).toBe('{"count":0,"next":null,"previous":null,"results":[]}');
     expect(files.get('virtualbooth-texture/page=last.json')).toBe(

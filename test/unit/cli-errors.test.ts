@@ -5,7 +5,7 @@
 // DEBUG=1 or --debug.
 
 import { spawnSync } from 'node:child_process';
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -82,6 +82,52 @@ describe('npm run build and check', () => {
     await writeFile(path.join(dir, 'out'), '');
     const result = await runCommand('build', ['--data', GOOD_DATA, '--out', path.join(dir, 'out/public')]);
     expect(oneLine(result)).toMatch(/^cannot write .*out: a file is in the way of the folder \(EEXIST\)/);
+  });
+});
+
+describe('npm run build on a data folder without a record', () => {
+  /** A data folder whose resource folders hold `kept` of the good fixture's files, and nothing else. */
+  async function dataWith(dir: string, kept: string[]): Promise<string> {
+    const data = path.join(dir, 'data');
+    for (const folder of ['company', 'virtualfair', 'event', 'virtualbooth-texture'])
+      await mkdir(path.join(data, folder), { recursive: true });
+    for (const file of kept) await cp(path.join(GOOD_DATA, file), path.join(data, file));
+    return data;
+  }
+
+  it('stops, leaving public/ as it was, unless told an empty API is meant (a flag or the settings file)', async () => {
+    const dir = await tempDir();
+    const config = path.join(dir, 'config.json');
+    const build = (more: string[] = []) =>
+      runCommand('build', ['--data', path.join(dir, 'data'), '--config', config, ...outputArgs(dir), ...more]);
+    await cp(GOOD_DATA, path.join(dir, 'data'), { recursive: true });
+    expect((await build()).code).toBe(0);
+    const before = await readFile(path.join(dir, 'public', 'company', 'index.json'), 'utf8');
+    await rm(path.join(dir, 'data'), { recursive: true });
+    const data = await dataWith(dir, []);
+
+    const stopped = await build();
+    expect(oneLine(stopped)).toBe(`1 problem in the source data; ${path.join(dir, 'public')}/ was left as it was.`);
+    expect(stopped.stderr).toContain(
+      `${data}: no record in any of the folders company/, virtualfair/, event/, virtualbooth-texture/, which would build an API of empty lists; add records, or give --allow-empty (or "allowEmpty": true in the settings file) if that is what is meant\n`,
+    );
+    expect(await readFile(path.join(dir, 'public', 'company', 'index.json'), 'utf8')).toBe(before);
+    expect((await runCommand('build', ['--data', data, '--config', config, '--check'])).code).toBe(1);
+
+    const flagged = await build(['--allow-empty']);
+    expect(flagged.code, flagged.stderr).toBe(0);
+    expect(await readFile(path.join(dir, 'public', 'company', 'index.json'), 'utf8')).toBe('[]');
+    await writeFile(config, JSON.stringify({ allowEmpty: true }));
+    expect((await runCommand('build', ['--data', data, '--config', config, '--check'])).code).toBe(0);
+    await writeFile(config, JSON.stringify({ allowEmpty: 'yes' }));
+    expect((await build()).stderr).toContain(`allowEmpty in ${config} must be true or false, got "yes"`);
+  });
+
+  it('builds a list without a record among others, as DRF answers one', async () => {
+    const dir = await tempDir();
+    const data = await dataWith(dir, ['company/companies.json']);
+    const run = await runCommand('build', ['--data', data, '--check', '--config', path.join(dir, 'none.json')]);
+    expect(run.code, run.stderr).toBe(0);
   });
 });
 

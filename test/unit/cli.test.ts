@@ -96,13 +96,38 @@ describe('readSettings', () => {
     [{ baseUrl: 'example.com' }, 'baseUrl in CONFIG must be an absolute http(s) URL'],
     [
       { page_size: 5 },
-      'CONFIG: unexpected setting "page_size" (expected baseUrl, pageSize, targets, cloudflarePlan, reference or resources)',
+      'CONFIG:1:2 #/page_size: unexpected setting "page_size"; did you mean "pageSize"? (expected baseUrl, pageSize, targets, cloudflarePlan, reference, allowEmpty or resources)',
     ],
     [[1], 'CONFIG: expected an object'],
   ])('refuses the settings file %j', (contents, message) => {
     const config = path.join(mkdtempSync(path.join(os.tmpdir(), 'settings-')), 'static-api.config.json');
     writeFileSync(config, JSON.stringify(contents));
     expect(() => readSettings(['--config', config], {})).toThrow(message.replace('CONFIG', config));
+  });
+
+  it("places a problem of the settings file at its line and column, as a data file's, with the fix", () => {
+    const config = path.join(mkdtempSync(path.join(os.tmpdir(), 'settings-')), 'static-api.config.json');
+    const refused = (text: string) => {
+      writeFileSync(config, text);
+      try {
+        readSettings(['--config', config], {});
+      } catch (error) {
+        expect(error).toBeInstanceOf(UsageError);
+        return (error as Error).message;
+      }
+      throw new Error('accepted');
+    };
+    expect(refused('{\n  "baseUrl": "https://api.example.com",\n  "page_size": 5\n}\n')).toBe(
+      `${config}:3:3 #/page_size: unexpected setting "page_size"; did you mean "pageSize"? (expected baseUrl, pageSize, targets, cloudflarePlan, reference, allowEmpty or resources)`,
+    );
+    // A missing comma: on the line of the value that lacks it, right after that value.
+    expect(refused('{\n  "baseUrl": "https://api.example.com"\n  "pageSize": 5\n}\n')).toBe(
+      `${config}:2:39: malformed JSON: a comma is missing here, after the value before it`,
+    );
+    expect(refused('{"pageSize": 5,}')).toBe(`${config}:1:16: malformed JSON: property name expected`);
+    expect(refused('{"pageSize": 5, "pageSize": 6}')).toMatch(
+      /#\/pageSize: duplicate key "pageSize" at line 1, column 17, first at line 1, column 2/,
+    );
   });
 
   it('needs --from for import and --against for verify, as absolute URLs', () => {
@@ -160,6 +185,9 @@ describe('readSettings', () => {
     [['--target', 'ngnix'], {}, '--target must name deploy targets among cloudflare-workers, '],
     [['--target', 'caddy,ngnix'], {}, 'got "ngnix"; did you mean nginx?'],
     [['--nope'], {}, 'npm run build has no option --nope'],
+    [['--page-sise', '5'], {}, 'npm run build has no option --page-sise; did you mean --page-size?'],
+    [['--prot', '8080'], {}, 'npm start has no option --prot; did you mean --port?', 'start'],
+    [['--prot', '8080'], {}, 'npm run build has no option --prot', 'build'],
     [['--port', '3001'], {}, '--port does not apply to npm run build'],
     [['--out', 'x'], {}, '--out does not apply to npm run check', 'check'],
     [['--check'], {}, '--check does not apply to npm run serve', 'serve'],
@@ -167,6 +195,57 @@ describe('readSettings', () => {
   ] as Array<[string[], NodeJS.ProcessEnv, string, CommandName?]>)('refuses %j %j', (argv, env, message, command) => {
     expect(() => readSettings(argv, env, command)).toThrow(UsageError);
     expect(() => readSettings(argv, env, command)).toThrow(message);
+  });
+});
+
+describe('flags npm took as its own config (no -- before them)', () => {
+  it.each([
+    // `npm run build --page-size=5`: npm keeps the flag and its value in its environment.
+    [[], { npm_config_page_size: '5' }, 'build', 'npm run build -- --page-size 5'],
+    // `npm run build --page-size 5`: the flag alone, its value passed on as an argument.
+    [['5'], { npm_config_page_size: 'true' }, 'build', 'npm run build -- --page-size 5'],
+    [['--out', 'x'], { npm_config_check: 'true' }, 'build', 'npm run build -- --check --out x'],
+    [
+      [],
+      { npm_config_base_url: 'https://api.example.com/a b' },
+      'start',
+      "npm start -- --base-url 'https://api.example.com/a b'",
+    ],
+    [
+      ['nginx', 'x'],
+      { npm_config_target: 'true', npm_config_out: 'true' },
+      'build',
+      'npm run build -- --out <dir> --target <names>',
+    ],
+    [['main', 'markdown'], { npm_config_format: 'true' }, 'diff', 'npm run diff -- --format <format>'],
+    [[], { npm_config_data: 'd' }, 'check', 'npm run check -- --data d'],
+  ] as Array<[string[], NodeJS.ProcessEnv, CommandName, string]>)(
+    '%j %j: %s stops with the line that works',
+    (argv, env, command, line) => {
+      expect(() => readSettings(argv, env, command)).toThrow(UsageError);
+      expect(() => readSettings(argv, env, command)).toThrow(
+        /^npm took --[\w-]+( and --[\w-]+)? as its own (setting|settings), so the command never got (it|them): put the command's flags after --, as in: /,
+      );
+      expect(() => readSettings(argv, env, command)).toThrow(
+        new RegExp(`: ${line.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`),
+      );
+    },
+  );
+
+  it("ignores npm's own config and the options of other commands", () => {
+    expect(readSettings([], { npm_config_cache: '/tmp/npm', npm_config_port: '1' }, 'build').pageSize).toBe(10);
+  });
+
+  it('as npm runs it: npm run build --page-size=5 stops, exit 2, with the line that works', () => {
+    const result = spawnSync('npm', ['run', '--silent', 'build', '--page-size=5', '--', '--check'], {
+      encoding: 'utf8',
+      timeout: 60_000,
+      env: ENV,
+    });
+    expect(result.status, result.stderr).toBe(2);
+    expect(result.stderr).toContain(
+      "npm took --page-size as its own setting, so the command never got it: put the command's flags after --, as in: npm run build -- --page-size 5 --check\n",
+    );
   });
 });
 
@@ -208,6 +287,16 @@ describe('the commands', () => {
     expect(stderr.trim().split('\n')).toEqual([
       '--page-size must be a whole number of at least 1, got "abc"',
       'See `npm run build -- --help`.',
+    ]);
+  });
+
+  it('a problem of the settings file: its place and the fix, and no pointer to --help, which describes the flags', () => {
+    const config = path.join(mkdtempSync(path.join(os.tmpdir(), 'settings-')), 'static-api.config.json');
+    writeFileSync(config, '{\n  "pagesize": 5\n}\n');
+    const { status, stderr } = run('build', ['--config', config, '--check']);
+    expect(status).toBe(2);
+    expect(stderr.trim().split('\n')).toEqual([
+      `${config}:2:3 #/pagesize: unexpected setting "pagesize"; did you mean "pageSize"? (expected baseUrl, pageSize, targets, cloudflarePlan, reference, allowEmpty or resources)`,
     ]);
   });
 

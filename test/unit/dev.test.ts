@@ -6,7 +6,7 @@
 // they are.
 
 import { execFileSync } from 'node:child_process';
-import { cp, mkdtemp, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { type AddressInfo, createServer } from 'node:net';
 import { hostname, tmpdir } from 'node:os';
 import path from 'node:path';
@@ -271,6 +271,21 @@ describe('npm run dev', () => {
     await companiesUntil(dev.url, (list) => list.length === 2);
   });
 
+  it('keeps serving the last good build when every record is removed, unless --allow-empty', async () => {
+    const dir = await project();
+    const dev = await start('dev', dir);
+    await companiesUntil(dev.url, (list) => list.length === 2);
+    const mark = dev.stderr().length;
+    await rm(path.join(dir, 'data'), { recursive: true });
+    await mkdir(path.join(dir, 'data', 'company'), { recursive: true });
+    await dev.printed(/^1 problem in the source data; the last good build is still served\.$/m, mark);
+    expect(dev.stderr().slice(mark)).toContain(': no record in any of the folders company/, ');
+    expect((await companiesUntil(dev.url, () => true)).length).toBe(2);
+
+    const allowed = await start('dev', dir, ['--allow-empty']);
+    expect(await companiesUntil(allowed.url, () => true)).toEqual([]);
+  });
+
   it('rebuilds on a change of the headers file and of the settings file', async () => {
     const dir = await project();
     const dev = await start('dev', dir);
@@ -405,6 +420,22 @@ describe.each(['start', 'dev'] as const)('npm %s during its first build', (comma
     expect(answer.headers.get('retry-after')).toBe('1');
     expect(answer.headers.get('content-type')).toBe('application/json');
     expect(await answer.json()).toEqual({ detail: 'Building: the API is served once the first build is done.' });
+  });
+});
+
+describe.each(['start', 'dev'] as const)('npm %s', (command) => {
+  it("names the reference page's address beside the API's, when the page is on", async () => {
+    const dir = await project();
+    const on = await start(command, dir);
+    const page = `${on.url}/_reference/`;
+    expect(on.stderr()).toContain(
+      `Serving .preview/${new URL(on.url).port}/ at ${on.url}\nThe API reference page: ${page}\n`,
+    );
+    const answer = await fetch(page);
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get('content-type')).toMatch(/^text\/html/);
+    const off = await start(command, dir, ['--reference', 'off']);
+    expect(off.stderr()).not.toContain('reference');
   });
 });
 

@@ -112,9 +112,7 @@ describe('.github/workflows/api-diff.yml', () => {
     const env = { ...ENV, BASE_SHA: base, RUNNER_TEMP: project };
     for (const step of steps.slice(3, 5)) await run('bash', ['-c', step.run as string], { cwd: project, env });
     const comment = await readFile(path.join(project, 'api-diff.md'), 'utf8');
-    expect(comment).toMatch(
-      new RegExp(`^<!-- api-diff -->\\n### API changes from \`${base}\` to \`the working tree\``),
-    );
+    expect(comment).toMatch(new RegExp(`^<!-- api-diff -->\\n### API changes from \`${base}\` to the working tree`));
     expect(comment).toContain('| company | 1 added, 2 changed |');
     expect(comment.length).toBeLessThan(65_000);
   }, 60_000);

@@ -10,7 +10,7 @@ import { movesBetween } from '../../scripts/review/answers.ts';
 import { compareSides, type Report } from '../../scripts/review/compare.ts';
 import { formatMarkdown } from '../../scripts/review/format-markdown.ts';
 import { formatText } from '../../scripts/review/format-text.ts';
-import { readSide, type Side } from '../../scripts/review/side.ts';
+import { readSide, type Side, WORKING_TREE } from '../../scripts/review/side.ts';
 import { API, SAMPLE_HEADERS } from '../fixtures/sample.ts';
 
 const FIXTURES = path.resolve('test/fixtures/diff');
@@ -277,7 +277,30 @@ describe('moves', () => {
   });
 });
 
+describe('settings', () => {
+  it('a changed setting is shown whole, however long: the settings are short and each word counts', () => {
+    const resources = {
+      company: { filterset_fields: ['city', 'country_name'], search_fields: ['name', '^city'] },
+      virtualfair: { filterset_fields: ['slug'], ordering_fields: ['name', 'start_date'] },
+    };
+    const report = compareSides(
+      { ...before, settings: { pageSize: 3 } },
+      { ...before, label: 'edited', settings: { pageSize: 3, resources } },
+      API,
+    );
+    const whole = `+ resources: ${JSON.stringify(resources)}`;
+    expect(whole.length).toBeGreaterThan(150);
+    expect(formatText(report, false, API)).toContain(`  ${whole}\n`);
+    expect(formatMarkdown(report, API)).toContain(`${whole}\n`);
+  });
+});
+
 describe('markdown', () => {
+  it('names a revision as code and the working tree in words', () => {
+    const report = compareSides({ ...before, label: 'HEAD' }, { ...before, label: WORKING_TREE }, API);
+    expect(formatMarkdown(report, API)).toContain(`### API changes from \`HEAD\` to ${WORKING_TREE}\n`);
+  });
+
   it('stays under the limit and says how much was left out', async () => {
     const report = await diff(
       records('company/companies.json', (list) =>

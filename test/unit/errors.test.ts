@@ -2,7 +2,7 @@
 // (DEBUG=1) and a log say what failed and why, through the compiled commands too.
 
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -22,8 +22,8 @@ describe('the project errors', () => {
   });
 
   it('keep the error they wrap as the cause', () => {
-    const file = path.join(mkdtempSync(path.join(os.tmpdir(), 'errors-')), 'static-api.config.json');
-    writeFileSync(file, '{"baseUrl": ');
+    // A settings file that cannot be read: a folder.
+    const file = mkdtempSync(path.join(os.tmpdir(), 'errors-'));
     let thrown: unknown;
     try {
       readSettings(['--config', file], {}, 'build');
@@ -33,7 +33,7 @@ describe('the project errors', () => {
     expect(thrown).toBeInstanceOf(UsageError);
     const cause = (thrown as Error).cause;
     expect(cause).toBeInstanceOf(SettingsFileError);
-    expect((cause as Error).cause).toBeInstanceOf(SyntaxError);
+    expect(((cause as Error).cause as NodeJS.ErrnoException).code).toBe('EISDIR');
   });
 
   it('keep their names in the compiled commands', () => {

@@ -45,19 +45,21 @@ describe('npm run build against the hosts limits', () => {
       `warning: cloudflare-pages-static: ${pagesStatic}/_headers has 121 rules, over the limit of 100 _headers rules on Cloudflare Pages; use fewer rules in _headers, or another target (cloudflare-pages, cloudflare-workers)\n`,
     );
     expect(run.stderr).toContain(
-      `warning: cloudflare-pages-static is left out: ${pagesStatic}/ was not written (--target cloudflare-pages-static makes this an error)\n`,
+      `warning: cloudflare-pages-static is left out: ${pagesStatic}/ holds only a README saying why (--target cloudflare-pages-static makes this an error)\n`,
     );
     // A rule for a path outside the lists is one Netlify cannot give that path's 404: left out alike.
     expect(run.stderr).toContain(
       `warning: target netlify: the _headers rule /extra-0/ matches paths outside the lists, whose 404 Netlify sends as one static file with the headers of /_errors/not-found.json: write it for a list's path (/company/) or every path (/*)\n`,
     );
     expect(run.stderr).toContain(
-      `warning: netlify is left out: ${path.join(dir, 'targets', 'netlify')}/ was not written (--target netlify makes this an error)\n`,
+      `warning: netlify is left out: ${path.join(dir, 'targets', 'netlify')}/ holds only a README saying why (--target netlify makes this an error)\n`,
     );
-    const written = Object.keys(await readTreeText(path.join(dir, 'targets'))).map((file) => file.split('/')[0]);
-    expect(new Set(written)).toEqual(
+    const written = Object.keys(await readTreeText(path.join(dir, 'targets')));
+    expect(new Set(written.filter((file) => !file.endsWith('/README.md')).map((file) => file.split('/')[0]))).toEqual(
       new Set(['cloudflare-workers', 'cloudflare-pages', 'nginx', 'caddy', 'apache', 'vercel']),
     );
+    expect(written).toContain('netlify/README.md');
+    expect(written).not.toContain('netlify/_redirects');
     expect(await readFile(path.join(dir, 'public', '_headers'), 'utf8')).toContain('/extra-119/');
   });
 
@@ -145,10 +147,40 @@ describe('npm run build with filters, search or orderings in the settings file',
     expect(run.stderr).toContain(`warning: ${refusal('cloudflare-pages-static')}`);
     for (const target of ['nginx', 'caddy', 'apache', 'vercel', 'netlify'])
       expect(run.stderr).not.toContain(`${target}: routes`);
-    const written = Object.keys(await readTreeText(path.join(dir, 'targets'))).map((file) => file.split('/')[0]);
-    expect(new Set(written)).toEqual(
+    const written = Object.keys(await readTreeText(path.join(dir, 'targets')));
+    const targets = (files: string[]) => new Set(files.map((file) => file.split('/')[0]));
+    expect(targets(written.filter((file) => !file.endsWith('/README.md')))).toEqual(
       new Set(['cloudflare-workers', 'cloudflare-pages', 'nginx', 'caddy', 'apache', 'netlify', 'vercel']),
     );
+    expect(written.filter((file) => file.startsWith('cloudflare-pages-static/'))).toEqual([
+      'cloudflare-pages-static/README.md',
+    ]);
+  });
+
+  it("replaces a left-out target's folder from an earlier build with a README saying why, so nothing stale is deployed", async () => {
+    const dir = await tempDir();
+    const pagesStatic = path.join(dir, 'targets', 'cloudflare-pages-static');
+    const earlier = await runCommand('build', [
+      ...outputArgs(dir),
+      '--data',
+      GOOD_DATA,
+      '--config',
+      path.join(dir, 'none.json'),
+    ]);
+    expect(earlier.code).toBe(0);
+    expect(Object.keys(await readTreeText(pagesStatic))).toContain('_redirects');
+
+    const run = await runCommand('build', args(dir));
+    expect(run.code).toBe(0);
+    expect(run.stderr).toContain(
+      `warning: cloudflare-pages-static is left out: ${pagesStatic}/ holds only a README saying why (--target cloudflare-pages-static makes this an error)\n`,
+    );
+    const left = await readTreeText(pagesStatic);
+    expect(Object.keys(left)).toEqual(['README.md']);
+    expect(left['README.md']).toContain(`\n- ${refusal('cloudflare-pages-static')}`);
+    expect(left['README.md']).toMatch(/^# cloudflare-pages-static: left out of the last build$/m);
+    // The other targets are written as ever.
+    expect(Object.keys(await readTreeText(path.join(dir, 'targets', 'nginx')))).toContain('api.conf');
   });
 
   it('refuses Pages without code named with --target: exit 1, nothing written', async () => {

@@ -203,14 +203,23 @@ describe('load: records', () => {
 describe('load: malformed JSON, at file:line:column', () => {
   it.each<[string, string, string]>([
     ['trailing comma', '{\n  "id": 1,\n  "name": "x",\n}\n', ':4:1: malformed JSON: property name expected'],
-    ['missing comma between records', '[\n  {"id": 1}\n  {"id": 2}\n]\n', ':3:3: malformed JSON: comma expected'],
+    // Placed where the comma goes, on the line of the value before it, not at the next value.
+    [
+      'missing comma between records',
+      '[\n  {"id": 1}\n  {"id": 2}\n]\n',
+      ':2:12: malformed JSON: a comma is missing here, after the value before it',
+    ],
     ['unclosed array', '[1, 2', ':1:6: malformed JSON: close bracket expected'],
     ['empty file', '', ':1:1: malformed JSON: value expected'],
     ['two values', '{"a": 1} {"b": 2}', ':1:10: malformed JSON: end of file expected'],
     ['raw tab in a string', '{"a": "\t"}', ':1:7: malformed JSON: invalid character'],
-    ['leading zero', '{"a": 01}', ':1:8: malformed JSON: comma expected'],
+    ['leading zero', '{"a": 01}', ':1:8: malformed JSON: a comma is missing here, after the value before it'],
     ['a comment', '// note\n{}', ':1:1: malformed JSON: invalid comment token'],
-    ['CRLF line ends', '{\r\n  "a": 1\r\n  "b": 2\r\n}', ':3:3: malformed JSON: comma expected'],
+    [
+      'CRLF line ends',
+      '{\r\n  "a": 1\r\n  "b": 2\r\n}',
+      ':2:9: malformed JSON: a comma is missing here, after the value before it',
+    ],
     ['single quotes', "{'a': 1}", ':1:2: malformed JSON: invalid symbol'],
   ])('%s', async (_label, text, message) => {
     await files({ 'event/bad.json': text });

@@ -93,10 +93,19 @@ describe('the reference page', () => {
     expect(page).toContain(
       '<th scope="row"><code>Vary</code></th><td><code>Accept</code>, or <code>Accept, Accept-Encoding</code></td>',
     );
-    // Field rules, nested fields included.
+    // Field rules, nested fields included, in the words of the build's own messages (a data
+    // problem says `expected a colour of the form #rrggbb`), never a regular expression.
+    const rule = (field: string, words: string) => `<th scope="row"><code>${field}</code></th><td>${words}</td>`;
+    expect(page).toContain(rule('logo_bg_color', 'a colour of the form #rrggbb; or null'));
     expect(page).toContain(
-      '<th scope="row"><code>logo_bg_color</code></th><td>text, matching <code>^#[0-9a-fA-F]{6}$</code>; or null</td>',
+      rule('tags', 'comma-separated labels with no space after a comma and no empty label; or null'),
     );
+    expect(page).toContain(rule('logo', 'an absolute http(s) URL; or null'));
+    expect(page).toContain(rule('events[].start_date', 'a date YYYY-MM-DD that exists on the calendar'));
+    expect(page).toContain(
+      rule('categories', 'list, each a lower-case UUID (8-4-4-4-12 hex digits), at least 1, no repeats'),
+    );
+    expect(page).not.toMatch(/<td>[^<]*(matching|\^\[|\$<)/);
     expect(page).toContain('<code>events[].short_code</code>');
     expect(page).toContain('<code>zoom.translation_factor_7</code>');
   });

@@ -168,6 +168,10 @@ export function settingsFileJsonSchema(resources: readonly Resource[]): JsonSche
     reference: z
       .boolean()
       .meta({ description: 'Whether npm run build writes the API reference page at /_reference/.' }),
+    allowEmpty: z.boolean().meta({
+      description:
+        'Whether a data folder without a record builds, as an API of empty lists; when absent or false, such a folder stops the build.',
+    }),
     resources: z
       .strictObject(Object.fromEntries(resources.map((resource) => [resource.name, resourceSettingsSchema(resource)])))
       .partial()

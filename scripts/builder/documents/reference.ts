@@ -12,6 +12,7 @@ import { ORDERING_PARAM } from '../../contract/query.ts';
 import type { Resource } from '../../contract/resources/resource.ts';
 import { REFERENCE_DOCUMENT, REJECTED_METHODS } from '../../contract/routes.ts';
 import { SEARCH_PARAM } from '../../contract/search.ts';
+import { expectedWords } from '../pipeline/validators.ts';
 import { type OpenApiSettings, openApiDocument } from './openapi.ts';
 
 type Schema = Record<string, unknown>;
@@ -35,13 +36,21 @@ function deref(document: Schema, schema: Schema): Schema {
   return deref(document, node as Schema);
 }
 
-/** The rule of a JSON Schema value in words: `whole number, at least 1`, `text matching …, or null`. */
-function ruleOf(document: Schema, raw: Schema): string {
+/** A description's first sentence, to follow other words: `An absolute http(s) URL. …` → `an absolute http(s) URL`. */
+const firstSentence = (text: string) =>
+  (text.split('. ')[0] as string).replace(/\.$/, '').replace(/^[A-Z](?=[a-z ])/, (first) => first.toLowerCase());
+
+/**
+ * The rule of a JSON Schema value in words: `whole number, at least 1`, `a colour of the form
+ * #rrggbb; or null`. A text field is said by its description, else by what the build's check of
+ * it expects (`words`, by field name, as validators.ts gives them), as a data problem says it.
+ */
+function ruleOf(document: Schema, raw: Schema, field: string, words: ReadonlyMap<string, string>): string {
   const schema = deref(document, raw);
   const options = schema.anyOf as Schema[] | undefined;
   if (options !== undefined) {
     const plain = options.filter((option) => option.type !== 'null');
-    const rules = plain.map((option) => ruleOf(document, option)).join('; or ');
+    const rules = plain.map((option) => ruleOf(document, option, field, words)).join('; or ');
     return plain.length < options.length ? `${rules}; or null` : rules;
   }
   const types = [schema.type].flat();
@@ -54,13 +63,16 @@ function ruleOf(document: Schema, raw: Schema): string {
   } else if (type === 'number') parts.push('number (written as Python writes a float)');
   else if (type === 'boolean') parts.push('true or false');
   else if (type === 'string') {
-    parts.push(schema.minLength === 1 ? 'text, not empty' : 'text');
-    if (typeof schema.description === 'string') parts.push(escapeHtml(schema.description.split('. ')[0] as string));
-    else if (typeof schema.pattern === 'string') parts.push(`matching ${code(schema.pattern)}`);
+    const expected = words.get(field);
+    if (typeof schema.description === 'string') parts.push(escapeHtml(firstSentence(schema.description)));
+    else if (expected !== undefined) parts.push(escapeHtml(expected));
+    else parts.push(schema.minLength === 1 ? 'text, not empty' : 'text');
   } else if (type === 'array') {
     const items = deref(document, schema.items as Schema);
-    const what = items.type === 'object' ? 'objects (fields below)' : ruleOf(document, items);
-    parts.push(`list of ${what}`);
+    const each = words.get(`${field}[]`);
+    if (items.type === 'object') parts.push('list of objects (fields below)');
+    else if (each !== undefined && items.description === undefined) parts.push(`list, each ${escapeHtml(each)}`);
+    else parts.push(`list of ${ruleOf(document, items, `${field}[]`, words)}`);
     if (typeof schema.minItems === 'number') parts.push(`at least ${schema.minItems}`);
     if (schema.uniqueItems === true) parts.push('no repeats');
   } else if (type === 'object') parts.push('object (fields below)');
@@ -69,16 +81,16 @@ function ruleOf(document: Schema, raw: Schema): string {
 }
 
 /** One row per field, nested objects and lists of objects as `tiles.tile_size`, `events[].id`. */
-function fieldRows(document: Schema, raw: Schema, prefix = ''): string[] {
+function fieldRows(document: Schema, raw: Schema, words: ReadonlyMap<string, string>, prefix = ''): string[] {
   const schema = deref(document, raw);
   const properties = (schema.properties ?? {}) as Record<string, Schema>;
   return Object.entries(properties).flatMap(([name, property]) => {
     const field = `${prefix}${name}`;
-    const row = `<tr><th scope="row">${code(field)}</th><td>${ruleOf(document, property)}</td></tr>`;
+    const row = `<tr><th scope="row">${code(field)}</th><td>${ruleOf(document, property, field, words)}</td></tr>`;
     const value = deref(document, property);
-    if (value.type === 'object') return [row, ...fieldRows(document, value, `${field}.`)];
+    if (value.type === 'object') return [row, ...fieldRows(document, value, words, `${field}.`)];
     const items = value.type === 'array' ? deref(document, value.items as Schema) : undefined;
-    if (items?.type === 'object') return [row, ...fieldRows(document, items, `${field}[].`)];
+    if (items?.type === 'object') return [row, ...fieldRows(document, items, words, `${field}[].`)];
     return [row];
   });
 }
@@ -151,7 +163,7 @@ ${table('Query parameters', ['name', 'values', 'meaning'], parameterRows)}
 ${table('Statuses of GET', ['status', 'when'], statuses)}
 ${table('Headers of every answer', ['header', 'value'], headerRows)}
 ${envelope}
-${table('Fields of a record', ['field', 'rule'], fieldRows(document, record))}
+${table('Fields of a record', ['field', 'rule'], fieldRows(document, record, expectedWords(resource)))}
 <details class="example" data-path="${resource.path}"><summary>Example: the first record of this build's answer</summary>
 <pre tabindex="0" data-example-body>Opened, it asks ${code(resource.path)} of this server.</pre></details>
 <p><button type="button" data-try="${resource.path}">Try ${code(resource.path)}</button></p>

@@ -10,6 +10,7 @@ import { byLocation, type DataError, DataErrors, formatDataError } from './error
 import { locateInFiles } from './json-positions.ts';
 import { load } from './load.ts';
 import { routesOf } from './render.ts';
+import { noRecordProblem } from './source-files.ts';
 import { decodeUtf8 } from './strict-json.ts';
 import { type Catalogue, validate, validateHeadersFile } from './validate.ts';
 
@@ -20,6 +21,8 @@ export interface CatalogueOptions {
   pageSize: number;
   /** The resources declared (contract/resources/). */
   resources: readonly Resource[];
+  /** Build a data folder without a record (an API of empty lists) rather than stop; off when absent. */
+  allowEmpty?: boolean;
 }
 
 export interface CheckedCatalogue {
@@ -110,7 +113,9 @@ export async function readCatalogue(
   step(`load: ${loaded.records.length} records from ${loaded.files} files, ${loaded.bytes} bytes`);
 
   const { catalogue, errors } = validate(loaded.records, resources, loaded.incomplete);
-  const problems = await dataProblems(headers.errors, loaded.errors, errors);
+  const names = resources.map((resource) => resource.name);
+  const empty = noRecordProblem(options.dataDir, names, loaded.records.length, loaded.errors, options.allowEmpty);
+  const problems = await dataProblems(headers.errors, [...loaded.errors, ...empty], errors);
   if (problems) throw problems;
   step('validate: no problems');
   return {

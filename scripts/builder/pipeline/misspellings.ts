@@ -40,6 +40,16 @@ export function misspellingDistance(written: string, field: string): number | un
   return distance <= Math.min(2, Math.floor(Math.max(a.length, b.length) / 3)) ? distance : undefined;
 }
 
+/** The one of `names` that `written` likely misspells, the closest; undefined when none is close. */
+export function closestName(written: string, names: readonly string[]): string | undefined {
+  let closest: { name: string; distance: number } | undefined;
+  for (const name of names) {
+    const distance = misspellingDistance(written, name);
+    if (distance !== undefined && (closest === undefined || distance < closest.distance)) closest = { name, distance };
+  }
+  return closest?.name;
+}
+
 interface Misspellings {
   /** The pointer (in the record) of each unknown field that likely misspells a missing one → that field. */
   meant: Map<string, string>;

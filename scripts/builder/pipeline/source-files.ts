@@ -168,6 +168,25 @@ async function walk(
   return { files, warnings, errors };
 }
 
+/**
+ * The problem of a data folder that holds no record at all, and no file that failed to load:
+ * its build would replace the API with empty lists, which a mistyped or emptied folder must not
+ * do unless the user says so. One list without a record among others is fine, as DRF answers it.
+ */
+export function noRecordProblem(
+  dataDir: string,
+  names: readonly string[],
+  records: number,
+  loadErrors: readonly DataError[],
+  allowEmpty = false,
+): DataError[] {
+  if (records > 0 || loadErrors.length > 0 || allowEmpty) return [];
+  const message =
+    `no record in any of the folders ${foldersOf(names)}, which would build an API of empty lists; ` +
+    'add records, or give --allow-empty (or "allowEmpty": true in the settings file) if that is what is meant';
+  return [{ file: dataDir, pointer: '', message }];
+}
+
 /** When the folder holds no resource folder but its `data/` does, that is the folder meant. */
 async function meantInstead(dataDir: string, known: ReadonlySet<string>): Promise<string | null> {
   const here = await readdir(dataDir).catch(() => [] as string[]);

@@ -182,10 +182,18 @@ function describeSyntaxError(text: string, fallback: string): JsonProblem {
   }
   const first = problems[0];
   if (!first) return { pointer: '', message: `malformed JSON (${fallback})` };
-  // `CommaExpected` → `comma expected`
-  const reason = printParseErrorCode(first.error)
-    .replace(/([a-z])([A-Z])/g, '$1 $2')
-    .toLowerCase();
+  const code = printParseErrorCode(first.error);
+  if (code === 'CommaExpected') {
+    // Found at the next value, often on the next line: the comma is missing right after the value before it.
+    const before = text.slice(0, first.offset).trimEnd().length;
+    return {
+      pointer: '',
+      message: 'malformed JSON: a comma is missing here, after the value before it',
+      position: new LineIndex(text).position(before),
+    };
+  }
+  // `PropertyNameExpected` → `property name expected`
+  const reason = code.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase();
   return { pointer: '', message: `malformed JSON: ${reason}`, position: new LineIndex(text).position(first.offset) };
 }
 

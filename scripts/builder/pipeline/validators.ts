@@ -66,3 +66,49 @@ export function validatorOf(resource: Resource): z.ZodType {
   }
   return validator;
 }
+
+/** A zod schema's own definition: its kind and what it wraps or holds (zod's `_zod.def`). */
+type Definition = z.core.$ZodTypeDef & {
+  innerType?: z.core.$ZodType;
+  in?: z.core.$ZodType;
+  out?: z.core.$ZodType;
+  options?: readonly z.core.$ZodType[];
+  shape?: Record<string, z.core.$ZodType>;
+  element?: z.core.$ZodType;
+};
+
+const definitionOf = (schema: z.core.$ZodType) => schema._zod.def as Definition;
+
+/** The message a check gives when it fails, without its leading `expected `. */
+function expectedOf(check: z.core.$ZodCheck): string | undefined {
+  // The checks here are given their message as text, which zod keeps as a function of the issue.
+  const message = check._zod.def.error?.({} as never);
+  const text = typeof message === 'string' ? message : message?.message;
+  return text?.replace(/^expected /, '');
+}
+
+/**
+ * What each text field of a record of `resource` is expected to be, in the words of the messages
+ * its checks give (`a colour of the form #rrggbb`), by its name as the reference page lists it:
+ * `tags`, `tiles.tile_pattern`, `events[].event_logo`, and `categories[]` for a list's items.
+ * The reference says a rule in these words rather than as the JSON Schema's pattern.
+ */
+export function expectedWords(resource: Resource): Map<string, string> {
+  const words = new Map<string, string>();
+  const visit = (schema: z.core.$ZodType, name: string) => {
+    const definition = definitionOf(schema);
+    // What a nullable, a pipe (a value read, then checked) or a union holds is checked alike.
+    const held = [definition.innerType, definition.in, definition.out, ...(definition.options ?? [])];
+    for (const inner of held) if (inner !== undefined) visit(inner, name);
+    if (definition.type === 'object')
+      for (const [key, field] of Object.entries(definition.shape ?? {}))
+        visit(field, name === '' ? key : `${name}.${key}`);
+    else if (definition.type === 'array' && definition.element !== undefined) visit(definition.element, `${name}[]`);
+    else if (definition.type === 'string') {
+      const expected = (definition.checks ?? []).map(expectedOf).filter((text) => text !== undefined);
+      if (expected.length > 0) words.set(name, expected.join(', '));
+    }
+  };
+  visit(validatorOf(resource), '');
+  return words;
+}

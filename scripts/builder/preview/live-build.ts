@@ -39,6 +39,7 @@ export type LiveBuildOptions = Pick<
   | 'resources'
   | 'resourceSettings'
   | 'configPath'
+  | 'allowEmpty'
 >;
 
 export interface Published {
@@ -158,7 +159,7 @@ export class LiveBuild {
     step: (line: string) => void = () => {},
     answersWritten: () => Promise<void> = async () => {},
   ): Promise<Published> {
-    const problems = await this.sources.problems(this.headers.errors);
+    const problems = await this.sources.problems(this.headers.errors, this.options.allowEmpty);
     if (problems) throw problems;
     step('validate: no problems');
     const catalogue = this.sources.catalogue();

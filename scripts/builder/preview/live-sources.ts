@@ -12,7 +12,7 @@ import { mapLimited } from '../../shared/map-limited.ts';
 import { dataProblems } from '../pipeline/catalogue.ts';
 import type { DataError, DataErrors } from '../pipeline/errors.ts';
 import { type LoadedFile, loadFile } from '../pipeline/load.ts';
-import { type FoundSources, findSources, type Source } from '../pipeline/source-files.ts';
+import { type FoundSources, findSources, noRecordProblem, type Source } from '../pipeline/source-files.ts';
 import {
   type Catalogue,
   checkEmbedded,
@@ -222,9 +222,11 @@ export class LiveSources {
    * when there is none. They are gathered in the order validate() finds them (each record's own,
    * then the repeated ids, then the fairs' events), which the sort by place keeps within a record.
    */
-  problems(headerErrors: readonly DataError[]): Promise<DataErrors | undefined> {
+  problems(headerErrors: readonly DataError[], allowEmpty = false): Promise<DataErrors | undefined> {
     const files = [...this.files.values()];
     const loadErrors = [...this.found.errors, ...files.flatMap((file) => file.errors)];
+    const names = this.resources.map((resource) => resource.name);
+    loadErrors.push(...noRecordProblem(this.dataDir, names, this.counts.records, loadErrors, allowEmpty));
     const repeats = this.resources.flatMap(({ name }) =>
       [...(this.repeats.get(name)?.values() ?? [])].flat().sort((a, b) => inSourceOrder(a.at, b.at)),
     );
