@@ -9,11 +9,12 @@ import http from 'node:http';
 import path from 'node:path';
 import { text } from 'node:stream/consumers';
 import { promisify } from 'node:util';
-import type { BuildOptions } from '../builder/build.ts';
-import type { DataError } from '../builder/pipeline/errors.ts';
+import type { BuildOptions } from '../../scripts/builder/build.ts';
+import type { DataError } from '../../scripts/builder/pipeline/errors.ts';
 
 export type Job =
-  | { kind: 'build'; options: Omit<BuildOptions, 'log' | 'check'> }
+  /** The build of the API's resources (not sent: the child loads them). */
+  | { kind: 'build'; options: Omit<BuildOptions, 'log' | 'check' | 'resources'> }
   /** The build's baseline: reads and parses `sourceFiles` (the build's, in its order), then writes `referenceDir`'s files. */
   | { kind: 'baseline'; sourceFiles: string[]; referenceDir: string; outDir: string }
   /** `npm run diff` between two built output folders: reading both sides and comparing them. */
@@ -141,8 +142,9 @@ export function parseStage(line: string): Omit<Stage, 'cpuMs' | 'mainThreadMs'> 
 }
 
 async function runBuild(job: Extract<Job, { kind: 'build' }>): Promise<ChildResult> {
-  const { build } = await import('../builder/build.ts');
-  const { DataErrors, formatDataError } = await import('../builder/pipeline/errors.ts');
+  const { build } = await import('../../scripts/builder/build.ts');
+  const { RESOURCES } = await import('../../scripts/contract/resources/index.ts');
+  const { DataErrors, formatDataError } = await import('../../scripts/builder/pipeline/errors.ts');
   const clocks = startClocks();
   // build() logs as each stage ends, so the time used since the last line is that stage's.
   const log = (line: string) => {
@@ -151,7 +153,7 @@ async function runBuild(job: Extract<Job, { kind: 'build' }>): Promise<ChildResu
     if (stage) clocks.record(stage);
   };
   try {
-    const result = await build({ ...job.options, log });
+    const result = await build({ ...job.options, resources: RESOURCES, log });
     return { ...clocks.result(), routes: result.routes.length };
   } catch (error) {
     if (error instanceof DataErrors)
@@ -187,12 +189,13 @@ async function runBaseline(job: Extract<Job, { kind: 'baseline' }>): Promise<Chi
 }
 
 async function runDiff(job: Extract<Job, { kind: 'diff' }>): Promise<ChildResult> {
-  const { readSide } = await import('../review/side.ts');
-  const { compareSides } = await import('../review/compare.ts');
+  const { readSide } = await import('../../scripts/review/side.ts');
+  const { compareSides } = await import('../../scripts/review/compare.ts');
+  const { RESOURCES } = await import('../../scripts/contract/resources/index.ts');
   const clocks = startClocks();
   const [before, after] = [await readSide(job.before, job.before), await readSide(job.after, job.after)];
   clocks.step('read', `${before.files.size} + ${after.files.size} files`);
-  const { resources } = compareSides(before, after);
+  const { resources } = compareSides(before, after, RESOURCES);
   const changed = resources.reduce(
     (sum, diff) => sum + diff.added.length + diff.removed.length + diff.changed.length,
     0,
@@ -219,8 +222,9 @@ async function runDiffBaseline(job: Extract<Job, { kind: 'diff-baseline' }>): Pr
 }
 
 async function runImport(job: Extract<Job, { kind: 'import' }>): Promise<ChildResult> {
-  const { importService } = await import('../migrate/import.ts');
-  const { settingsFileText } = await import('../cli/settings-file.ts');
+  const { importService } = await import('../../scripts/migrate/import.ts');
+  const { settingsFileText } = await import('../../scripts/cli/settings-file.ts');
+  const { RESOURCES } = await import('../../scripts/contract/resources/index.ts');
   // Each of these lines of the import ends a stage: reading the lists, then the conversion and the
   // build's own check of it, then the writes.
   const STAGES: Array<[RegExp, string]> = [
@@ -234,6 +238,7 @@ async function runImport(job: Extract<Job, { kind: 'import' }>): Promise<ChildRe
     dataDir: job.dataDir,
     configPath: job.configPath,
     force: false,
+    resources: RESOURCES,
     settingsText: settingsFileText,
     log: (line) => {
       const stage = STAGES.find(([pattern]) => pattern.test(line));
@@ -283,8 +288,9 @@ async function runImportBaseline(job: Extract<Job, { kind: 'import-baseline' }>)
 }
 
 async function runReload(job: Extract<Job, { kind: 'reload' }>): Promise<ChildResult> {
-  const { loadFile } = await import('../builder/pipeline/load.ts');
-  const { checkRecord } = await import('../builder/pipeline/validate.ts');
+  const { loadFile } = await import('../../scripts/builder/pipeline/load.ts');
+  const { checkRecord } = await import('../../scripts/builder/pipeline/validate.ts');
+  const { RESOURCES } = await import('../../scripts/contract/resources/index.ts');
   const clocks = startClocks();
   const bytes = await readFile(job.file);
   clocks.step('read', `${bytes.length} bytes`);
@@ -294,7 +300,7 @@ async function runReload(job: Extract<Job, { kind: 'reload' }>): Promise<ChildRe
   const loaded = await loadFile({ resource: 'company', file: job.file });
   clocks.step('load', `${loaded.records.length} records read and parsed as the preview does`);
   const errors: DataError[] = [];
-  for (const record of loaded.records) checkRecord(record, errors);
+  for (const record of loaded.records) checkRecord(record, errors, RESOURCES);
   clocks.step('check', `${loaded.records.length} records, ${errors.length} problems`);
   return clocks.result();
 }

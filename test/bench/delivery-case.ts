@@ -15,7 +15,7 @@ import { existsSync } from 'node:fs';
 import { cp, mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import path from 'node:path';
-import { isSibling, MIN_COMPRESSED_BYTES, worthCompressing } from '../shared/compress.ts';
+import { isSibling, MIN_COMPRESSED_BYTES, worthCompressing } from '../../scripts/shared/compress.ts';
 import type { ChildResult } from './child.ts';
 import { alternatingRounds, buildJob, freePort, runChild, settleDisk, sleep } from './measure.ts';
 

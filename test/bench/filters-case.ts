@@ -10,7 +10,7 @@
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import path from 'node:path';
-import { DEFAULTS } from '../cli/settings.ts';
+import { DEFAULTS } from '../../scripts/cli/settings.ts';
 import {
   alternatingRounds,
   type CommandRun,

@@ -11,8 +11,8 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { Float, type Json } from '../contract/json.ts';
-import { prettyWithFloats } from '../migrate/convert.ts';
+import { Float, type Json } from '../../scripts/contract/json.ts';
+import { prettyWithFloats } from '../../scripts/migrate/convert.ts';
 
 export const COUNTS = { companies: 100_000, events: 10_000, fairs: 1_000, textures: 20_000 } as const;
 /** How many records of each resource to make: the bench's COUNTS, or fewer for a test's catalogue. */

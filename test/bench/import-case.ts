@@ -4,8 +4,9 @@
 
 import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { importUrls } from '../migrate/read-service.ts';
-import { SETTINGS_FILE } from '../shared/settings-keys.ts';
+import { RESOURCES } from '../../scripts/contract/resources/index.ts';
+import { SETTINGS_FILE } from '../../scripts/shared/settings-keys.ts';
+import { importUrls } from '../unit/helpers/import-urls.ts';
 import type { ChildResult } from './child.ts';
 import {
   alternatingRounds,
@@ -66,7 +67,7 @@ export async function runImportCase(benchDir: string, dataDir: string, textures:
   await rm(caseDir, { recursive: true, force: true });
   await mkdir(caseDir, { recursive: true });
   // What the import asks for: the three lists and every texture page.
-  const urls = importUrls(Math.ceil(textures / PAGE_SIZE));
+  const urls = importUrls(Math.ceil(textures / PAGE_SIZE), RESOURCES);
   return withServedCatalogue(caseDir, dataDir, (from) =>
     alternatingRounds(
       (round) => {

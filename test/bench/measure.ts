@@ -9,7 +9,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { DEFAULTS } from '../cli/settings.ts';
+import { DEFAULTS } from '../../scripts/cli/settings.ts';
 import { type ChildResult, filesUnder, type Job } from './child.ts';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));

@@ -1,4 +1,4 @@
-// The peer case: `npm run build` against the Eleventy 3 project of scripts/bench/eleventy/, the
+// The peer case: `npm run build` against the Eleventy 3 project of test/bench/eleventy/, the
 // generator a user would pick instead, on the same catalogue. Each runs as its user runs it (its
 // command, in a process of its own, into an empty folder), under GNU time for its CPU time and
 // peak RSS. Before any run is timed, both write once and every answer must be the same bytes.
@@ -19,7 +19,7 @@ import {
 
 const ROUNDS = 5;
 const ELEVENTY = path.join(ROOT, 'node_modules/@11ty/eleventy/cmd.cjs');
-const ELEVENTY_CONFIG = 'scripts/bench/eleventy/eleventy.config.js';
+const ELEVENTY_CONFIG = 'test/bench/eleventy/eleventy.config.js';
 
 /** What only our build writes into public/, and why: the peer is not asked to write these. */
 export const ONLY_OURS: ReadonlyArray<{ pattern: RegExp; what: string }> = [

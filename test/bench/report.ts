@@ -453,7 +453,7 @@ export function peerReport(result: PeerResult): Section {
     lines: [
       '',
       `Peer case over ${builds.length} rounds: \`npm run build\` (\`node scripts/command.mjs build\`: every check, the siblings and the`,
-      "targets' files) against the Eleventy 3 project of scripts/bench/eleventy/ writing the same answers from the same",
+      "targets' files) against the Eleventy 3 project of test/bench/eleventy/ writing the same answers from the same",
       'catalogue; each a command of its own into an empty folder, under GNU time, alternating.',
       '',
       `${'answers'.padEnd(22)}${int(comparison.compared)} files byte-identical, compared before timing; written only by our build:`,

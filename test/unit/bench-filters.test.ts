@@ -1,4 +1,4 @@
-// scripts/bench/filters-case.ts and its report: run for real on the sample data (the bench runs it
+// test/bench/filters-case.ts and its report: run for real on the sample data (the bench runs it
 // on the benchmark catalogue), the worker under `wrangler dev` included, and the report's
 // verdicts: each filtered answer from the local server must be a 200 that comes no later than the
 // plain list and within a second; from the worker, each a 200, the filter and the narrow search
@@ -14,9 +14,9 @@ import {
   PLAIN_REQUEST,
   runFiltersCase,
   TIMED_ON_WORKER,
-} from '../../scripts/bench/filters-case.ts';
-import type { CommandRun } from '../../scripts/bench/measure.ts';
-import { filtersReport } from '../../scripts/bench/report.ts';
+} from '../bench/filters-case.ts';
+import type { CommandRun } from '../bench/measure.ts';
+import { filtersReport } from '../bench/report.ts';
 import { ROOT } from './helpers/cli.ts';
 
 const run = (ms: number): CommandRun => ({ ms, cpuMs: ms, maxRssBytes: 300e6 });

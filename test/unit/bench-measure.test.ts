@@ -1,4 +1,4 @@
-// scripts/bench/measure.ts and child.ts: the fingerprints that check every run wrote the same
+// test/bench/measure.ts and child.ts: the fingerprints that check every run wrote the same
 // bytes, and the stage lines the build logs, which the report breaks the time down by.
 
 import { mkdir, writeFile } from 'node:fs/promises';
@@ -6,8 +6,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseStage } from '../../scripts/bench/child.ts';
-import { differingFiles, peakRss, runChild, runCommand, summariseTree } from '../../scripts/bench/measure.ts';
+import { parseStage } from '../bench/child.ts';
+import { differingFiles, peakRss, runChild, runCommand, summariseTree } from '../bench/measure.ts';
 import { findProgram } from '../installed.ts';
 import { tempDirs } from './helpers/tree.ts';
 

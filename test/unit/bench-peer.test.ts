@@ -1,4 +1,4 @@
-// scripts/bench/peer-case.ts and its report: the peer's answers must be ours byte for byte (but
+// test/bench/peer-case.ts and its report: the peer's answers must be ours byte for byte (but
 // for the files only our build writes), the first difference named; the time is judged on the
 // median of the per-round ratios, the memory on the worst round.
 
@@ -6,9 +6,9 @@ import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { type CommandRun, commandEnv, ROOT, summariseTree, type TreeSummary } from '../../scripts/bench/measure.ts';
-import { compareAnswers } from '../../scripts/bench/peer-case.ts';
-import { peerReport } from '../../scripts/bench/report.ts';
+import { type CommandRun, commandEnv, ROOT, summariseTree, type TreeSummary } from '../bench/measure.ts';
+import { compareAnswers } from '../bench/peer-case.ts';
+import { peerReport } from '../bench/report.ts';
 import { tempDirs } from './helpers/tree.ts';
 
 const tempDir = tempDirs('bench-peer-');
@@ -58,7 +58,7 @@ describe('the Eleventy project', () => {
   it("writes the sample catalogue's answers as the committed public/, byte for byte", async () => {
     const out = await tempDir();
     const eleventy = path.join(ROOT, 'node_modules/@11ty/eleventy/cmd.cjs');
-    const config = '--config=scripts/bench/eleventy/eleventy.config.js';
+    const config = '--config=test/bench/eleventy/eleventy.config.js';
     await promisify(execFile)(process.execPath, [eleventy, config, `--output=${out}`, '--quiet'], {
       cwd: ROOT,
       env: { ...commandEnv(), CATALOGUE_DIR: 'data' },

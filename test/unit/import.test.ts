@@ -11,10 +11,12 @@ import { build } from '../../scripts/builder/build.ts';
 import { readCatalogue } from '../../scripts/builder/pipeline/catalogue.ts';
 import { DataErrors, formatDataError } from '../../scripts/builder/pipeline/errors.ts';
 import { settingsFileText } from '../../scripts/cli/settings-file.ts';
+import { RESOURCES } from '../../scripts/contract/resources/index.ts';
 import { fileFor } from '../../scripts/contract/routes.ts';
 import { DataFolderInUse, type ImportOptions, importService } from '../../scripts/migrate/import.ts';
-import { ImportError, importUrls } from '../../scripts/migrate/read-service.ts';
+import { ImportError } from '../../scripts/migrate/read-service.ts';
 import { ROOT } from './helpers/cli.ts';
+import { importUrls } from './helpers/import-urls.ts';
 import { validCompany, validFair } from './helpers/records.ts';
 import {
   type ServiceLists,
@@ -165,7 +167,7 @@ async function expectBuildReproduces(service: StandInService, pages: number): Pr
     ...settings,
   });
   // The requests that the build answers with one file each, as the service was asked them.
-  for (const url of importUrls(pages)) {
+  for (const url of importUrls(pages, RESOURCES)) {
     const [pathPart, query] = url.split('?');
     const file = fileFor(`/${pathPart}`, Object.fromEntries(new URLSearchParams(query)));
     const built = await readFile(path.join(out, 'public', file));

@@ -1,7 +1,7 @@
 // The bench's peer: the same API written as a user who picked Eleventy 3 would write it. The
 // catalogue's JSON files are read by a global data file, each answer is a `.11ty.js` template, and
 // pagination makes the event orderings and the texture pages. Run from the project's root:
-//   CATALOGUE_DIR=data npx @11ty/eleventy --config=scripts/bench/eleventy/eleventy.config.js --output=<dir>
+//   CATALOGUE_DIR=data npx @11ty/eleventy --config=test/bench/eleventy/eleventy.config.js --output=<dir>
 // BASE_URL and PAGE_SIZE work as for `npm run build`; the project's `_headers` is copied as it is.
 
 import path from 'node:path';
