@@ -3,7 +3,7 @@
 // suite's starters), every list and a sample of texture pages fetched and compared byte for byte
 // (sha256) with the built files; the targets that cannot take it refuse with the limit's line.
 // Also the build's peak memory on it, against the bench's target. About 20 s, so `npm test` runs
-// it; test/unit/cloudflare-parts-workerd.test.ts checks the worker's headers and memory on the
+// it; test/process/cloudflare-parts-workerd.test.ts checks the worker's headers and memory on the
 // same catalogue.
 
 import { execFile } from 'node:child_process';

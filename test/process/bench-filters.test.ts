@@ -17,7 +17,7 @@ import {
 } from '../bench/filters-case.ts';
 import type { CommandRun } from '../bench/measure.ts';
 import { filtersReport } from '../bench/report.ts';
-import { ROOT } from './helpers/cli.ts';
+import { ROOT } from '../unit/helpers/cli.ts';
 
 const run = (ms: number): CommandRun => ({ ms, cpuMs: ms, maxRssBytes: 300e6 });
 const answer = (request: string, ms: number, status = 200) => ({

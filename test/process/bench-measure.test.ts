@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { parseStage } from '../bench/child.ts';
 import { differingFiles, peakRss, runChild, runCommand, summariseTree } from '../bench/measure.ts';
 import { findProgram } from '../installed.ts';
-import { tempDirs } from './helpers/tree.ts';
+import { tempDirs } from '../unit/helpers/tree.ts';
 
 const tempDir = tempDirs('bench-measure-');
 

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { type CommandRun, commandEnv, ROOT, summariseTree, type TreeSummary } from '../bench/measure.ts';
 import { compareAnswers } from '../bench/peer-case.ts';
 import { peerReport } from '../bench/report.ts';
-import { tempDirs } from './helpers/tree.ts';
+import { tempDirs } from '../unit/helpers/tree.ts';
 
 const tempDir = tempDirs('bench-peer-');
 

@@ -16,8 +16,8 @@ import { DataErrors, formatDataError } from '../../scripts/builder/pipeline/erro
 import { render } from '../../scripts/builder/pipeline/render.ts';
 import { DEFAULTS } from '../../scripts/cli/settings.ts';
 import { bytesOf } from '../../scripts/shared/file-body.ts';
-import { cleanEnv, commandLine } from './helpers/cli.ts';
-import { readTree, readTreeText, tempDirs } from './helpers/tree.ts';
+import { cleanEnv, commandLine } from '../unit/helpers/cli.ts';
+import { readTree, readTreeText, tempDirs } from '../unit/helpers/tree.ts';
 
 const ROOT = process.cwd();
 const GOOD = 'test/fixtures/good/data';

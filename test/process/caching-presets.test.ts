@@ -8,13 +8,13 @@ import http from 'node:http';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningTarget, Target } from '../e2e/targets/target.ts';
-import { ROOT } from './helpers/cli.ts';
+import { ROOT } from '../unit/helpers/cli.ts';
 import {
   installedWebServers,
   localInProcess,
   type ServedSample,
   serveSampleWithHeaders,
-} from './helpers/web-servers.ts';
+} from '../unit/helpers/web-servers.ts';
 
 const installed = installedWebServers('the caching presets');
 const TARGETS: Target[] = [...installed, localInProcess];

@@ -16,8 +16,8 @@ import { UsageError } from '../../scripts/cli/settings.ts';
 import { RefusedInput } from '../../scripts/shared/errors.ts';
 import { OutputError } from '../../scripts/shared/write.ts';
 import { LimitsError } from '../../scripts/targets/limits.ts';
-import { cleanEnv, GOOD_DATA, hasStackTrace, outputArgs, ROOT, runCommand, startCommand } from './helpers/cli.ts';
-import { tempDirs } from './helpers/tree.ts';
+import { cleanEnv, GOOD_DATA, hasStackTrace, outputArgs, ROOT, runCommand, startCommand } from '../unit/helpers/cli.ts';
+import { tempDirs } from '../unit/helpers/tree.ts';
 
 const tempDir = tempDirs('cli-errors-');
 

@@ -16,7 +16,7 @@ import {
   UsageError,
   usage,
 } from '../../scripts/cli/settings.ts';
-import { cleanEnv, commandLine, outputArgs } from './helpers/cli.ts';
+import { cleanEnv, commandLine, outputArgs } from '../unit/helpers/cli.ts';
 
 /** Each command as its npm script runs it: `npm run check` is the build command with --check. */
 const SCRIPTS: Record<CommandName, string[]> = {

@@ -21,7 +21,7 @@ import { workerdPeakRss } from '../bench/wrangler.ts';
 import { cloudflareWorkers } from '../e2e/targets/cloudflare-workers.ts';
 import { freePort, REPO_ROOT } from '../e2e/targets/process.ts';
 import type { RunningTarget } from '../e2e/targets/target.ts';
-import { LARGE_LIST_COUNTS } from './helpers/large-list.ts';
+import { LARGE_LIST_COUNTS } from '../unit/helpers/large-list.ts';
 
 interface Answer {
   status: number;

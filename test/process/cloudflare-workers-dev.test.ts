@@ -13,7 +13,7 @@ import { fetchFromEmulator } from '../e2e/lib/emulator.ts';
 import { cloudflareWorkers } from '../e2e/targets/cloudflare-workers.ts';
 import { freePort } from '../e2e/targets/process.ts';
 import type { RunningTarget } from '../e2e/targets/target.ts';
-import { ROOT } from './helpers/cli.ts';
+import { ROOT } from '../unit/helpers/cli.ts';
 
 describe('wrangler dev on the cloudflare-workers target', () => {
   let dir: string;

@@ -11,13 +11,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseHeadersFile } from '../../scripts/contract/headers.ts';
 import { cloudflareWorkers } from '../e2e/targets/cloudflare-workers.ts';
 import type { RunningTarget, Target } from '../e2e/targets/target.ts';
-import { ROOT } from './helpers/cli.ts';
+import { ROOT } from '../unit/helpers/cli.ts';
 import {
   installedWebServers,
   localInProcess,
   type ServedSample,
   serveSampleWithHeaders,
-} from './helpers/web-servers.ts';
+} from '../unit/helpers/web-servers.ts';
 
 const installed = installedWebServers('the CORS preset');
 const TARGETS: Target[] = [...installed, localInProcess, cloudflareWorkers];

@@ -14,7 +14,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { readCatalogue } from '../../scripts/builder/pipeline/catalogue.ts';
 import { DataErrors, formatDataError } from '../../scripts/builder/pipeline/errors.ts';
 import { sendRaw } from '../e2e/lib/raw-http.ts';
-import { GOOD_DATA, ROOT, startCommand } from './helpers/cli.ts';
+import { GOOD_DATA, ROOT, startCommand } from '../unit/helpers/cli.ts';
 
 const COMPANIES = 'data/company/companies.json';
 const WAIT_MS = 20_000;

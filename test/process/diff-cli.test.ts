@@ -10,7 +10,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { build } from '../../scripts/builder/build.ts';
 import { type DiffIo, runDiff } from '../../scripts/cli/diff-command.ts';
 import type { Report } from '../../scripts/review/compare.ts';
-import { cleanEnv, commandLine } from './helpers/cli.ts';
+import { cleanEnv, commandLine } from '../unit/helpers/cli.ts';
 
 const run = promisify(execFile);
 const FIXTURES = path.resolve('test/fixtures/diff');

@@ -9,7 +9,7 @@ import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { prettyJson } from '../../scripts/review/pretty.ts';
-import { cleanEnv } from './helpers/cli.ts';
+import { cleanEnv } from '../unit/helpers/cli.ts';
 
 const run = promisify(execFile);
 const scratch = await mkdtemp(path.join(os.tmpdir(), 'diff-git-'));

@@ -21,7 +21,7 @@ import {
 } from '../drf-service/service.ts';
 import { freePort } from '../e2e/targets/process.ts';
 import { reportMissing } from '../installed.ts';
-import { outputArgs, ROOT, runCommand } from './helpers/cli.ts';
+import { outputArgs, ROOT, runCommand } from '../unit/helpers/cli.ts';
 
 /** Not the import's default of 10, so that the test sees the import find it. */
 const PAGE_SIZE = 7;

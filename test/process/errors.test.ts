@@ -11,7 +11,7 @@ import { SettingsFileError } from '../../scripts/cli/settings-file.ts';
 import { HeadersFileError } from '../../scripts/contract/headers.ts';
 import { ProjectError, UserFacingError } from '../../scripts/shared/errors.ts';
 import { OutputError } from '../../scripts/shared/write.ts';
-import { cleanEnv, commandLine } from './helpers/cli.ts';
+import { cleanEnv, commandLine } from '../unit/helpers/cli.ts';
 
 describe('the project errors', () => {
   it('are named after their class', () => {

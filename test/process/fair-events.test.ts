@@ -12,9 +12,9 @@ import { render, routesOf } from '../../scripts/builder/pipeline/render.ts';
 import { validate } from '../../scripts/builder/pipeline/validate.ts';
 import { DEFAULTS } from '../../scripts/cli/settings.ts';
 import { bytesOf, type FileBody } from '../../scripts/shared/file-body.ts';
-import { cleanEnv, commandLine, GOOD_DATA, outputArgs, ROOT } from './helpers/cli.ts';
-import { validFair } from './helpers/records.ts';
-import { tempDirs } from './helpers/tree.ts';
+import { cleanEnv, commandLine, GOOD_DATA, outputArgs, ROOT } from '../unit/helpers/cli.ts';
+import { validFair } from '../unit/helpers/records.ts';
+import { tempDirs } from '../unit/helpers/tree.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: records of every shape, right and wrong
 type Raw = any;

@@ -32,10 +32,10 @@ import { nginx } from '../../scripts/targets/web-servers/nginx.ts';
 import { cloudflarePagesStatic } from '../e2e/targets/cloudflare-pages-static.ts';
 import { cloudflareWorkers } from '../e2e/targets/cloudflare-workers.ts';
 import { freePort } from '../e2e/targets/process.ts';
-import { category } from './helpers/category.ts';
-import { readTreeText, tempDirs } from './helpers/tree.ts';
-import { canonicalUrl, compileVercel, drfOutcome, vercelRouter } from './helpers/vercel-routes.ts';
-import { installedWebServers } from './helpers/web-servers.ts';
+import { category } from '../unit/helpers/category.ts';
+import { readTreeText, tempDirs } from '../unit/helpers/tree.ts';
+import { canonicalUrl, compileVercel, drfOutcome, vercelRouter } from '../unit/helpers/vercel-routes.ts';
+import { installedWebServers } from '../unit/helpers/web-servers.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 

@@ -24,14 +24,14 @@ import {
 } from '../drf-service/service.ts';
 import { freePort, spawnProcess, waitForPort } from '../e2e/targets/process.ts';
 import { reportMissing } from '../installed.ts';
-import { cleanEnv, commandLine, outputArgs, ROOT, runCommand } from './helpers/cli.ts';
+import { cleanEnv, commandLine, outputArgs, ROOT, runCommand } from '../unit/helpers/cli.ts';
 import {
   catalogueArbitrary,
   type GeneratedCatalogue,
   RESOURCE_SETTINGS,
   requestPath,
   requestsArbitrary,
-} from './helpers/filter-cases.ts';
+} from '../unit/helpers/filter-cases.ts';
 
 const gunicorn = findGunicorn();
 const postgresBin = findFilteringService(gunicorn);

@@ -8,7 +8,7 @@ import { cp, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { outputArgs, ROOT, runCommand, startCommand } from './helpers/cli.ts';
+import { outputArgs, ROOT, runCommand, startCommand } from '../unit/helpers/cli.ts';
 
 const SETTINGS = path.join(ROOT, 'test/fixtures/filters/static-api.config.json');
 const WAIT_MS = 60_000;

@@ -14,7 +14,7 @@ import { createApiServer, listen } from '../../scripts/respond/node-server.ts';
 import { cloudflareWorkers } from '../e2e/targets/cloudflare-workers.ts';
 import { freePort } from '../e2e/targets/process.ts';
 import type { RunningTarget } from '../e2e/targets/target.ts';
-import { ROOT } from './helpers/cli.ts';
+import { ROOT } from '../unit/helpers/cli.ts';
 
 const REQUESTS = [
   '/company/?country_name=Germany&platform_plus_status=true',

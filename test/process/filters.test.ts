@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { type FilterKind, filterMatcher, readFilters } from '../../scripts/contract/filters.ts';
 import { reportMissing } from '../installed.ts';
 
-const ORACLE = fileURLToPath(new URL('./helpers/django-forms.py', import.meta.url));
+const ORACLE = fileURLToPath(new URL('../unit/helpers/django-forms.py', import.meta.url));
 
 type Outcome = ['ignored'] | ['value', string | boolean] | ['error', string];
 

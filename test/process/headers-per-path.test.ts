@@ -26,13 +26,13 @@ import { functionConfig } from '../../scripts/targets/netlify/netlify.ts';
 import { netlify } from '../e2e/targets/netlify.ts';
 import type { RunningTarget, Target } from '../e2e/targets/target.ts';
 import { findProgram, reportMissing } from '../installed.ts';
-import { ROOT } from './helpers/cli.ts';
+import { ROOT } from '../unit/helpers/cli.ts';
 import {
   installedWebServers,
   localInProcess,
   type ServedSample,
   serveSampleWithHeaders,
-} from './helpers/web-servers.ts';
+} from '../unit/helpers/web-servers.ts';
 
 const RULES = [
   '/company/*',

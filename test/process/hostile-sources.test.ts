@@ -14,8 +14,8 @@ import { type BuildOptions, build } from '../../scripts/builder/build.ts';
 import { readCatalogue } from '../../scripts/builder/pipeline/catalogue.ts';
 import { DataErrors, formatDataError } from '../../scripts/builder/pipeline/errors.ts';
 import { DEFAULTS } from '../../scripts/cli/settings.ts';
-import { cleanEnv, commandLine, outputArgs } from './helpers/cli.ts';
-import { readTree, tempDirs } from './helpers/tree.ts';
+import { cleanEnv, commandLine, outputArgs } from '../unit/helpers/cli.ts';
+import { readTree, tempDirs } from '../unit/helpers/tree.ts';
 
 const ROOT = process.cwd();
 const GOOD = 'test/fixtures/good/data';

@@ -10,8 +10,8 @@ import path from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { build } from '../../scripts/builder/build.ts';
 import { createApiServer, listen } from '../../scripts/respond/node-server.ts';
-import { type Finished, hasStackTrace, ROOT, runCommand } from './helpers/cli.ts';
-import { type StandInService, startStandInService } from './helpers/stand-in-service.ts';
+import { type Finished, hasStackTrace, ROOT, runCommand } from '../unit/helpers/cli.ts';
+import { type StandInService, startStandInService } from '../unit/helpers/stand-in-service.ts';
 
 let dir: string;
 let server: http.Server | undefined;

@@ -25,7 +25,7 @@ import {
 } from '../drf-service/service.ts';
 import { freePort } from '../e2e/targets/process.ts';
 import { reportMissing } from '../installed.ts';
-import { outputArgs, ROOT, runCommand } from './helpers/cli.ts';
+import { outputArgs, ROOT, runCommand } from '../unit/helpers/cli.ts';
 
 const gunicorn = findGunicorn();
 const postgresBin = findFilteringService(gunicorn);

@@ -17,9 +17,9 @@ import { importService } from '../../scripts/migrate/import.ts';
 import { FILE_RECORDS, layoutOf } from '../../scripts/migrate/layout.ts';
 import { createApiServer, listen } from '../../scripts/respond/node-server.ts';
 import { freePort } from '../e2e/targets/process.ts';
-import { category } from './helpers/category.ts';
-import { ROOT } from './helpers/cli.ts';
-import { readTree, tempDirs } from './helpers/tree.ts';
+import { category } from '../unit/helpers/category.ts';
+import { ROOT } from '../unit/helpers/cli.ts';
+import { readTree, tempDirs } from '../unit/helpers/tree.ts';
 
 const [company, virtualfair, , texture] = RESOURCES as unknown as [
   (typeof RESOURCES)[number],

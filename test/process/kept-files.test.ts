@@ -14,8 +14,8 @@ import { build } from '../../scripts/builder/build.ts';
 import { verifyRequests } from '../../scripts/migrate/verify-requests.ts';
 import { freePort } from '../e2e/targets/process.ts';
 import type { RunningTarget, Target } from '../e2e/targets/target.ts';
-import { ROOT } from './helpers/cli.ts';
-import { installedWebServers, localInProcess } from './helpers/web-servers.ts';
+import { ROOT } from '../unit/helpers/cli.ts';
+import { installedWebServers, localInProcess } from '../unit/helpers/web-servers.ts';
 
 const installed = installedWebServers('the kept ETags');
 const TARGETS: Target[] = [...installed, localInProcess];

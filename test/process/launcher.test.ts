@@ -7,7 +7,7 @@ import { cp, mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'n
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cleanEnv, GOOD_DATA, ROOT } from './helpers/cli.ts';
+import { cleanEnv, GOOD_DATA, ROOT } from '../unit/helpers/cli.ts';
 
 let project: string;
 

@@ -7,8 +7,8 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { GOOD_DATA, outputArgs, ROOT, runCommand } from './helpers/cli.ts';
-import { readTreeText, tempDirs } from './helpers/tree.ts';
+import { GOOD_DATA, outputArgs, ROOT, runCommand } from '../unit/helpers/cli.ts';
+import { readTreeText, tempDirs } from '../unit/helpers/tree.ts';
 
 const tempDir = tempDirs('limits-cli-');
 

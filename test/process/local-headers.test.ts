@@ -14,7 +14,7 @@ import { nginx } from '../e2e/targets/nginx.ts';
 import { freePort } from '../e2e/targets/process.ts';
 import type { RunningTarget } from '../e2e/targets/target.ts';
 import { findProgram, reportMissing } from '../installed.ts';
-import { ROOT } from './helpers/cli.ts';
+import { ROOT } from '../unit/helpers/cli.ts';
 
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding']);
 /** What identifies the server software, which the local server need not claim. */

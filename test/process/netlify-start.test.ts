@@ -13,7 +13,7 @@ import { build } from '../../scripts/builder/build.ts';
 import { netlify } from '../e2e/targets/netlify.ts';
 import { freePort } from '../e2e/targets/process.ts';
 import { findProgram, reportMissing } from '../installed.ts';
-import { ROOT } from './helpers/cli.ts';
+import { ROOT } from '../unit/helpers/cli.ts';
 
 const installed = findProgram(netlify.needs?.names ?? []) !== undefined;
 if (!installed) reportMissing(netlify.needs?.what ?? 'netlify', "the Netlify target's start on a taken port");

@@ -14,8 +14,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { OutputError, writeOutput } from '../../scripts/shared/write.ts';
-import { GOOD_DATA, hasStackTrace, outputArgs, runCommand } from './helpers/cli.ts';
-import { readTree, readTreeText, tempDirs } from './helpers/tree.ts';
+import { GOOD_DATA, hasStackTrace, outputArgs, runCommand } from '../unit/helpers/cli.ts';
+import { readTree, readTreeText, tempDirs } from '../unit/helpers/tree.ts';
 
 const failure = vi.hoisted(() => ({
   on: undefined as undefined | ((call: string, target: string) => string | undefined),

@@ -23,10 +23,10 @@ import { createApiServer, listen } from '../../scripts/respond/node-server.ts';
 import { API_HEADERS } from '../e2e/lib/contract.ts';
 import { freePort } from '../e2e/targets/process.ts';
 import type { RunningTarget } from '../e2e/targets/target.ts';
-import { ROOT } from './helpers/cli.ts';
-import { readTreeText } from './helpers/tree.ts';
-import { compileVercel, vercelRouter } from './helpers/vercel-routes.ts';
-import { installedWebServers } from './helpers/web-servers.ts';
+import { ROOT } from '../unit/helpers/cli.ts';
+import { readTreeText } from '../unit/helpers/tree.ts';
+import { compileVercel, vercelRouter } from '../unit/helpers/vercel-routes.ts';
+import { installedWebServers } from '../unit/helpers/web-servers.ts';
 
 const SETTINGS: Record<string, ResourceSettings> = {
   company: {

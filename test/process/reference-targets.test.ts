@@ -37,7 +37,7 @@ import { netlify } from '../e2e/targets/netlify.ts';
 import { freePort } from '../e2e/targets/process.ts';
 import type { RunningTarget, Target } from '../e2e/targets/target.ts';
 import { findProgram, reportMissing } from '../installed.ts';
-import { readTree } from './helpers/tree.ts';
+import { readTree } from '../unit/helpers/tree.ts';
 
 const NOT_FOUND = fixedBody(NOT_FOUND_FILE) as string;
 

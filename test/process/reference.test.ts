@@ -29,7 +29,7 @@ import { caddy } from '../e2e/targets/caddy.ts';
 import { nginx } from '../e2e/targets/nginx.ts';
 import { freePort } from '../e2e/targets/process.ts';
 import { findProgram, reportMissing } from '../installed.ts';
-import { readTree, tempDirs } from './helpers/tree.ts';
+import { readTree, tempDirs } from '../unit/helpers/tree.ts';
 
 const tempDir = tempDirs('reference-test-');
 const HEADERS = '_headers';

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { searchField, searchTerms } from '../../scripts/contract/search.ts';
 import { pgUpper, upperCodePoint } from '../../scripts/contract/upper-case.ts';
 import { findProgram, reportMissing } from '../installed.ts';
-import { searchMatcher } from './helpers/record-match.ts';
+import { searchMatcher } from '../unit/helpers/record-match.ts';
 
 const python = findProgram(['/usr/bin/python3', 'python3']);
 if (python === undefined) reportMissing('python3', "the comparison of the search with Python's and glibc's");

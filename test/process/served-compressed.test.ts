@@ -21,8 +21,8 @@ import { brotliModule, nginx, nginxWithoutBrotli } from '../e2e/targets/nginx.ts
 import { freePort } from '../e2e/targets/process.ts';
 import type { RunningTarget, Target } from '../e2e/targets/target.ts';
 import { findProgram } from '../installed.ts';
-import { ROOT } from './helpers/cli.ts';
-import { installedWebServers, localInProcess } from './helpers/web-servers.ts';
+import { ROOT } from '../unit/helpers/cli.ts';
+import { installedWebServers, localInProcess } from '../unit/helpers/web-servers.ts';
 
 const installed = installedWebServers('compressed answers');
 // nginx once more, without the brotli_static module: api.conf must serve gzip on its own.

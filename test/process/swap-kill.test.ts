@@ -17,8 +17,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiServer, listen } from '../../scripts/respond/node-server.ts';
-import { commandLine, outputArgs } from './helpers/cli.ts';
-import { readTree } from './helpers/tree.ts';
+import { commandLine, outputArgs } from '../unit/helpers/cli.ts';
+import { readTree } from '../unit/helpers/tree.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const DATA = path.join(ROOT, 'test/fixtures/good/data');

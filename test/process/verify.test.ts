@@ -15,7 +15,7 @@ import { ServiceError, serviceClient } from '../../scripts/migrate/client.ts';
 import { summaryLine, verifyAgainst } from '../../scripts/migrate/verify.ts';
 import { verifyRequests } from '../../scripts/migrate/verify-requests.ts';
 import { createApiServer, listen } from '../../scripts/respond/node-server.ts';
-import { type Finished, hasStackTrace, ROOT, runCommand } from './helpers/cli.ts';
+import { type Finished, hasStackTrace, ROOT, runCommand } from '../unit/helpers/cli.ts';
 
 interface Answer {
   status: number;

@@ -11,7 +11,7 @@ import path from 'node:path';
 import { validateWorkflow } from '@action-validator/core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { cleanEnv, commandLine, outputArgs, ROOT } from './helpers/cli.ts';
+import { cleanEnv, commandLine, outputArgs, ROOT } from '../unit/helpers/cli.ts';
 
 const FOLDER = path.join(ROOT, '.github/workflows');
 const FILES = readdirSync(FOLDER).filter((file) => file.endsWith('.yml'));

@@ -17,8 +17,8 @@ import type { FileBody } from '../../scripts/shared/file-body.ts';
 import { manifestFile, partFile } from '../../scripts/shared/parts.ts';
 import { recoverOutput } from '../../scripts/shared/swap.ts';
 import { writeOutput } from '../../scripts/shared/write.ts';
-import { GOOD_DATA, outputArgs, runCommand } from './helpers/cli.ts';
-import { readTreeText, tempDirs } from './helpers/tree.ts';
+import { GOOD_DATA, outputArgs, runCommand } from '../unit/helpers/cli.ts';
+import { readTreeText, tempDirs } from '../unit/helpers/tree.ts';
 
 const tempDir = tempDirs('write-test-');
 
