@@ -3,7 +3,7 @@
 // suite's starters), every list and a sample of texture pages fetched and compared byte for byte
 // (sha256) with the built files; the targets that cannot take it refuse with the limit's line.
 // Also the build's peak memory on it, against the bench's target. About 20 s, so `npm test` runs
-// it; test/unit/cloudflare-parts-workerd.test.ts checks the worker's headers and memory on the
+// it; test/process/cloudflare-parts-workerd.test.ts checks the worker's headers and memory on the
 // same catalogue.
 
 import { execFile } from 'node:child_process';
@@ -13,15 +13,15 @@ import http from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { generate } from '../scripts/bench/generate.ts';
-import { buildJob, runChild } from '../scripts/bench/measure.ts';
-import { LIMITS as BENCH_LIMITS } from '../scripts/bench/report.ts';
 import { build } from '../scripts/builder/build.ts';
 import { buildUrl } from '../scripts/contract/pagination.ts';
 import type { Route } from '../scripts/contract/routes.ts';
 import { manifestFile, partFile } from '../scripts/shared/parts.ts';
 import { MAX_ASSET_BYTES } from '../scripts/targets/cloudflare/assets.ts';
 import { LimitsError } from '../scripts/targets/limits.ts';
+import { generate } from './bench/generate.ts';
+import { buildJob, runChild } from './bench/measure.ts';
+import { LIMITS as BENCH_LIMITS } from './bench/report.ts';
 import { targetByName } from './e2e/targets/index.ts';
 import { freePort, REPO_ROOT } from './e2e/targets/process.ts';
 import { API, SAMPLE_HEADERS } from './fixtures/sample.ts';

@@ -2,7 +2,7 @@
 // UPPER() maps each code point on its own with towupper(), glibc 2.36 on Debian bookworm. It is a
 // simple mapping, one code point to one (ß stays ß, not SS), and its Unicode version is glibc's,
 // not the one of the JavaScript engine running this, so the table is written out here rather than
-// taken from toUpperCase(). test/unit/search.test.ts compares it with the system's towupper().
+// taken from toUpperCase(). test/process/search.test.ts compares it with the system's towupper().
 
 // Runs of code points mapped by the same offset, each `start:count:stride:offset` in base 36.
 const RUNS = [

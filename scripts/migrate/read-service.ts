@@ -71,24 +71,8 @@ const relative = (path: string) => path.slice(1);
 const PAGE_CONCURRENCY = 4;
 
 /** The request of a paginated list's page, relative to the base URL. */
-const pageUrl = (resource: Pick<Resource, 'path'>, page: number) =>
+export const pageUrl = (resource: Pick<Resource, 'path'>, page: number) =>
   page === 1 ? relative(resource.path) : `${relative(resource.path)}?page=${page}`;
-
-/**
- * Every request the import makes of a service whose paginated lists have `pages` pages (one
- * number for all, or each list's by resource name), relative to its base URL.
- */
-export function importUrls(pages: number | ReadonlyMap<string, number>, resources: readonly Resource[]): string[] {
-  const pagesOf = (resource: Resource) => (typeof pages === 'number' ? pages : (pages.get(resource.name) ?? 1));
-  return [
-    ...resources.filter((resource) => !resource.paginated).map((resource) => relative(resource.path)),
-    ...resources
-      .filter((resource) => resource.paginated)
-      .flatMap((resource) =>
-        Array.from({ length: Math.max(1, pagesOf(resource)) }, (_, i) => pageUrl(resource, i + 1)),
-      ),
-  ];
-}
 
 function shortly(value: unknown): string {
   if (value === null) return 'null';

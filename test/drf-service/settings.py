@@ -1,6 +1,6 @@
 # A small Django REST Framework project serving the catalogue's four lists, for the tests of
-# `npm run import` and `npm run verify` (test/unit/drf-service.test.ts) and for rehearsing them
-# (`npm run drf-service`), and for the filters' differential test (test/unit/filters-differential.test.ts),
+# `npm run import` and `npm run verify` (test/process/drf-service.test.ts) and for rehearsing them
+# (`npm run drf-service`), and for the filters' differential test (test/process/filters-differential.test.ts),
 # under gunicorn. Environment:
 # - DATA_DIR, a folder of its own (the SQLite file);
 # - DATABASE_URL, PostgreSQL instead of SQLite: postgresql://USER@/NAME?host=SOCKET_FOLDER (or

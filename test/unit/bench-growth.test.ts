@@ -1,12 +1,12 @@
-// scripts/bench/growth-case.ts and its report: the larger catalogue is the benchmark's with every
+// test/bench/growth-case.ts and its report: the larger catalogue is the benchmark's with every
 // count multiplied; the build's memory is judged at the benchmark catalogue only, and the growth
 // of its time and memory is shown.
 
 import { describe, expect, it } from 'vitest';
-import { COUNTS } from '../../scripts/bench/generate.ts';
-import { GROWTH, scaledCounts } from '../../scripts/bench/growth-case.ts';
-import type { CommandRun } from '../../scripts/bench/measure.ts';
-import { growthReport } from '../../scripts/bench/report.ts';
+import { COUNTS } from '../bench/generate.ts';
+import { GROWTH, scaledCounts } from '../bench/growth-case.ts';
+import type { CommandRun } from '../bench/measure.ts';
+import { growthReport } from '../bench/report.ts';
 
 describe('scaledCounts', () => {
   it('multiplies every count, and leaves the benchmark catalogue as it is at 1', () => {

@@ -1,11 +1,11 @@
-// scripts/bench/report.ts: the verdicts. The time target is judged on the median per-round ratio
+// test/bench/report.ts: the verdicts. The time target is judged on the median per-round ratio
 // of the rounds whose baseline met the same disk as its build: a baseline with more kernel time
 // than its build, or mostly kernel time, waited on a slow disk, which brings the ratio down and
 // would pass a slow build. Without three such rounds the time is not judged at all.
 
 import { describe, expect, it } from 'vitest';
-import type { ChildResult } from '../../scripts/bench/child.ts';
-import { report, type StartupCommand, type Summary, startupReport } from '../../scripts/bench/report.ts';
+import type { ChildResult } from '../bench/child.ts';
+import { report, type StartupCommand, type Summary, startupReport } from '../bench/report.ts';
 
 function run(ms: number, cpuMs: number, systemMs: number): ChildResult {
   return {

@@ -12,10 +12,10 @@ import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promise
 import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { generate } from '../../scripts/bench/generate.ts';
 import { type BuildOptions, build } from '../../scripts/builder/build.ts';
 import { DataErrors, formatDataError } from '../../scripts/builder/pipeline/errors.ts';
 import { LiveBuild } from '../../scripts/builder/preview/live-build.ts';
+import { generate } from '../bench/generate.ts';
 import { API, SAMPLE_HEADERS } from '../fixtures/sample.ts';
 import { ROOT } from './helpers/cli.ts';
 import { validFair } from './helpers/records.ts';

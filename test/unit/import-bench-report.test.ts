@@ -1,10 +1,10 @@
-// scripts/bench/report.ts, the import case: its time is judged on the median of the per-round
+// test/bench/report.ts, the import case: its time is judged on the median of the per-round
 // ratios of the import's main thread time over fetching and parsing the same URLs, its memory on
 // the worst round.
 
 import { expect, it } from 'vitest';
-import type { ChildResult } from '../../scripts/bench/child.ts';
-import { importReport } from '../../scripts/bench/report.ts';
+import type { ChildResult } from '../bench/child.ts';
+import { importReport } from '../bench/report.ts';
 
 function run(mainThreadMs: number, maxRssBytes = 500e6, ms = mainThreadMs): ChildResult {
   return { ms, cpuMs: ms, systemMs: 0, mainThreadMs, maxRssBytes, startRssBytes: 100e6, stages: [] };

@@ -13,8 +13,9 @@ import { DataErrors, formatDataError } from '../../scripts/builder/pipeline/erro
 import { settingsFileText } from '../../scripts/cli/settings-file.ts';
 import { fileFor } from '../../scripts/contract/routes.ts';
 import { DataFolderInUse, type ImportOptions, importService } from '../../scripts/migrate/import.ts';
-import { ImportError, importUrls } from '../../scripts/migrate/read-service.ts';
+import { ImportError } from '../../scripts/migrate/read-service.ts';
 import { API, SAMPLE_HEADERS } from '../fixtures/sample.ts';
+import { importUrls } from './helpers/import-urls.ts';
 import { validCompany, validFair } from './helpers/records.ts';
 import {
   type ServiceLists,

@@ -1,6 +1,6 @@
 // scripts/ is layered: each layer imports only the layers the table of docs/architecture.md
-// names for it; bench/ apart (it may import any layer, none may import it); nothing under
-// scripts/ imports test/. And each command loads at its start only what it uses.
+// names for it; nothing under scripts/ imports test/ (the tests' code and the bench). And each
+// command loads at its start only what it uses.
 // The rules themselves are in ./helpers/layers.ts.
 
 import { readdir, readFile } from 'node:fs/promises';
@@ -33,7 +33,7 @@ const synthetic = (modules: Record<string, string>): ModuleGraph =>
   new Map(Object.entries(modules).map(([file, source]) => [file, importsOf(file, source)]));
 
 describe('scripts/ layers', () => {
-  it('no module imports a layer above its own, bench/, or test/', async () => {
+  it('no module imports a layer above its own, or test/', async () => {
     const graph = await scriptsGraph();
     expect(graph.size).toBeGreaterThan(10);
     expect(layerViolations(graph)).toEqual([]);
@@ -44,7 +44,7 @@ describe('scripts/ layers', () => {
     const table = doc.slice(doc.indexOf('| layer |'), doc.indexOf('\n\n', doc.indexOf('| layer |')));
     const rows = table
       .split('\n')
-      .filter((line) => /^\| `[a-z]+\/` \|/.test(line) && !line.startsWith('| `bench/`'))
+      .filter((line) => /^\| `[a-z]+\/` \|/.test(line))
       .map((line) => {
         const cells = line.split(' | ');
         const layer = /`([a-z]+)\/`/.exec(cells[0] as string)?.[1];
@@ -118,7 +118,7 @@ describe('the layer checker itself', () => {
     expect(refs.find((ref) => ref.specifier === './g.ts')?.line).toBe(7);
   });
 
-  it('reports upward, bench/ and test/ imports, and accepts downward ones', () => {
+  it('reports upward and test/ imports, and accepts downward ones', () => {
     const graph = synthetic({
       'scripts/contract/routes.ts': "import { x } from '../builder/pipeline/load.ts';\nimport { y } from './json.ts';",
       'scripts/builder/pipeline/load.ts':
@@ -134,22 +134,25 @@ describe('the layer checker itself', () => {
       'scripts/targets/vercel/vercel.ts':
         "import { r } from '../netlify/redirects.ts';\nimport { q } from '../query.ts';",
       'scripts/targets/index.ts': "const f = new URL('../cli/run.ts', import.meta.url);",
-      'scripts/cli/settings.ts': "import { a } from '../bench/report.ts';\nimport { b } from '../targets/index.ts';",
+      'scripts/cli/settings.ts':
+        "import { a } from '../../test/bench/report.ts';\nimport { b } from '../targets/index.ts';",
       'scripts/cli/other.ts': "import { t } from '../../test/unit/helpers/tree.ts';",
-      'scripts/bench/main.ts': "import { c } from '../cli/run-build.ts';\nimport { d } from '../contract/json.ts';",
+      'scripts/bench/main.ts': "import { c } from '../cli/run-build.ts';",
+      'test/bench/main.ts': "import { c } from '../../scripts/cli/run-build.ts';",
       'scripts/loose.ts': "import { e } from './contract/json.ts';",
       'test/unit/x.test.ts': "import { f } from '../../scripts/cli/settings.ts';",
     });
     expect(layerViolations(graph)).toEqual([
+      'scripts/bench/main.ts → (itself: not in a layer folder; expected scripts/{shared,contract,respond,targets,builder,review,migrate,cli}/)',
       'scripts/builder/documents/openapi.ts:2 → ../preview/live.ts (builder/documents/ may not import builder/preview/; it may import pipeline/)',
       'scripts/builder/loose.ts → (itself: in no room of builder/; expected one of pipeline/, documents/, build.ts, preview/)',
       'scripts/builder/pipeline/load.ts:2 → ../../review/index.ts (builder may not import review; it may import shared, contract, targets)',
       'scripts/builder/pipeline/render.ts:1 → ../build.ts (builder/pipeline/ may not import builder/build.ts; it may import no other room)',
       'scripts/builder/preview/live.ts:2 → ../documents/openapi.ts (builder/preview/ may not import builder/documents/; it may import pipeline/, build.ts)',
       'scripts/cli/other.ts:1 → ../../test/unit/helpers/tree.ts (scripts/ must not import test/)',
-      'scripts/cli/settings.ts:1 → ../bench/report.ts (the product must not import bench/)',
+      'scripts/cli/settings.ts:1 → ../../test/bench/report.ts (scripts/ must not import test/)',
       'scripts/contract/routes.ts:1 → ../builder/pipeline/load.ts (contract may not import builder; it may import shared)',
-      'scripts/loose.ts → (itself: not in a layer folder; expected scripts/{shared,contract,respond,targets,builder,review,migrate,cli,bench}/)',
+      'scripts/loose.ts → (itself: not in a layer folder; expected scripts/{shared,contract,respond,targets,builder,review,migrate,cli}/)',
       'scripts/respond/handler.ts:1 → ../cli/settings.ts (respond may not import cli; it may import shared, contract)',
       'scripts/respond/handler.ts:2 → ../builder/pipeline/load.ts (respond may not import builder; it may import shared, contract)',
       'scripts/targets/index.ts:1 → ../cli/run.ts (targets may not import cli; it may import shared, contract, respond)',

@@ -1,5 +1,5 @@
 // scripts/targets/names.ts: the settings check `--target` against these names without loading the
-// generators (test/unit/cli.test.ts covers the settings themselves), so the names must be the
+// generators (test/process/cli.test.ts covers the settings themselves), so the names must be the
 // generators' own, and no refused name may be a target.
 
 import { describe, expect, it } from 'vitest';

@@ -136,7 +136,7 @@ What Netlify cannot do like the DRF service:
 
 How it is tested:
 
-- test/unit/headers-per-path.test.ts asks \`netlify dev\`, nginx, Caddy, Apache and the local
+- test/process/headers-per-path.test.ts asks \`netlify dev\`, nginx, Caddy, Apache and the local
   server for lists, queries, redirects, OPTIONS, 304s and 404s with rules for the lists' paths
   and for every path, and finds the same headers, but for two of netlify dev's file server on
   the 404 file: its own \`Cache-Control: public, max-age=0\` and a charset in \`Content-Type\`.

@@ -3,8 +3,8 @@
 // Started directly, not through npx, so that stopping its process group also stops the two
 // workerd children that hold the port.
 
-import { localFlags, offlineWranglerEnv, WRANGLER } from '../../../scripts/bench/wrangler.ts';
 import { COMPATIBILITY_DATE } from '../../../scripts/targets/cloudflare/runtime.ts';
+import { localFlags, offlineWranglerEnv, WRANGLER } from '../../bench/wrangler.ts';
 import { freePort, spawnProcess, waitForAnswer, waitForPort } from './process.ts';
 import type { RunningTarget } from './target.ts';
 

@@ -1,6 +1,6 @@
 # Reads JSON lines [kind, value] and writes for each what Django 3.2's form field of that kind
 # makes of the value, as django-filter 23.1 reads a filter: ["ignored"], ["value", text] or
-# ["error", message]. The oracle of test/unit/filters.test.ts.
+# ["error", message]. The oracle of test/process/filters.test.ts.
 import json, sys
 import django
 from django.conf import settings

@@ -2,9 +2,8 @@
 // test/unit/layers.test.ts can run them on the real tree and on synthetic violations alike.
 //
 // scripts/ holds one folder per layer. LAYERS says which other layers each may import: the table
-// of docs/architecture.md, which layers.test.ts holds against this one. bench/ sits apart from
-// the product: it may import any layer, and no layer may import it. Nothing under scripts/
-// imports test/.
+// of docs/architecture.md, which layers.test.ts holds against this one. Nothing under scripts/
+// imports test/ (where the tests' own code and the bench live).
 
 import path from 'node:path';
 import ts from 'typescript';
@@ -20,7 +19,6 @@ export const LAYERS: ReadonlyMap<string, readonly string[]> = new Map([
   ['migrate', ['shared', 'contract', 'builder', 'review']],
   ['cli', ['shared', 'contract', 'respond', 'targets', 'builder', 'review', 'migrate']],
 ]);
-const APART = 'bench';
 
 /**
  * The rooms of a layer kept apart inside it, lowest first, with the rooms each may import besides
@@ -102,7 +100,7 @@ function resolveSpecifier(from: string, specifier: string): string | undefined {
   return path.posix.normalize(path.posix.join(path.posix.dirname(from), specifier));
 }
 
-/** `shared`, …, `cli` or `bench` for a module under scripts/, else undefined. */
+/** `shared`, …, `cli` for a module under scripts/, else undefined. */
 function folderOf(file: string): string | undefined {
   const parts = file.split('/');
   return parts[0] === 'scripts' && parts.length > 2 ? parts[1] : undefined;
@@ -132,8 +130,8 @@ export function layerViolations(graph: ModuleGraph): string[] {
       out.push(`${file} → (itself: in no room of ${own}/; expected one of ${[...rooms.keys()].join(', ')})`);
       continue;
     }
-    if (own !== APART && allowed === undefined) {
-      out.push(`${file} → (itself: not in a layer folder; expected scripts/{${[...LAYERS.keys(), APART].join(',')}}/)`);
+    if (allowed === undefined) {
+      out.push(`${file} → (itself: not in a layer folder; expected scripts/{${[...LAYERS.keys()].join(',')}}/)`);
       continue;
     }
     for (const ref of refs) {
@@ -164,10 +162,8 @@ export function layerViolations(graph: ModuleGraph): string[] {
         }
         continue;
       }
-      if (theirs === own || own === APART) continue;
-      if (theirs === APART) {
-        out.push(`${where} (the product must not import ${APART}/)`);
-      } else if (theirs === undefined || !LAYERS.has(theirs)) {
+      if (theirs === own) continue;
+      if (theirs === undefined || !LAYERS.has(theirs)) {
         out.push(`${where} (${target} is not in a layer folder)`);
       } else if (!allowed?.includes(theirs)) {
         out.push(

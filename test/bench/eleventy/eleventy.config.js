@@ -1,0 +1,18 @@
+// The bench's peer: the same API written as a user who picked Eleventy 3 would write it. The
+// catalogue's JSON files are read by a global data file, each answer is a `.11ty.js` template, and
+// pagination makes the event orderings and the texture pages. Run from the project's root:
+//   CATALOGUE_DIR=data npx @11ty/eleventy --config=test/bench/eleventy/eleventy.config.js --output=<dir>
+// BASE_URL and PAGE_SIZE work as for `npm run build`; the project's `_headers` is copied as it is.
+
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = path.relative(process.cwd(), path.dirname(fileURLToPath(import.meta.url)));
+
+export default function (eleventyConfig) {
+  eleventyConfig.addPassthroughCopy({ _headers: '_headers' });
+  return {
+    dir: { input: here, data: '_data', includes: '_lib' },
+    templateFormats: ['11ty.js'],
+  };
+}

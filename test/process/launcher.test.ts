@@ -1,0 +1,84 @@
+// scripts/command.mjs, which every npm script runs: its kept compilation is never stale. A copy
+// of scripts/ with a node_modules/ of its own (links to the project's packages) keeps its own
+// compilation, so this test never touches the project's.
+
+import { spawnSync } from 'node:child_process';
+import { cp, mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SAMPLE_HEADERS } from '../fixtures/sample.ts';
+import { cleanEnv, GOOD_DATA, ROOT } from '../unit/helpers/cli.ts';
+
+let project: string;
+
+beforeAll(async () => {
+  project = await mkdtemp(path.join(os.tmpdir(), 'launcher-'));
+  await cp(path.join(ROOT, 'scripts'), path.join(project, 'scripts'), { recursive: true });
+  await cp(SAMPLE_HEADERS, path.join(project, '_headers'));
+  await mkdir(path.join(project, 'node_modules'));
+  for (const entry of await readdir(path.join(ROOT, 'node_modules'))) {
+    if (entry !== '.cache')
+      await symlink(path.join(ROOT, 'node_modules', entry), path.join(project, 'node_modules', entry));
+  }
+});
+
+afterAll(() => rm(project, { recursive: true, force: true }));
+
+function check() {
+  const result = spawnSync(
+    process.execPath,
+    [path.join(project, 'scripts/command.mjs'), 'build', '--check', '--data', GOOD_DATA],
+    {
+      cwd: project,
+      encoding: 'utf8',
+      env: cleanEnv(),
+      timeout: 30_000,
+    },
+  );
+  return { status: result.status, last: result.stderr.trimEnd().split('\n').at(-1) };
+}
+
+const current = async () =>
+  (
+    JSON.parse(await readFile(path.join(project, 'node_modules/.cache/static-drf-api/current.json'), 'utf8')) as {
+      folder: string;
+    }
+  ).folder;
+
+describe('scripts/command.mjs', () => {
+  it('compiles once, runs from the kept compilation while nothing changed, and compiles again after an edit', async () => {
+    expect(check()).toMatchObject({ status: 0, last: expect.stringMatching(/^checked \d+ files/) });
+    const first = await current();
+    expect(check().status).toBe(0);
+    expect(await current()).toBe(first);
+
+    // A contributor's edit of one module takes effect on the next command, with no step of its own.
+    const runBuild = path.join(project, 'scripts/cli/run-build.ts');
+    await writeFile(runBuild, (await readFile(runBuild, 'utf8')).replace("'checked'", "'validated'"));
+    expect(check()).toMatchObject({ status: 0, last: expect.stringMatching(/^validated \d+ files/) });
+    expect(await current()).not.toBe(first);
+  }, 60_000);
+
+  it("compiles in, of zod's messages, only the English ones", async () => {
+    expect(check().status).toBe(0);
+    const cache = path.join(project, 'node_modules/.cache/static-drf-api');
+    // Every module compiled in is named by a source map; the commands use zod's English messages.
+    const sources = new Set<string>();
+    for (const file of await readdir(path.join(cache, await current()))) {
+      if (!file.endsWith('.map')) continue;
+      const map = JSON.parse(await readFile(path.join(cache, await current(), file), 'utf8')) as { sources: string[] };
+      for (const source of map.sources) sources.add(source.replace(/^.*node_modules\//, ''));
+    }
+    expect([...sources].filter((source) => source.startsWith('zod/')).length).toBeGreaterThan(10);
+    expect([...sources].filter((source) => source.startsWith('zod/v4/locales/'))).toEqual(['zod/v4/locales/en.js']);
+  }, 60_000);
+
+  it('refuses a command that does not exist, with the list of those that do', () => {
+    const result = spawnSync(process.execPath, [path.join(project, 'scripts/command.mjs'), 'nope'], {
+      encoding: 'utf8',
+    });
+    expect(result.status).toBe(2);
+    expect(result.stderr).toMatch(/^usage: node scripts\/command\.mjs <build\|.*\|verify> \[options\]/);
+  });
+});
