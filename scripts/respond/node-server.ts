@@ -27,6 +27,7 @@ import {
   logFailure,
   type Reply,
 } from './handler.ts';
+import { contentRange, readRange } from './ranges.ts';
 
 /** A problem that stops the server from starting, said in one line (no output, a bad `_headers`). */
 export class ServeError extends UserFacingError {}
@@ -219,22 +220,6 @@ function drained(res: http.ServerResponse): Promise<boolean> {
   });
 }
 
-/**
- * What to do with a request's Range (RFC 9110 14.2): `send` one satisfiable byte range, answer
- * 416 to one that is not, `ignore` (a whole 200) anything else: another method than GET, another
- * unit, a range the grammar does not allow, several ranges (which a server may ignore).
- */
-function rangeOf(req: http.IncomingMessage, size: number): 'none' | 'send' | 'unsatisfiable' | 'ignore' {
-  const range = req.headers.range;
-  if (range === undefined) return 'none';
-  if (req.method !== 'GET') return 'ignore';
-  const spec = /^bytes=[ \t]*(\d*)-(\d*)[ \t]*$/i.exec(range);
-  if (!spec || (spec[1] === '' && spec[2] === '')) return 'ignore';
-  if (spec[1] === '') return Number(spec[2]) > 0 && size > 0 ? 'send' : 'unsatisfiable';
-  if (spec[2] !== '' && Number(spec[2]) < Number(spec[1])) return 'ignore';
-  return Number(spec[1]) < size ? 'send' : 'unsatisfiable';
-}
-
 /** `headers` with Accept-Encoding added to Vary: the answer was chosen by it. */
 function varyingWithEncoding(headers: Record<string, string>): Record<string, string> {
   const name = Object.keys(headers).find((key) => key.toLowerCase() === 'vary');
@@ -402,15 +387,15 @@ export function createApi(
       // serve-handler answers what it cannot read of a Range with 416 and the whole file, and two
       // ranges with the first: the Range is read here, as RFC 9110 14.2 says, and only a valid
       // single range of a GET reaches it.
-      const range = rangeOf(req, stats.size);
+      const range = readRange(req.method ?? 'GET', req.headers.range, stats.size).kind;
       if (range === 'ignore') delete req.headers.range;
       if (range === 'unsatisfiable') {
         await handle.close();
-        const contentRange = { 'Content-Range': `bytes */${stats.size}`, 'Content-Length': '0' };
+        const unsatisfiable = { 'Content-Range': contentRange(stats.size), 'Content-Length': '0' };
         res.writeHead(416, {
           ...headers,
           ...Object.fromEntries(encoded.map((h) => [h.key, h.value])),
-          ...contentRange,
+          ...unsatisfiable,
         });
         res.end();
         return;
