@@ -1,14 +1,17 @@
 // DRF's OrderingFilter on the event list, reduced to the terms that can change the result,
 // so that most comma-separated orderings land on one of the pre-rendered single-field files.
 
+import { pythonStrip } from './python-text.ts';
+
 export interface OrderTerm {
   field: string;
   descending: boolean;
 }
 
 /**
- * Parses `?ordering=` as DRF 3.14 does: split on commas, strip each term, drop terms that are not
- * `field` or `-field` of a known field. Then drops what the database would ignore: a field after
+ * Parses `?ordering=` as DRF 3.14 does: split on commas, strip each term with str.strip()
+ * (Python's white space, not JavaScript's), drop terms that are not `field` or `-field` of a
+ * known field. Then drops what the database would ignore: a field after
  * its first use, anything after `id` (ids are unique) and a trailing `id` ascending (the
  * tie-break every ordering already ends with). An empty result means the default order.
  */
@@ -16,7 +19,7 @@ export function parseOrdering(raw: string, fields: readonly string[]): OrderTerm
   const terms: OrderTerm[] = [];
   const seen = new Set<string>();
   for (const part of raw.split(',')) {
-    const term = part.trim();
+    const term = pythonStrip(part);
     const descending = term.startsWith('-');
     const field = descending ? term.slice(1) : term;
     if (!fields.includes(field) || seen.has(field)) continue;

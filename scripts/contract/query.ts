@@ -8,6 +8,7 @@ import { type Condition, type FilterField, readFilters } from './filters.ts';
 import { encodePlain } from './json.ts';
 import { compareStrings, type OrderTerm, orderByRanks, parseOrdering, sortRecords } from './ordering.ts';
 import { formQuery, pageCount, parsePage } from './pagination.ts';
+import { pythonStrip } from './python-text.ts';
 import { SEARCH_PARAM, type SearchField, type SearchLookup, searchTerms } from './search.ts';
 import { pgUpper } from './upper-case.ts';
 
@@ -158,7 +159,7 @@ function orderingOf(raw: string, fields: readonly string[]): OrderTerm[] {
   const terms = parseOrdering(raw, fields);
   if (terms.length > 0 || !fields.includes('id')) return terms;
   const byId = raw.split(',').some((term) => {
-    const field = term.trim().replace(/^-/, '');
+    const field = pythonStrip(term).replace(/^-/, '');
     return fields.includes(field);
   });
   return byId ? [{ field: 'id', descending: false }] : [];

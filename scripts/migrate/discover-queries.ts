@@ -5,7 +5,9 @@
 // holds, every ordering): a list that answers it with its plain answer takes none. Otherwise:
 //
 // - filters: the values together; a list that answers all its records has none. Otherwise each
-//   field on its own: an exact filter keeps exactly the records holding the value.
+//   field on its own: an exact filter keeps exactly the records holding the value. Then the
+//   filters found, each with a value it cannot read: the 400 names them in the order of the
+//   service's `filterset_fields`, which is the order written.
 // - search: the term no record holds; a list that answers all its records has no search (one with
 //   search keeps none). Otherwise, per text field, terms found only in that field (a piece inside
 //   a word, a later word, its first letters, the whole value), each the first that the lookups
@@ -40,6 +42,7 @@ import {
   SearchProbes,
   sameOrder,
   sameRecords,
+  unreadableParams,
 } from './query-probes.ts';
 
 export interface FoundQueries {
@@ -123,7 +126,7 @@ class ListProbe {
   }
 
   /** Asks each filter on its own, once the list is known to filter on some field. */
-  async filters(probes: readonly FilterProbe[], untold: readonly string[]): Promise<string[]> {
+  async filters(probes: readonly FilterProbe[], untold: readonly string[]): Promise<FilterProbe[]> {
     if (probes.length === 0) return [];
     const together = await this.get(probes.map((probe) => [probe.field, probe.value]));
     if (typeof together.answer !== 'string' && together.answer.count === this.all) return [];
@@ -151,7 +154,35 @@ class ListProbe {
         return false;
       }),
     );
-    return probes.filter((_, index) => found[index]).map((probe) => probe.field);
+    return probes.filter((_, index) => found[index]);
+  }
+
+  /**
+   * The filters found, in the order of the service's `filterset_fields`, which its 400 follows:
+   * one request giving each a value it cannot read. A boolean refuses no value, so its place is
+   * not told: it keeps its place in the list's order, as does everything when the answer is not
+   * such a 400.
+   */
+  async filterOrder(found: readonly FilterProbe[]): Promise<string[]> {
+    const fields = found.map((probe) => probe.field);
+    const refused = unreadableParams(found);
+    if (refused.length < 2) return fields;
+    const url = listUrl(this.list, refused);
+    this.requests += 1;
+    const answer = await this.ask(url);
+    const named = answer.status === 400 ? errorFields(answer.body) : undefined;
+    const asked = refused.map(([field]) => field);
+    if (named === undefined || named.length !== asked.length || !asked.every((field) => named.includes(field))) {
+      this.note(
+        'filters',
+        -1,
+        `${url} answered ${answer.status}, not the 400 naming each filter: the filters are written in the list's order`,
+      );
+      return fields;
+    }
+    // The refused fields take each other's places in the service's order; the others keep theirs.
+    const service = [...named];
+    return fields.map((field) => (asked.includes(field) ? (service.shift() as string) : field));
   }
 
   private shownOf(records: readonly Row[]) {
@@ -251,6 +282,16 @@ class ListProbe {
   }
 }
 
+/** The keys of a JSON object's text, in its order; undefined when it is not one. */
+function errorFields(body: Buffer): string[] | undefined {
+  try {
+    const value: unknown = JSON.parse(body.toString('utf8'));
+    return value !== null && typeof value === 'object' && !Array.isArray(value) ? Object.keys(value) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 const orderingTerm = (probe: OrderingProbe) => `${probe.descending ? '-' : ''}${probe.field}`;
 
 /** The probes of each field, and the fields the records give none for. */
@@ -289,7 +330,7 @@ async function discoverList(resource: Resource, list: ProbedList, ask: Ask): Pro
   if (!(await probe.takesAny(filters.probes, absent, orderings.probes)))
     return { settings: {}, requests: probe.requests, notes: [] };
   const [filterset, searched, ordered] = await Promise.all([
-    probe.filters(filters.probes, filters.untold),
+    probe.filters(filters.probes, filters.untold).then((found) => probe.filterOrder(found)),
     probe.search(search, absent, text),
     probe.orderings(orderings.probes, orderings.untold),
   ]);

@@ -5,7 +5,14 @@
 // ordering, so "answers as expected" means "answers as the build does". The import asks them to
 // find the settings (discover-queries.ts), verify asks them of both sides (verify-queries.ts).
 
-import { type FilterKind, filterMatcher, keepsValue, readFilters, requestText } from '../contract/filters.ts';
+import {
+  type FilterField,
+  type FilterKind,
+  filterMatcher,
+  keepsValue,
+  readFilters,
+  requestText,
+} from '../contract/filters.ts';
 import { type Comparable, compareValues, fieldValue, sortRecords } from '../contract/ordering.ts';
 import { matchesTerm, pgText, type SearchLookup, searchTerms } from '../contract/search.ts';
 import { pgUpper } from '../contract/upper-case.ts';
@@ -107,6 +114,17 @@ function filteredBy(records: readonly Row[], field: string, kind: FilterKind, ra
 
 /** A value each kind of filter cannot read, which django-filter answers with 400; text and booleans have none that is plain. */
 export const UNREADABLE: Partial<Record<FilterKind, string>> = { integer: 'abc', date: 'abc', uuid: 'abc' };
+
+/**
+ * Each of `filters` that some value refuses, with such a value (for text, a null character):
+ * django-filter's 400 to them all names every one, in the order of the service's
+ * `filterset_fields`. A boolean filter refuses no value, and is left out.
+ */
+export function unreadableParams(filters: readonly FilterField[]): Array<[string, string]> {
+  return filters.flatMap(
+    ({ field, kind }): Array<[string, string]> => (kind === 'boolean' ? [] : [[field, UNREADABLE[kind] ?? '\0']]),
+  );
+}
 
 // ---------------------------------------------------------------------------------------------
 // Search.

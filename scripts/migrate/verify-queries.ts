@@ -1,8 +1,9 @@
 // What `npm run verify` asks both sides of the filters, search and orderings of the settings file,
 // for each list the build wrote them for: every filter with a value from the list's records, a
-// value each filter of a number, a date or a UUID cannot read (django-filter's 400), a search for
-// each search field with a term from its records, each ordering both ways, and all the filters
-// together with an ordering and a page. The records and the settings are the build's own
+// value each filter of a number, a date or a UUID cannot read (django-filter's 400), every
+// filter a value refuses at once (the 400 names them in the order of `filterset_fields`), a
+// search for each search field with a term from its records, each ordering both ways, and all
+// the filters together with an ordering and a page. The records and the settings are the build's own
 // (`_records/`), so the requests need no flag and no extra request to the service.
 
 import { readFile } from 'node:fs/promises';
@@ -18,7 +19,15 @@ import {
 
 import type { Resource } from '../contract/resources/resource.ts';
 import { SEARCH_PARAM } from '../contract/search.ts';
-import { filterProbe, listUrl, type ProbedList, type Row, SearchProbes, UNREADABLE } from './query-probes.ts';
+import {
+  filterProbe,
+  listUrl,
+  type ProbedList,
+  type Row,
+  SearchProbes,
+  UNREADABLE,
+  unreadableParams,
+} from './query-probes.ts';
 import type { VerifyRequest } from './verify-requests.ts';
 
 /** The list's records and settings as the build wrote them into `outDir`; undefined for a list without settings. */
@@ -61,6 +70,7 @@ function listRequests(
     get([ORDERING_PARAM, field]),
     get([ORDERING_PARAM, `-${field}`]),
   ]);
+  const refused = unreadableParams(query.filters);
   const together: Array<readonly [string, string]> = probes.map((probe) => [probe.field, probe.value]);
   const firstOrdering = orderings[0];
   if (firstOrdering !== undefined) together.push([ORDERING_PARAM, `-${firstOrdering}`]);
@@ -71,6 +81,7 @@ function listRequests(
       const unreadable = UNREADABLE[kind];
       return unreadable === undefined ? [] : [get([field, unreadable])];
     }),
+    ...(refused.length > 1 ? [get(...refused)] : []),
     ...terms.map((term) => get([SEARCH_PARAM, term])),
     ...byOrdering,
     ...(together.length > 1 ? [get(...together)] : []),

@@ -6,7 +6,16 @@
 import type { HeaderRule } from '../contract/headers.ts';
 import type { Routed } from '../contract/routes.ts';
 import { manifestFile, type PartsManifest, parseManifest, partFile } from '../shared/parts.ts';
-import { createHandler, type FileStore, logFailure, type OpenedFile, type Reply, type ReplyBody } from './handler.ts';
+import {
+  createHandler,
+  type FileStore,
+  logFailure,
+  type OpenedFile,
+  type Reply,
+  type ReplyBody,
+  type ReplyHeaders,
+} from './handler.ts';
+import { askedRange, contentRange, readRange } from './ranges.ts';
 
 /** Cloudflare's static assets binding (a Fetcher): the one binding the worker needs. */
 export interface Assets {
@@ -113,6 +122,7 @@ async function openParts(assets: Assets, origin: string, file: string): Promise<
   let response: Response | null = null;
   return {
     etag: async () => `"${manifest.sha256}"`,
+    size: manifest.bytes,
     contentType: asset.headers.get('Content-Type') ?? 'application/json',
     text: () => new Response(joinParts(assets, origin, file, manifest)).text(),
     discard: async () => response?.body?.cancel(),
@@ -138,12 +148,64 @@ function streamOf(body: ReplyBody | null): string | Uint8Array | ReadableStream<
 }
 
 /**
+ * Bytes `first` to `last` of a stream, as they pass: the bytes before are dropped, and the
+ * stream is cancelled once the last is sent (a file's later parts are never fetched). Framed
+ * with its Content-Length where the runtime can.
+ */
+function sliceOf(body: ReadableStream<Uint8Array>, first: number, last: number): ReadableStream<Uint8Array> {
+  let at = 0;
+  const sliced = body.pipeThrough(
+    new TransformStream<Uint8Array, Uint8Array>({
+      transform(chunk, controller) {
+        const start = Math.max(first - at, 0);
+        const end = Math.min(last + 1 - at, chunk.length);
+        at += chunk.length;
+        if (start < end) controller.enqueue(chunk.subarray(start, end));
+        if (at > last) controller.terminate();
+      },
+    }),
+  );
+  return typeof FixedLengthStream === 'function' ? sliced.pipeThrough(new FixedLengthStream(last - first + 1)) : sliced;
+}
+
+/**
+ * A file's answer to the request's Range (docs/contract.md, section 2): 206 with the slice, 416,
+ * or undefined for the whole file. The asset server sends no length and no range of its own: an
+ * asset (at most 25 MiB) is read whole for a range, a file kept in parts is sliced as its parts
+ * pass, against the length its manifest gives.
+ */
+async function rangeAnswer(
+  request: Request,
+  file: OpenedFile<Response>,
+  headers: ReplyHeaders,
+): Promise<Response | undefined> {
+  const header = request.headers.get('Range');
+  if (askedRange(request.method, header).kind !== 'asked') return undefined;
+  const bytes = file.size === undefined ? await file.bytes?.() : undefined;
+  const size = file.size ?? bytes?.length;
+  if (size === undefined) return undefined;
+  const range = readRange(request.method, header, size);
+  if (range.kind === 'unsatisfiable') {
+    if (bytes === undefined) await file.discard?.();
+    return new Response(null, { status: 416, headers: { ...headers, 'Content-Range': contentRange(size) } });
+  }
+  const stream = bytes === undefined ? file.body.body : null;
+  if (range.kind !== 'send' || (bytes === undefined && stream === null)) return undefined;
+  const body = stream ? sliceOf(stream, range.first, range.last) : bytes?.subarray(range.first, range.last + 1);
+  return new Response(body, { status: 206, headers: { ...headers, 'Content-Range': contentRange(size, range) } });
+}
+
+/**
  * HEAD is GET without the body. No Content-Length is set by hand: Cloudflare's edge gzips JSON
  * for clients that accept it, and GET then goes out chunked without one, so a hand-set length
  * would announce a size GET never sends (RFC 9110 8.6). workerd frames the answer.
  */
 async function toResponse(request: Request, reply: Reply<Response>): Promise<Response> {
   const init = { status: reply.status, headers: reply.headers };
+  if ('file' in reply) {
+    const ranged = await rangeAnswer(request, reply.file, reply.headers);
+    if (ranged !== undefined) return ranged;
+  }
   if (request.method !== 'HEAD')
     return new Response('file' in reply ? reply.file.body.body : streamOf(reply.body), init);
   if ('file' in reply) await reply.file.discard?.();

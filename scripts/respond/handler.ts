@@ -81,6 +81,8 @@ export interface OpenedFile<Body> {
   text(): Promise<string>;
   /** Its bytes, where the store reads them without decoding them (else text()'s, encoded). */
   bytes?(): Promise<Uint8Array>;
+  /** Its length in bytes, where the store knows it without reading it: what a Range is read against. */
+  size?: number;
   /** Frees a body that is not going to be sent (a 304). */
   discard?(): Promise<void>;
   body: Body;

@@ -10,8 +10,8 @@
 // (`/_files/event/ordering=-id.json` → `/event/ordering=-id.json`), a path no function claims.
 // The error and OPTIONS bodies the handler has built in.
 //
-// Netlify's CDN keeps a function's answer only when it says so: every GET answer but a 5xx says
-// so until the next deploy, which invalidates it (the static files are kept the same way), so a
+// Netlify's CDN keeps a function's answer only when it says so: every GET answer but a 5xx and
+// an answer to a Range says so until the next deploy, which invalidates it (the static files are kept the same way), so a
 // list is asked of the function about once per URL and deploy, not once per request.
 
 import type { HeaderRule } from '../contract/headers.ts';
@@ -50,8 +50,11 @@ export function createNetlifyFunction(
   const env: Env = { ASSETS: siteAssets(filesPrefix, fetchSite) };
   return async (request: Request): Promise<Response> => {
     const response = await worker.fetch(request, env);
-    // A rule of the user's `_headers` that speaks to the CDN itself wins.
-    if (response.status < 500 && !CDN_CACHE_HEADERS.some((name) => response.headers.has(name))) {
+    // A rule of the user's `_headers` that speaks to the CDN itself wins. An answer to a Range
+    // (206, 416) is not kept: the cache key (the URL and Vary) does not hold the Range, so a
+    // slice kept would answer the next request for the whole list.
+    const ranged = response.status === 206 || response.status === 416;
+    if (response.status < 500 && !ranged && !CDN_CACHE_HEADERS.some((name) => response.headers.has(name))) {
       response.headers.set('Netlify-CDN-Cache-Control', CDN_CACHE_CONTROL);
     }
     return response;

@@ -27,6 +27,7 @@ import {
   logFailure,
   type Reply,
 } from './handler.ts';
+import { contentRange, readRange } from './ranges.ts';
 
 /** A problem that stops the server from starting, said in one line (no output, a bad `_headers`). */
 export class ServeError extends UserFacingError {}
@@ -219,22 +220,6 @@ function drained(res: http.ServerResponse): Promise<boolean> {
   });
 }
 
-/**
- * What to do with a request's Range (RFC 9110 14.2): `send` one satisfiable byte range, answer
- * 416 to one that is not, `ignore` (a whole 200) anything else: another method than GET, another
- * unit, a range the grammar does not allow, several ranges (which a server may ignore).
- */
-function rangeOf(req: http.IncomingMessage, size: number): 'none' | 'send' | 'unsatisfiable' | 'ignore' {
-  const range = req.headers.range;
-  if (range === undefined) return 'none';
-  if (req.method !== 'GET') return 'ignore';
-  const spec = /^bytes=[ \t]*(\d*)-(\d*)[ \t]*$/i.exec(range);
-  if (!spec || (spec[1] === '' && spec[2] === '')) return 'ignore';
-  if (spec[1] === '') return Number(spec[2]) > 0 && size > 0 ? 'send' : 'unsatisfiable';
-  if (spec[2] !== '' && Number(spec[2]) < Number(spec[1])) return 'ignore';
-  return Number(spec[1]) < size ? 'send' : 'unsatisfiable';
-}
-
 /** `headers` with Accept-Encoding added to Vary: the answer was chosen by it. */
 function varyingWithEncoding(headers: Record<string, string>): Record<string, string> {
   const name = Object.keys(headers).find((key) => key.toLowerCase() === 'vary');
@@ -318,20 +303,53 @@ export function createApiServer(root: string, resources: readonly Routed[]): htt
   return server;
 }
 
+/** A request's line and header fields, as far as the bytes Node's parser refused hold them. */
+interface RefusedHead {
+  method: string;
+  /** The request-target as sent, raw bytes above 0x7F included (one char per byte). */
+  target: string;
+  fields: [name: string, value: string][];
+}
+
+function readHead(packet: Buffer | undefined): RefusedHead | undefined {
+  const head = packet?.toString('latin1') ?? '';
+  const line = /^([\x21-\xff]+) ([\x21-\xff]+) HTTP\/1\.[01]\r?\n/.exec(head);
+  if (!line) return undefined;
+  const end = head.search(/\r?\n\r?\n/);
+  const fields = head
+    .slice(line[0].length, end === -1 ? undefined : end)
+    .split(/\r?\n/)
+    .flatMap((text): [string, string][] => {
+      const colon = text.indexOf(':');
+      return colon > 0 ? [[text.slice(0, colon), text.slice(colon + 1).replace(/^[ \t]+/, '')]] : [];
+    });
+  return { method: line[1] as string, target: line[2] as string, fields };
+}
+
+/**
+ * Whether Node's parser would refuse this head as too large (431) had it read the method: it
+ * counts the request-target and each field's name and value (without the white space before
+ * the value) against its limit. An unknown method is refused before the fields are read, so
+ * its head is measured here, that such a request gets the 431 a GET with the same fields gets.
+ */
+function overLimit(head: RefusedHead): boolean {
+  const counted = head.fields.reduce((sum, [name, value]) => sum + name.length + value.length, head.target.length);
+  return counted >= http.maxHeaderSize;
+}
+
 /**
  * A request Node's HTTP parser refuses (clientError) whose request line is still one the
  * contract covers: a method llhttp does not know (`FOO`, `get`: methods are case-sensitive tokens) or raw bytes above
  * 0x7F in the url, sent as their percent-escapes. Undefined for anything else.
  */
-function refusedRequest(error: Error & { code?: string; rawPacket?: Buffer }): ApiRequest | undefined {
-  if (error.code !== 'HPE_INVALID_METHOD' && error.code !== 'HPE_INVALID_URL') return undefined;
-  const head = error.rawPacket?.toString('latin1') ?? '';
-  const line = /^([!#$%&'*+.^_`|~0-9A-Za-z-]+) ([\x21-\xff]+) HTTP\/1\.[01]\r?\n/.exec(head);
-  if (!line) return undefined;
-  const url = (line[2] as string).replace(/[\x80-\xff]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
-  const field = (name: string) => new RegExp(`\r\n${name}:[ \t]*([^\r\n]*)`, 'i').exec(head)?.[1]?.trim();
+function refusedRequest(code: string | undefined, head: RefusedHead | undefined): ApiRequest | undefined {
+  if (code !== 'HPE_INVALID_METHOD' && code !== 'HPE_INVALID_URL') return undefined;
+  if (head === undefined || !/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(head.method) || overLimit(head)) return undefined;
+  const url = head.target.replace(/[\x80-\xff]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  const field = (name: string) =>
+    head.fields.find(([given]) => given.toLowerCase() === name.toLowerCase())?.[1]?.trim();
   return {
-    method: line[1] as string,
+    method: head.method,
     url: originForm(url),
     ifNoneMatch: field('If-None-Match'),
     accept: field('Accept'),
@@ -352,6 +370,7 @@ export function createApi(
   const publicDir = path.resolve(root);
   const handlerNow = headersWatcher(publicDir, readRules(root, publicDir), withBuiltQueries(publicDir, resources));
   const etags = new EtagCache();
+  const refusedSockets = new WeakSet<Duplex>();
 
   async function write(
     req: http.IncomingMessage,
@@ -368,15 +387,15 @@ export function createApi(
       // serve-handler answers what it cannot read of a Range with 416 and the whole file, and two
       // ranges with the first: the Range is read here, as RFC 9110 14.2 says, and only a valid
       // single range of a GET reaches it.
-      const range = rangeOf(req, stats.size);
+      const range = readRange(req.method ?? 'GET', req.headers.range, stats.size).kind;
       if (range === 'ignore') delete req.headers.range;
       if (range === 'unsatisfiable') {
         await handle.close();
-        const contentRange = { 'Content-Range': `bytes */${stats.size}`, 'Content-Length': '0' };
+        const unsatisfiable = { 'Content-Range': contentRange(stats.size), 'Content-Length': '0' };
         res.writeHead(416, {
           ...headers,
           ...Object.fromEntries(encoded.map((h) => [h.key, h.value])),
-          ...contentRange,
+          ...unsatisfiable,
         });
         res.end();
         return;
@@ -442,28 +461,34 @@ export function createApi(
    * line is one it covers, else 400 Malformed request (DRF's ParseError) with the same headers.
    */
   async function refused(error: Error & { code?: string; rawPacket?: Buffer }, socket: Duplex): Promise<void> {
+    // The parser stays in its error and refuses each later packet of the socket again: the
+    // first refusal is the one answered.
+    if (refusedSockets.has(socket)) return;
+    refusedSockets.add(socket);
     if (error.code === 'ECONNRESET' || !socket.writable) {
       socket.destroy();
       return;
     }
     const handler = await handlerNow();
-    const request = refusedRequest(error);
+    const head = readHead(error.rawPacket);
+    const request = refusedRequest(error.code, head);
+    const tooLarge = error.code === 'HPE_HEADER_OVERFLOW' || (head !== undefined && overLimit(head));
     const reply = request
       ? await handler.answer(
           request,
           folderStore(publicDir, etags, undefined, () => {}),
         )
-      : {
-          status: error.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400,
-          headers: handler.failure('/').headers,
-          body: MALFORMED_BODY,
-        };
+      : { status: tooLarge ? 431 : 400, headers: handler.failure('/').headers, body: MALFORMED_BODY };
+    // The head of a long request may come in several packets, the request line not in the one
+    // refused: a refusal of a request whose method is unknown has no body, which frames an
+    // answer to HEAD too.
     const body = bodyBytes('file' in reply ? await reply.file.text() : (reply.body ?? ''));
-    const bytes = request?.method === 'HEAD' || reply.status === 304 ? Buffer.alloc(0) : body;
+    const bytes = head === undefined || head.method === 'HEAD' || reply.status === 304 ? Buffer.alloc(0) : body;
+    const length = head === undefined ? 0 : body.length;
     const lines = [
       `HTTP/1.1 ${reply.status} ${http.STATUS_CODES[reply.status] ?? ''}`,
       ...Object.entries(reply.headers).map(([name, value]) => `${name}: ${value}`),
-      ...(reply.status === 304 ? [] : [`Content-Length: ${Buffer.byteLength(body)}`]),
+      ...(reply.status === 304 ? [] : [`Content-Length: ${length}`]),
       'Connection: close',
     ];
     socket.end(Buffer.concat([Buffer.from(`${lines.join('\r\n')}\r\n\r\n`, 'latin1'), bytes]));

@@ -9,7 +9,7 @@
 import { METHODS } from 'node:http';
 import { TRAVERSALS, UNKNOWN_PATHS } from './lib/contract.ts';
 import { decodedBody, headerProblems, judge } from './lib/fuzz-oracle.ts';
-import type { Answer } from './lib/http.ts';
+import { Answer } from './lib/http.ts';
 import type { RawRequest } from './lib/raw-http.ts';
 
 /** Rule ids, grouped by the prefix before the dot. docs/targets.md is a table of target × rule. */
@@ -120,8 +120,10 @@ const REASONS = {
     '501 "Unrecognized request method" before any worker code runs',
   'workerd-edge-encoding':
     "miniflare's entry worker, standing for Cloudflare's edge, compresses every answer for a client that accepts gzip " +
-    "or br, the contract's own OPTIONS and error bodies too, without naming Accept-Encoding in Vary, and answers " +
-    'Accept-Encoding: identity;q=0 with its own 415',
+    "or br, the contract's own OPTIONS and error bodies too, without naming Accept-Encoding in Vary, and a 206 slice " +
+    '(whose Content-Range then counts bytes the body does not hold), where the edge compresses only a 200, 403 or 404 ' +
+    "(Cloudflare's content compression docs); and it answers an Accept-Encoding that refuses identity (identity;q=0, " +
+    '*;q=0) without preferring gzip or br with its own 415',
   'workerd-dot-segments':
     'workerd hands the worker a URL whose dot segments are already resolved (/event/. is /event/, /x/../company/ is ' +
     "/company/), so the worker's own reading of the raw path cannot see them: the list instead of 404 Not found. " +
@@ -508,11 +510,26 @@ const UNKNOWN_METHOD: FuzzDifference = {
   reason: 'workerd-unknown-method',
   when: (found) => statusOf(found) === 501 && !['POST', 'PUT', 'PATCH', 'DELETE'].includes(found.request.method),
 };
+/** Whether an Accept-Encoding refuses the identity coding: `identity;q=0`, or `*;q=0` (RFC 9110 12.5.3). */
+const refusesIdentity = (acceptEncoding: string | undefined) =>
+  (acceptEncoding ?? '').split(',').some((item) => /^\s*(identity|\*)\s*;\s*q=0(\.0*)?\s*$/i.test(item));
+/** A compressed 206 whose body, decoded, is the contract's slice: the edge's compression of the worker's answer. */
+function compressedSlice(found: FuzzCase): boolean {
+  const { answer } = found;
+  if (typeof answer === 'string' || answer.status !== 206 || answer.header('content-encoding') === undefined)
+    return false;
+  const body = decodedBody(answer);
+  if (body === null) return false;
+  const headers = answer.headers.filter(([name]) => name !== 'content-encoding');
+  const plain = new Answer(answer.method, answer.url, answer.status, headers, body);
+  return judge(found.request, plain, found.publicDir).length === 0;
+}
 const EDGE_ENCODING: FuzzDifference = {
   reason: 'workerd-edge-encoding',
   when: (found) =>
-    (statusOf(found) === 415 && /identity;q=0/.test(headerOf(found, 'Accept-Encoding') ?? '')) ||
-    found.problems.every((text) => /^Content-Encoding /.test(text)),
+    (statusOf(found) === 415 && refusesIdentity(headerOf(found, 'Accept-Encoding'))) ||
+    compressedSlice(found) ||
+    (statusOf(found) !== 206 && found.problems.every((text) => /^Content-Encoding /.test(text))),
 };
 const DOT_SEGMENTS: FuzzDifference = {
   reason: 'workerd-dot-segments',

@@ -129,6 +129,17 @@ describe('npm start with filters, search and ordering on', () => {
   it('orders by id alone when asked, though id is the tie-break of every order', async () => {
     const expected = [...companies].sort((a, b) => a.id - b.id);
     expect(await (await get('/company/?ordering=id,name')).text()).toBe(drfJson(expected));
+    expect(await (await get('/company/?ordering=%1Fid')).text()).toBe(drfJson(expected));
+  });
+
+  it("strips an ordering term of Python's white space, which is not JavaScript's", async () => {
+    const byCity = [...companies].sort((a, b) => byCodePoints(b.city, a.city) || a.id - b.id);
+    expect(await (await get('/company/?ordering=%1C-city%C2%85')).text()).toBe(drfJson(byCity));
+    expect(await (await get('/company/?ordering=%EF%BB%BF-city')).text()).toBe(drfJson(companies));
+    const events = (await (await get('/event/')).json()) as { id: number; end_date: string }[];
+    const byEnd = [...events].sort((a, b) => byCodePoints(a.end_date, b.end_date) || a.id - b.id);
+    expect(await (await get('/event/?ordering=%1Cend_date')).text()).toBe(drfJson(byEnd));
+    expect(await (await get('/event/?ordering=%EF%BB%BF-end_date')).text()).toBe(drfJson(events));
   });
 
   it("answers a value a filter cannot read with django-filter's 400 body, every field named", async () => {

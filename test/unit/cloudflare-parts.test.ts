@@ -291,6 +291,25 @@ describe('the worker sends a file in parts', () => {
     expect(body).not.toBe(eventList);
   });
 
+  it('answers a single range from the parts it spans, against the manifest’s length, and fetches none after it', async () => {
+    const log: string[] = [];
+    const env = { ASSETS: recordingAssets(files, log) };
+    const bytes = Buffer.from(company, 'utf8');
+    // Across the first boundary (300,000): the end of part 1 and the start of part 2.
+    const ranged = new Request(`${ORIGIN}/company/`, { headers: { Range: 'bytes=299990-300009' } });
+    const answer = await worker.fetch(ranged, env);
+    expect([answer.status, answer.headers.get('Content-Range')]).toEqual([206, `bytes 299990-300009/${bytes.length}`]);
+    expect(Buffer.from(await answer.arrayBuffer())).toEqual(bytes.subarray(299_990, 300_010));
+    expect(log.some((line) => line.endsWith(partFile('company/index.json', 3)))).toBe(false);
+    const past = new Request(`${ORIGIN}/company/`, { headers: { Range: `bytes=${bytes.length}-` } });
+    const refused = await worker.fetch(past, env);
+    expect([refused.status, refused.headers.get('Content-Range'), await refused.text()]).toEqual([
+      416,
+      `bytes */${bytes.length}`,
+      '',
+    ]);
+  });
+
   it('answers 404 for a file the build has neither whole nor in parts (a page beyond the last)', async () => {
     const answer = await worker.fetch(new Request(`${ORIGIN}/virtualbooth-texture/?page=99`), {
       ASSETS: recordingAssets(files, []),

@@ -20,7 +20,7 @@ import { API } from '../fixtures/sample.ts';
 
 const ORIGIN = 'https://api.example.com';
 
-/** Cloudflare's asset worker, reduced to what the worker relies on: exact names, GET, ETag. */
+/** Cloudflare's asset worker, reduced to what the worker relies on: exact names, GET, ETag (no length, no Range). */
 function assetsOf(dir: string): Env['ASSETS'] {
   return {
     async fetch(input) {
@@ -41,6 +41,7 @@ const HEADER_NAMES = [
   'x-content-type-options',
   'referrer-policy',
   'location',
+  'content-range',
 ];
 
 let parent: string;
@@ -74,10 +75,10 @@ afterAll(async () => {
   await rm(parent, { recursive: true, force: true });
 });
 
-async function both(method: string, target: string) {
-  const viaWorker = await worker.fetch(new Request(`${ORIGIN}${target}`, { method }), env);
+async function both(method: string, target: string, sent: Record<string, string> = {}) {
+  const viaWorker = await worker.fetch(new Request(`${ORIGIN}${target}`, { method, headers: sent }), env);
   // fetch asks for gzip and br by default; the worker leaves compression to Cloudflare's edge.
-  const headers = { 'Accept-Encoding': 'identity' };
+  const headers = { ...sent, 'Accept-Encoding': 'identity' };
   const viaLocal = await fetch(`${local}${target}`, { method, headers, redirect: 'manual' });
   const pick = async (response: Response) => ({
     status: response.status,
@@ -113,6 +114,42 @@ describe('the worker answers as the local server', () => {
   it.each(requests)('%s %s', async (method, target) => {
     const answers = await both(method, target);
     expect(answers.worker).toEqual(answers.local);
+  });
+});
+
+describe('a Range, as the local server reads it', () => {
+  it.each([
+    ['GET', '/event/', 'bytes=0-9'],
+    ['GET', '/event/', 'bytes=10-'],
+    ['GET', '/event/', 'bytes=-7'],
+    ['GET', '/event/?ordering=-start_date', 'bytes=5-20'],
+    ['GET', '/virtualbooth-texture/?page=2', 'bytes=0-99999999'],
+    ['GET', '/event/', 'bytes=99999999-'],
+    ['GET', '/event/', 'bytes=0-1,5-6'],
+    ['GET', '/event/', 'bytes=5-2'],
+    ['GET', '/event/', 'items=0-1'],
+    ['HEAD', '/event/', 'bytes=0-9'],
+    ['GET', '/nope/', 'bytes=0-9'],
+    ['GET', '/event/?ordering=-start_date,name', 'bytes=0-9'],
+  ])('%s %s Range: %s', async (method, target, range) => {
+    const answers = await both(method, target, { Range: range });
+    expect(answers.worker).toEqual(answers.local);
+  });
+
+  it('answers a single range with 206 and the slice, one past the end with 416', async () => {
+    const whole = Buffer.from(await (await worker.fetch(new Request(`${ORIGIN}/event/`), env)).arrayBuffer());
+    const sliced = await worker.fetch(new Request(`${ORIGIN}/event/`, { headers: { Range: 'bytes=3-12' } }), env);
+    expect([sliced.status, sliced.headers.get('Content-Range'), Buffer.from(await sliced.arrayBuffer())]).toEqual([
+      206,
+      `bytes 3-12/${whole.length}`,
+      whole.subarray(3, 13),
+    ]);
+    const past = await worker.fetch(new Request(`${ORIGIN}/event/`, { headers: { Range: 'bytes=999999-' } }), env);
+    expect([past.status, past.headers.get('Content-Range'), await past.text()]).toEqual([
+      416,
+      `bytes */${whole.length}`,
+      '',
+    ]);
   });
 });
 

@@ -1,7 +1,8 @@
-// The request fuzzer's documented differences of cloudflare-pages-static (FUZZ_DIFFERENCES in
-// test/e2e/expectations.ts): an answer counts under a reason only when it is exactly what the
-// contract says for the request as Pages reads it, judged by the fuzzer's own oracle against the
-// build output in public/. Anything else, a wrong file under 200 above all, stays undocumented.
+// The request fuzzer's documented differences (FUZZ_DIFFERENCES in test/e2e/expectations.ts) of
+// cloudflare-pages-static and of the workers' runtime: an answer counts under a reason only when
+// it is exactly what the contract says for the request as the target reads it, judged by the
+// fuzzer's own oracle against the build output in public/. Anything else, a wrong file under 200
+// above all, stays undocumented.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -129,5 +130,34 @@ describe('several ranges: ignored, as contract section 2 says', () => {
     );
     for (const target of ['nginx', 'caddy', 'apache'])
       expect(verdict(target, request('GET', '/company/', several), multipart), target).toBeUndefined();
+  });
+});
+
+describe("cloudflare-workers: the edge's encoding, as miniflare stands for it (workerd-edge-encoding)", () => {
+  const workers = (sent: RawRequest, got: Answer | string) => verdict('cloudflare-workers', sent, got);
+  const refused = answer(415, 'Unsupported Media Type', [['content-type', 'text/plain;charset=UTF-8']]);
+
+  it('counts its 415 to an Accept-Encoding that refuses identity, by name or by *', () => {
+    for (const refusing of ['identity;q=0', '*;q=0', 'identity; q=0.0', 'deflate, *;q=0'])
+      expect(workers(request('GET', '/event/', [['Accept-Encoding', refusing]]), refused), refusing).toBe(
+        'workerd-edge-encoding',
+      );
+    expect(workers(request('GET', '/event/', [['Accept-Encoding', 'gzip;q=0']]), refused)).toBeUndefined();
+  });
+
+  it("counts a gzipped 206 whose body is the contract's slice, and no other", () => {
+    const whole = file('event/index.json');
+    const sent = request('GET', '/event/', [
+      ['Range', 'bytes=3-12'],
+      ['Accept-Encoding', 'gzip'],
+    ]);
+    const sliced = (bytes: Buffer) =>
+      answer(206, gzipSync(bytes), [
+        ...HEADERS,
+        ['content-encoding', 'gzip'],
+        ['content-range', `bytes 3-12/${whole.length}`],
+      ] as Array<[string, string]>);
+    expect(workers(sent, sliced(whole.subarray(3, 13)))).toBe('workerd-edge-encoding');
+    expect(workers(sent, sliced(whole.subarray(4, 14)))).toBeUndefined();
   });
 });

@@ -259,6 +259,22 @@ describe('the function', () => {
   });
 });
 
+describe('a Range', () => {
+  it("is answered by the worker's reading, and its 206 and 416 are kept out of Netlify's CDN", async () => {
+    const whole = await readFile(path.join(dir, 'event/index.json'));
+    const ask = (range: string) => handler()(new Request(`${ORIGIN}/event/`, { headers: { Range: range } }));
+    const sliced = await ask('bytes=0-9');
+    expect([sliced.status, sliced.headers.get('content-range')]).toEqual([206, `bytes 0-9/${whole.length}`]);
+    expect(Buffer.from(await sliced.arrayBuffer())).toEqual(whole.subarray(0, 10));
+    expect(sliced.headers.has('netlify-cdn-cache-control')).toBe(false);
+    const past = await ask(`bytes=${whole.length}-`);
+    expect([past.status, past.headers.has('netlify-cdn-cache-control')]).toEqual([416, false]);
+    // A Range it ignores gets the whole list, which is kept as any.
+    const ignored = await ask('bytes=0-1,4-5');
+    expect([ignored.status, ignored.headers.get('netlify-cdn-cache-control')]).toEqual([200, CDN_CACHE_CONTROL]);
+  });
+});
+
 describe('the deploy', () => {
   it("the workflow lays out the deployed folder as the target's README says", async () => {
     const readme = (

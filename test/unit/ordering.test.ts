@@ -26,6 +26,11 @@ describe('parseOrdering', () => {
     ['name,-end_date,slug', [asc('name'), desc('end_date'), asc('slug')]],
     [' name , -slug ', [asc('name'), desc('slug')]],
     ['\tname', [asc('name')]],
+    // str.strip()'s white space, not trim()'s: U+001C..U+001F and U+0085 are, U+FEFF is not.
+    ['\x1cend_date', [asc('end_date')]],
+    ['\x1f-name\x85', [desc('name')]],
+    ['\ufeff-name', []],
+    ['name\ufeff,-slug', [desc('slug')]],
     ['colour', []],
     ['colour,name', [asc('name')]],
     ['name,colour,-slug', [asc('name'), desc('slug')]],

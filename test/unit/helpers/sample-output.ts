@@ -11,10 +11,17 @@ import { schemaFiles } from '../../../scripts/builder/documents/openapi.ts';
 import { DEFAULTS } from '../../../scripts/cli/settings.ts';
 import { API, SAMPLE_DATA, SAMPLE_HEADERS } from '../../fixtures/sample.ts';
 
-/** The output folder of the sample's build; removed when the test file ends. */
-export async function builtSample(): Promise<string> {
-  const dir = await mkdtemp(path.join(tmpdir(), 'sample-output-'));
-  afterAll(() => rm(dir, { recursive: true, force: true }));
+/**
+ * The output folder of the sample's build, in `parent` (a temp folder the caller removes), or in
+ * one of its own removed when the test file ends (called outside a test).
+ */
+export async function builtSample(parent?: string): Promise<string> {
+  let dir = parent;
+  if (dir === undefined) {
+    const made = await mkdtemp(path.join(tmpdir(), 'sample-output-'));
+    afterAll(() => rm(made, { recursive: true, force: true }));
+    dir = made;
+  }
   const outDir = path.join(dir, 'public');
   await build({
     resources: API,
