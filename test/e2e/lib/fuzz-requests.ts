@@ -1,15 +1,15 @@
 // The requests of the differential fuzzer (test/e2e/fuzz.spec.ts): what an attacker and a
-// careless client send. Every method, the four paths and their neighbours (no slash, dot
+// careless client send. Every method, the declared lists' paths and their neighbours (no slash, dot
 // segments, percent-escapes valid and malformed, raw non-ASCII bytes, long paths), queries with
 // encoded, repeated and unknown keys, and the headers that change an answer: Range,
 // If-None-Match, If-Modified-Since, Accept-Encoding with q-values, Accept. Seeded with
 // fast-check, so a seed names the same requests on every machine.
 
 import fc from 'fast-check';
+import { API } from '../../fixtures/sample.ts';
 import type { RawRequest } from './raw-http.ts';
 
-const LISTS = ['/company/', '/virtualfair/', '/event/', '/virtualbooth-texture/'];
-const list = fc.constantFrom(...LISTS);
+const list = fc.constantFrom(...API.map((resource) => resource.path));
 
 const method = fc.oneof(
   { weight: 12, arbitrary: fc.constant('GET') },
