@@ -17,6 +17,7 @@ import { RefusedInput } from '../../scripts/shared/errors.ts';
 import { OutputError } from '../../scripts/shared/write.ts';
 import { LimitsError } from '../../scripts/targets/limits.ts';
 import { cleanEnv, GOOD_DATA, hasStackTrace, outputArgs, ROOT, runCommand, startCommand } from '../unit/helpers/cli.ts';
+import { builtSample } from '../unit/helpers/sample-output.ts';
 import { tempDirs } from '../unit/helpers/tree.ts';
 
 const tempDir = tempDirs('cli-errors-');
@@ -153,7 +154,7 @@ describe('npm run serve and npm start', () => {
   });
 
   it('serve: the port is in use (EADDRINUSE)', async () => {
-    const result = await runCommand('serve', ['--out', path.join(ROOT, 'public'), '--port', String(busyPort)]);
+    const result = await runCommand('serve', ['--out', await builtSample(await tempDir()), '--port', String(busyPort)]);
     expect(oneLine(result)).toBe(
       `cannot listen on 127.0.0.1 port ${busyPort}: it is in use; stop the other server or choose another --port`,
     );
@@ -162,7 +163,7 @@ describe('npm run serve and npm start', () => {
   it('serve: an address this machine does not have (EADDRNOTAVAIL)', async () => {
     const result = await runCommand('serve', [
       '--out',
-      path.join(ROOT, 'public'),
+      await builtSample(await tempDir()),
       '--host',
       '192.0.2.1',
       '--port',
@@ -293,7 +294,7 @@ describe('every command through the one mapping of an error (cli/fail.ts)', () =
     await mkdir(path.join(repo, 'data', 'company'), { recursive: true });
     await writeFile(path.join(repo, 'data', 'company', 'broken.json'), '[{"id": 1}');
     await writeFile(path.join(repo, '_headers'), '/*\n  Content-Type: application/json\n');
-    const result = await runCommand('diff', [path.join(ROOT, 'public'), '--repo', repo]);
+    const result = await runCommand('diff', [await builtSample(await tempDir()), '--repo', repo]);
     expect(result.code, result.stderr).toBe(2);
     expect(result.stdout).toBe('');
     expect(result.stderr).toContain(`${path.join('data', 'company', 'broken.json')}`);

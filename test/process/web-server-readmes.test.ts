@@ -1,22 +1,25 @@
 // The command each web server's README gives for this machine, run as written by an unprivileged
-// user (nobody, when the tests run as root) on a copy of what a fresh clone holds: the committed
-// public/ and targets/<server>/, only the example's port 8080 swapped for a free one. It serves
+// user (nobody, when the tests run as root) on what a fresh clone of a project holds: the sample
+// built into public/ and targets/<server>/ (no precompressed sibling, which git does not keep),
+// only the example's port 8080 swapped for a free one. It serves
 // the API with no other edit, writes nothing to the HOME and XDG folders it was given (all of
 // them in the test's folder), and Caddy's default address is plain HTTP: no certificate, no
 // change to the machine's trust store.
 
 import { existsSync } from 'node:fs';
-import { cp, mkdir, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { build } from '../../scripts/builder/build.ts';
+import { DEFAULTS } from '../../scripts/cli/settings.ts';
 import { LOCAL_PORT } from '../../scripts/targets/web-servers/local-run.ts';
 import { Answer } from '../e2e/lib/http.ts';
 import { sendRaw } from '../e2e/lib/raw-http.ts';
 import { freePort, type Spawned, waitForPort } from '../e2e/targets/process.ts';
 import { type LocalServer, startFromReadme } from '../e2e/targets/readme-command.ts';
+import { API, SAMPLE_DATA, SAMPLE_HEADERS } from '../fixtures/sample.ts';
 import { findProgram } from '../installed.ts';
-import { ROOT } from '../unit/helpers/cli.ts';
 import { installedWebServers } from '../unit/helpers/web-servers.ts';
 
 /** How each README names its program, and the file and text that hold the example's address. */
@@ -45,7 +48,18 @@ describe.each(installed)("%s: the README's command for this machine", (server) =
   beforeAll(async () => {
     dir = await mkdtemp(path.join(os.tmpdir(), `readme-${server}-`));
     const publicDir = path.join(dir, 'public');
-    await cp(path.join(ROOT, 'public'), publicDir, { recursive: true });
+    const targetsDir = path.join(dir, 'targets');
+    await build({
+      resources: API,
+      dataDir: SAMPLE_DATA,
+      headersPath: SAMPLE_HEADERS,
+      baseUrl: DEFAULTS.baseUrl,
+      pageSize: DEFAULTS.pageSize,
+      outDir: publicDir,
+      targetsDir,
+      targets: [server],
+      precompress: false,
+    });
     workDir = path.join(dir, 'clone');
     await mkdir(workDir);
     const port = await freePort();
@@ -54,7 +68,7 @@ describe.each(installed)("%s: the README's command for this machine", (server) =
     child = await startFromReadme({
       server,
       publicDir,
-      targetsDir: path.join(ROOT, 'targets'),
+      targetsDir,
       workDir,
       program: { named, found: named.replace(/^\S*?(?=\s|$)/, findProgram(names) as string) },
       edits: [{ file, from: address, to: served }],
@@ -71,7 +85,7 @@ describe.each(installed)("%s: the README's command for this machine", (server) =
     const answer = await sendRaw(origin, { method: 'GET', target: '/company/', headers: [] });
     expect(answer, child.output()).toBeInstanceOf(Answer);
     expect((answer as Answer).status, child.output()).toBe(200);
-    const built = await readFile(path.join(ROOT, 'public/company/index.json'));
+    const built = await readFile(path.join(dir, 'public/company/index.json'));
     expect((answer as Answer).body.equals(built)).toBe(true);
   });
 
