@@ -2,24 +2,12 @@
 // from: store.test.ts.
 
 import { describe, expect, it } from 'vitest';
-import { linkQuery, type QuerySettings, readListQuery } from '../../scripts/contract/query.ts';
+import { linkQuery } from '../../scripts/contract/query.ts';
 import { resolve } from '../../scripts/contract/routes.ts';
-import { searchField } from '../../scripts/contract/search.ts';
 import { API } from '../fixtures/sample.ts';
+import { LIST, read } from './helpers/company-query.ts';
 
-const SETTINGS: QuerySettings = {
-  filters: [
-    { field: 'city', kind: 'text' },
-    { field: 'id', kind: 'integer' },
-  ],
-  search: [searchField('name'), searchField('^city')],
-  ordering: ['id', 'name'],
-  prerendered: [],
-};
-const LIST = { name: 'company', orderingFields: [], paginated: false, query: SETTINGS };
 const PAGED = { ...LIST, name: 'texture', paginated: true };
-
-const read = (list: typeof LIST, search: string) => readListQuery(list, new Map(new URLSearchParams(search)), search);
 
 describe('a list request', () => {
   it('is answered from the files when it filters, searches and orders nothing', () => {

@@ -6,27 +6,13 @@ import { describe, expect, it } from 'vitest';
 import { filterMatcher } from '../../scripts/contract/filters.ts';
 import { encodePlain } from '../../scripts/contract/json.ts';
 import { sortRecords } from '../../scripts/contract/ordering.ts';
-import { type QuerySettings, readListQuery } from '../../scripts/contract/query.ts';
-import { searchField } from '../../scripts/contract/search.ts';
 import { bodyBytes } from '../../scripts/respond/handler.ts';
 import { partText, recordStarts, recordsColumnFile, recordsPartFile } from '../../scripts/store/format.ts';
 import { selectedPositions } from '../../scripts/store/positions.ts';
 import { type BuildFiles, select } from '../../scripts/store/select.ts';
 import { columnFiles, writeRecords } from '../../scripts/store/writer.ts';
+import { LIST, read, SETTINGS } from './helpers/company-query.ts';
 import { searchMatcher } from './helpers/record-match.ts';
-
-const SETTINGS: QuerySettings = {
-  filters: [
-    { field: 'city', kind: 'text' },
-    { field: 'id', kind: 'integer' },
-  ],
-  search: [searchField('name'), searchField('^city')],
-  ordering: ['id', 'name'],
-  prerendered: [],
-};
-const LIST = { name: 'company', path: '/company/', orderingFields: [], paginated: false, query: SETTINGS };
-
-const read = (list: typeof LIST, search: string) => readListQuery(list, new Map(new URLSearchParams(search)), search);
 
 describe("a list's parts", () => {
   it('give back the bytes of each text written, whatever it holds', () => {
