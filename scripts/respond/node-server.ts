@@ -12,11 +12,11 @@ import type { Duplex } from 'node:stream';
 import serveHandler from 'serve-handler';
 import { MALFORMED_BODY } from '../contract/bodies.ts';
 import { type HeaderRule, parseHeadersFile } from '../contract/headers.ts';
-import { type RecordsManifest, recordsManifestFile } from '../contract/query.ts';
 import type { Routed } from '../contract/routes.ts';
 import { ENCODINGS, type Encoding, siblingOfFile } from '../shared/compress.ts';
 import { UserFacingError } from '../shared/errors.ts';
 import { listLeftovers, newestComplete } from '../shared/swap.ts';
+import { type RecordsManifest, recordsManifestFile } from '../store/format.ts';
 import { chooseEncoding } from './encodings.ts';
 import {
   type ApiRequest,

@@ -134,6 +134,8 @@ describe('the layer checker itself', () => {
       'scripts/targets/vercel/vercel.ts':
         "import { r } from '../netlify/redirects.ts';\nimport { q } from '../query.ts';",
       'scripts/targets/index.ts': "const f = new URL('../cli/run.ts', import.meta.url);",
+      'scripts/store/select.ts':
+        "import type { FileStore } from '../respond/handler.ts';\nimport { q } from '../contract/query.ts';",
       'scripts/cli/settings.ts':
         "import { a } from '../../test/bench/report.ts';\nimport { b } from '../targets/index.ts';",
       'scripts/cli/other.ts': "import { t } from '../../test/unit/helpers/tree.ts';",
@@ -143,18 +145,19 @@ describe('the layer checker itself', () => {
       'test/unit/x.test.ts': "import { f } from '../../scripts/cli/settings.ts';",
     });
     expect(layerViolations(graph)).toEqual([
-      'scripts/bench/main.ts → (itself: not in a layer folder; expected scripts/{shared,contract,respond,targets,builder,review,migrate,cli}/)',
+      'scripts/bench/main.ts → (itself: not in a layer folder; expected scripts/{shared,contract,store,respond,targets,builder,review,migrate,cli}/)',
       'scripts/builder/documents/openapi.ts:2 → ../preview/live.ts (builder/documents/ may not import builder/preview/; it may import pipeline/)',
       'scripts/builder/loose.ts → (itself: in no room of builder/; expected one of pipeline/, documents/, build.ts, preview/)',
-      'scripts/builder/pipeline/load.ts:2 → ../../review/index.ts (builder may not import review; it may import shared, contract, targets)',
+      'scripts/builder/pipeline/load.ts:2 → ../../review/index.ts (builder may not import review; it may import shared, contract, store, targets)',
       'scripts/builder/pipeline/render.ts:1 → ../build.ts (builder/pipeline/ may not import builder/build.ts; it may import no other room)',
       'scripts/builder/preview/live.ts:2 → ../documents/openapi.ts (builder/preview/ may not import builder/documents/; it may import pipeline/, build.ts)',
       'scripts/cli/other.ts:1 → ../../test/unit/helpers/tree.ts (scripts/ must not import test/)',
       'scripts/cli/settings.ts:1 → ../../test/bench/report.ts (scripts/ must not import test/)',
       'scripts/contract/routes.ts:1 → ../builder/pipeline/load.ts (contract may not import builder; it may import shared)',
-      'scripts/loose.ts → (itself: not in a layer folder; expected scripts/{shared,contract,respond,targets,builder,review,migrate,cli}/)',
-      'scripts/respond/handler.ts:1 → ../cli/settings.ts (respond may not import cli; it may import shared, contract)',
-      'scripts/respond/handler.ts:2 → ../builder/pipeline/load.ts (respond may not import builder; it may import shared, contract)',
+      'scripts/loose.ts → (itself: not in a layer folder; expected scripts/{shared,contract,store,respond,targets,builder,review,migrate,cli}/)',
+      'scripts/respond/handler.ts:1 → ../cli/settings.ts (respond may not import cli; it may import shared, contract, store)',
+      'scripts/respond/handler.ts:2 → ../builder/pipeline/load.ts (respond may not import builder; it may import shared, contract, store)',
+      'scripts/store/select.ts:1 → ../respond/handler.ts (store may not import respond; it may import shared, contract)',
       'scripts/targets/index.ts:1 → ../cli/run.ts (targets may not import cli; it may import shared, contract, respond)',
       'scripts/targets/vercel/vercel.ts:1 → ../netlify/redirects.ts (targets/vercel/ may not import the folder of another, targets/netlify/; share it at the top of targets/)',
     ]);

@@ -3,21 +3,14 @@
 // record longer than a block included, and each block made as it is asked for.
 
 import { describe, expect, it } from 'vitest';
-import { columnFiles, splitParts } from '../../scripts/builder/pipeline/records-parts.ts';
 import { filterMatcher } from '../../scripts/contract/filters.ts';
 import { encodePlain } from '../../scripts/contract/json.ts';
 import { sortRecords } from '../../scripts/contract/ordering.ts';
-import {
-  partText,
-  type QuerySettings,
-  type RecordsManifest,
-  readListQuery,
-  recordsManifestFile,
-  recordsPartFile,
-} from '../../scripts/contract/query.ts';
-
+import { type QuerySettings, readListQuery } from '../../scripts/contract/query.ts';
 import { searchField } from '../../scripts/contract/search.ts';
-import { bodyBytes, type ChunkedBody, createHandler, type FileStore } from '../../scripts/respond/handler.ts';
+import { bodyBytes, createHandler, type FileStore } from '../../scripts/respond/handler.ts';
+import type { ChunkedBody } from '../../scripts/store/body.ts';
+import { writeRecords } from '../../scripts/store/writer.ts';
 import { API } from '../fixtures/sample.ts';
 import { searchMatcher } from './helpers/record-match.ts';
 
@@ -52,21 +45,12 @@ function catalogue(): Company[] {
 
 /** The build's `_records/company/` for these companies, as a store the handler reads. */
 function store(companies: readonly Company[]): FileStore<never> {
-  const files = new Map<string, string>();
-  const parts = splitParts(companies.map((company) => encodePlain(company as never)));
-  for (const [index, part] of parts.entries()) files.set(recordsPartFile('company', index + 1), partText(part));
-  const columns = columnFiles('company', SETTINGS, [], companies);
-  for (const [file, text] of columns.files) files.set(file, text);
-  const manifest: RecordsManifest = {
-    count: companies.length,
-    parts: parts.length,
-    partRecords: parts.map((part) => part.length),
-    columns: columns.chunks,
-    pageSize: 10,
-    baseUrl: 'http://127.0.0.1:8000',
-    query: SETTINGS,
-  };
-  files.set(recordsManifestFile('company'), encodePlain(manifest as never));
+  const files = writeRecords(
+    { name: 'company', orderingFields: [], query: SETTINGS },
+    companies.map((company) => encodePlain(company as never)),
+    companies,
+    { pageSize: 10, baseUrl: 'http://127.0.0.1:8000' },
+  );
   const encoder = new TextEncoder();
   return {
     async open(file) {

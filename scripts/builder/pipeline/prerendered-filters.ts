@@ -1,19 +1,12 @@
 // The answers of `prerendered_filters` for the targets without code: each value a pre-rendered
 // filter's field takes in the records, and the list filtered on it (with its pages), made from
 // the records' parts by the very functions the request handler answers with
-// (contract/query.ts), so a file holds the bytes the local server sends for that request.
+// (contract/query.ts's answerPage()), so a file holds the bytes the local server sends for that request.
 
 import { UNSUPPORTED_QUERY_BODY } from '../../contract/bodies.ts';
 import { filterValueCounts, requestText } from '../../contract/filters.ts';
 import { compareStrings } from '../../contract/ordering.ts';
-import {
-  answerPage,
-  partRecords,
-  type RecordsManifest,
-  readListQuery,
-  recordsManifestFile,
-  recordsPartFile,
-} from '../../contract/query.ts';
+import { answerPage, readListQuery } from '../../contract/query.ts';
 import type { Resource } from '../../contract/resources/resource.ts';
 import {
   type FilterRoute,
@@ -24,6 +17,7 @@ import {
   routingOf,
   UNSUPPORTED_QUERY_FILE,
 } from '../../contract/routes.ts';
+import { partRecords, type RecordsManifest, recordsManifestFile, recordsPartFile } from '../../store/format.ts';
 import { type Catalogue, recordsOf } from './validate.ts';
 
 /** Each value of each pre-rendered filter, in code-point order, with how many records hold it. */
@@ -60,7 +54,7 @@ const isQueried = (resource: Routed) =>
   resource.query.filters.length + resource.query.search.length + resource.query.ordering.length > 0;
 
 /**
- * The files of `routes`, read from the records' parts in `output` (builder/pipeline/records-parts.ts),
+ * The files of `routes`, read from the records' parts in `output` (store/format.ts),
  * and the error body of the queries the targets without code have no file for, written only when a
  * list has settings: without them the output is what it was.
  */

@@ -12,12 +12,13 @@ import ts from 'typescript';
 export const LAYERS: ReadonlyMap<string, readonly string[]> = new Map([
   ['shared', []],
   ['contract', ['shared']],
-  ['respond', ['shared', 'contract']],
+  ['store', ['shared', 'contract']],
+  ['respond', ['shared', 'contract', 'store']],
   ['targets', ['shared', 'contract', 'respond']],
-  ['builder', ['shared', 'contract', 'targets']],
+  ['builder', ['shared', 'contract', 'store', 'targets']],
   ['review', ['shared', 'contract']],
-  ['migrate', ['shared', 'contract', 'builder', 'review']],
-  ['cli', ['shared', 'contract', 'respond', 'targets', 'builder', 'review', 'migrate']],
+  ['migrate', ['shared', 'contract', 'store', 'builder', 'review']],
+  ['cli', ['shared', 'contract', 'store', 'respond', 'targets', 'builder', 'review', 'migrate']],
 ]);
 
 /**

@@ -1,4 +1,4 @@
-// The reference matchers the tests hold the columns to (contract/query.ts's selectedPositions):
+// The reference matchers the tests hold the columns to (store/positions.ts's selectedPositions):
 // django-filter's exact lookups and SearchFilter's on PostgreSQL, applied to a record itself.
 // filters.test.ts and search.test.ts hold them to Django's readings.
 
