@@ -189,15 +189,23 @@ async function main(): Promise<void> {
       baseUrl,
       pageSize: 100,
     };
-    // Of every target, the build wrote those that take the catalogue and left out the others.
-    const written = (await readdir(path.join(parent, 'targets'))).sort();
+    // Of every target, the build wrote those that take the catalogue and left out the others,
+    // whose folders hold only a README saying why.
+    const folders = (await readdir(options.targetsDir)).sort();
+    const onlyReadme = await Promise.all(
+      folders.map(async (name) => (await readdir(path.join(options.targetsDir, name))).join() === 'README.md'),
+    );
+    const written = folders.filter((_, index) => !onlyReadme[index]);
+    const leftOut = folders.filter((_, index) => onlyReadme[index]);
     const taking = ['apache', 'caddy', 'cloudflare-pages', 'cloudflare-workers', 'nginx', 'vercel'];
+    const refused = ['cloudflare-pages-static', 'netlify'];
+    const asExpected = written.join() === taking.join() && leftOut.join() === refused.join();
     check(
-      written.join() === taking.join(),
-      `the build wrote targets/ for ${written.join(', ')}, not ${taking.join(', ')}`,
+      asExpected,
+      `the build wrote targets/ for ${written.join(', ')} and left out ${leftOut.join(', ')}, not ${taking.join(', ')} and ${refused.join(', ')}`,
     );
     console.log(
-      `${written.join() === taking.join() ? 'ok  ' : 'FAIL'} written: ${written.join(', ')} (vercel not run: vercel dev cannot run offline)`,
+      `${asExpected ? 'ok  ' : 'FAIL'} written: ${written.join(', ')}; left out: ${leftOut.join(', ')} (vercel not run: vercel dev cannot run offline)`,
     );
     await refusals(options, outDir);
     const { routes } = await build({ ...options, check: true });

@@ -12,21 +12,15 @@ import type { ResourceSettings } from '../contract/query.ts';
 import type { Resource } from '../contract/resources/resource.ts';
 import { FILTERS_FOLDER, type FilterRoute, planDocuments, type Route, routingOf } from '../contract/routes.ts';
 import { readCommitTimes, subfolderTimes } from '../shared/commit-times.ts';
-import { bytesOf, type FileBody, sameBody, sizeOf } from '../shared/file-body.ts';
+import { bytesOf, type FileBody, sameBody } from '../shared/file-body.ts';
 import { replaceFiles } from '../shared/replace-files.ts';
 import { SETTINGS_FILE } from '../shared/settings-keys.ts';
 import { recoverOutput } from '../shared/swap.ts';
 import { writeOutput } from '../shared/write.ts';
-import { LIMITS, TARGETS } from '../targets/index.ts';
-import { leftOutFiles } from '../targets/left-out.ts';
-import {
-  type CloudflarePlan,
-  checkLimits,
-  DEFAULT_CLOUDFLARE_PLAN,
-  formatFinding,
-  LimitsError,
-} from '../targets/limits.ts';
-import { HeadersTargetError, type Target, type TargetContext } from '../targets/target.ts';
+import { TARGETS } from '../targets/index.ts';
+import type { CloudflarePlan } from '../targets/limits.ts';
+import { askTargets, judgeTargets, selectTargets, type Verdict } from '../targets/selection.ts';
+import type { Target, TargetContext } from '../targets/target.ts';
 import { type CheckedCatalogue, readCatalogue, withPath } from './pipeline/catalogue.ts';
 import { filterFiles, filterRoutesOf } from './pipeline/prerendered-filters.ts';
 import { withQuerySettings } from './pipeline/query-fields.ts';
@@ -104,79 +98,6 @@ export function stageLogger(log: (line: string) => void): (line: string) => void
     log(`${line} (${Math.round(now - started)} ms)`);
     started = now;
   };
-}
-
-/** The paths of the lists the settings file gives filters, search or orderings. */
-function queriedLists(resources: readonly Resource[]): string[] {
-  return resources
-    .filter(({ query }) => query && query.filters.length + query.search.length + query.ordering.length > 0)
-    .map((resource) => resource.path);
-}
-
-/**
- * Why a target that neither runs code nor answers from pre-rendered filters is left out when the
- * settings file asks for answers made at request time.
- */
-function cannotQuery(target: string, paths: readonly string[]): string {
-  const able = TARGETS.filter((each) => each.runsHandler || each.prerendersFilters).map((each) => each.name);
-  return `${target}: routes on the path alone, so it cannot answer or refuse the filters, search and orderings the settings file gives ${paths.join(', ')} (it would send the whole list); use ${able.join(', ')}, or remove those settings`;
-}
-
-/**
- * The targets (by their index in `selected`) that take this build: within their hosts' limits,
- * able to write every `_headers` rule, and running code where a list has filters, search or
- * orderings. A target named by the user
- * that cannot stops the build (LimitsError, one line per reason); otherwise it is left out, with
- * a warning, and its reasons in `leftOut`. Nothing has been written yet: the previous output
- * stays whole either way.
- */
-function withinLimits(
-  selected: readonly Target[],
-  made: readonly (Map<string, string> | HeadersTargetError)[],
-  output: ReadonlyMap<string, FileBody>,
-  options: BuildOptions,
-  leftOut: Map<Target, string[]>,
-): number[] {
-  const warn = options.warn ?? (() => {});
-  const sizes = new Map([...output].map(([file, body]) => [file, sizeOf(body)]));
-  const plan = options.cloudflarePlan ?? DEFAULT_CLOUDFLARE_PLAN;
-  const resources = options.resources;
-  const queried = queriedLists(resources);
-  const breaches: string[] = [];
-  const kept: number[] = [];
-  for (const [index, target] of selected.entries()) {
-    const targetDir = path.join(options.targetsDir, target.name);
-    const files = made[index];
-    const leaveOut = (reasons: string[]) => {
-      for (const line of reasons) warn(line);
-      warn(
-        `${target.name} is left out: ${targetDir}/ holds only a README saying why (--target ${target.name} makes this an error)`,
-      );
-      leftOut.set(target, reasons);
-    };
-    if (files instanceof HeadersTargetError) {
-      leaveOut([files.refusal]);
-      continue;
-    }
-    const limits = LIMITS[target.name as keyof typeof LIMITS] ?? [];
-    const built = {
-      output,
-      sizes,
-      targetFiles: files as Map<string, string>,
-      plan,
-      resources,
-    };
-    const findings = checkLimits(target.name, limits, built, { outDir: options.outDir, targetDir });
-    for (const finding of findings.filter((found) => !found.over)) warn(formatFinding(finding));
-    const over = findings.filter((found) => found.over).map(formatFinding);
-    if (queried.length > 0 && !target.runsHandler && !target.prerendersFilters)
-      over.push(cannotQuery(target.name, queried));
-    if (over.length === 0) kept.push(index);
-    else if (options.targets !== undefined) breaches.push(...over);
-    else leaveOut(over);
-  }
-  if (breaches.length > 0) throw new LimitsError(breaches);
-  return kept;
 }
 
 /**
@@ -383,23 +304,6 @@ export interface KeptSources {
 }
 
 /**
- * A target's files; or, for a target the user did not name, the one line refusing a `_headers`
- * rule it cannot write, for withinLimits() to leave it out with, as it does a target over a limit.
- */
-async function filesOrRefusal(
-  target: Target,
-  context: TargetContext,
-  options: Pick<BuildOptions, 'targets'>,
-): Promise<Map<string, string> | HeadersTargetError> {
-  try {
-    return await target.files(context);
-  } catch (error) {
-    if (options.targets === undefined && error instanceof HeadersTargetError) return error;
-    throw error;
-  }
-}
-
-/**
  * Load → validate, with the targets asked for their files meanwhile. Apart from build() so that
  * the catalogue is held by the source alone, which publishSite() lets go of before the write.
  */
@@ -415,7 +319,7 @@ async function readSources(
   const resources = options.resources;
   const context = targetContext(routes, headerRules, options, filterRoutesOf(catalogue, options.pageSize, resources));
   // Asked first: esbuild bundles in a process of its own while this one renders.
-  const targetFiles = Promise.all(selected.map((target) => filesOrRefusal(target, context, options)));
+  const targetFiles = askTargets(selected, context, options.targets !== undefined);
   // Awaited by build(); when rendering fails, that is the error to report.
   targetFiles.catch(() => {});
   const source: SiteSource = { catalogue, context, headersText, prepared: kept?.prepared ?? {} };
@@ -429,7 +333,7 @@ async function readSources(
 export async function build(given: BuildOptions, preview?: KeptSources): Promise<BuildResult> {
   const options = withDeclaredQueries(given);
   const step = preview?.step ?? stageLogger(options.log ?? (() => {}));
-  const selected = TARGETS.filter((target) => !options.targets || options.targets.includes(target.name));
+  const selected = selectTargets(options.targets);
   // First repair what a killed build left where this one writes, even if it stops on bad data.
   if (!options.check) {
     const outputs = [options.outDir, ...selected.map((target) => path.join(options.targetsDir, target.name))];
@@ -437,24 +341,27 @@ export async function build(given: BuildOptions, preview?: KeptSources): Promise
     await Promise.all(outputs.map((dir) => recoverOutput(path.resolve(dir))));
   }
   const { source, routes, headersText, counts, targetFiles } = await readSources(options, selected, step, preview);
-  let written: Target[] = [];
-  let made: Map<string, string>[] = [];
-  const leftOut = new Map<Target, string[]>();
+  let verdict: Verdict = { written: [], leftOut: [] };
   let outputFiles = 0;
-  // The whole output, written once it is made and the targets are checked against their limits.
+  // The whole output, written once it is made and the targets are judged against it.
   const wholeFolder: SiteWriter = {
     answer: async () => {},
     answersDone: async () => {},
     site: async (files) => {
       outputFiles = files.size;
       step(`render: ${routes.length} routes, ${files.size} files`);
-      const allMade = await targetFiles;
-      const kept = withinLimits(selected, allMade, files, options, leftOut);
-      written = kept.map((index) => selected[index] as Target);
-      made = kept.map((index) => allMade[index] as Map<string, string>);
-      if (written.length > 0) {
-        const count = made.reduce((sum, filesOfTarget) => sum + filesOfTarget.size, 0);
-        step(`targets: ${count} files for ${written.map((target) => target.name).join(', ')}`);
+      verdict = judgeTargets(await targetFiles, {
+        output: files,
+        resources: options.resources,
+        plan: options.cloudflarePlan,
+        named: options.targets !== undefined,
+        outDir: options.outDir,
+        targetsDir: options.targetsDir,
+        warn: options.warn ?? (() => {}),
+      });
+      if (verdict.written.length > 0) {
+        const count = verdict.written.reduce((sum, { files: filesOfTarget }) => sum + filesOfTarget.size, 0);
+        step(`targets: ${count} files for ${verdict.written.map(({ target }) => target.name).join(', ')}`);
       }
       if (!options.check) await writeSite(options, files);
     },
@@ -463,17 +370,17 @@ export async function build(given: BuildOptions, preview?: KeptSources): Promise
   preview?.rendered(site);
   const result = { routes, ...counts, outputFiles };
   if (options.check) return result;
-  const targetFileCount = made.reduce((sum, filesOfTarget) => sum + filesOfTarget.size, 0);
+  const { written, leftOut } = verdict;
+  const targetFileCount = written.reduce((sum, { files }) => sum + files.size, 0);
   // One read of the history for every target's folder, each under targetsDir.
   const targetTimes = written.length > 0 ? readCommitTimes(path.resolve(options.targetsDir)) : undefined;
-  for (const [index, target] of written.entries()) {
+  for (const { target, files } of written) {
     const times = targetTimes?.then((ofTargets) => ofTargets && subfolderTimes(ofTargets, target.name));
-    await writeOutput(path.join(options.targetsDir, target.name), made[index] as Map<string, string>, times);
+    await writeOutput(path.join(options.targetsDir, target.name), files, times);
   }
   // A left-out target's folder from an earlier build would deploy an API that is no longer this one.
-  for (const [target, reasons] of leftOut)
-    await writeOutput(path.join(options.targetsDir, target.name), leftOutFiles(target.name, reasons));
-  const folders = [`${options.outDir}/`, ...(written.length + leftOut.size > 0 ? [`${options.targetsDir}/`] : [])];
+  for (const { target, files } of leftOut) await writeOutput(path.join(options.targetsDir, target.name), files);
+  const folders = [`${options.outDir}/`, ...(written.length + leftOut.length > 0 ? [`${options.targetsDir}/`] : [])];
   let count = outputFiles + targetFileCount;
   if (options.schemasDir !== undefined) {
     // Keyed by their place in the project (`schemas/openapi.json`): written into schemasDir.

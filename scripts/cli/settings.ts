@@ -12,8 +12,8 @@ import type { Resource } from '../contract/resources/resource.ts';
 import { ProjectError } from '../shared/errors.ts';
 import { DEFAULT_OUTPUT_FOLDER } from '../shared/folders.ts';
 import { SETTINGS_FILE, SETTINGS_FILE_KEYS, type SettingsFileKey } from '../shared/settings-keys.ts';
+import { REFUSED_TARGETS, TARGET_NAMES } from '../targets/index.ts';
 import { CLOUDFLARE_PLANS, type CloudflarePlan, DEFAULT_CLOUDFLARE_PLAN } from '../targets/limits.ts';
-import { REFUSED_TARGETS, TARGET_NAMES } from '../targets/names.ts';
 import { EXIT_STATUS } from './exit-status.ts';
 import { readSettingsFile, SettingsFileError } from './settings-file.ts';
 

@@ -1,21 +1,14 @@
-// Every deploy target the build can write files for, and the limits of each one's host. Add a
-// target here and its name to names.ts to have `npm run build` write it and `--target <name>`
-// select it.
+// The one list of deploy targets the build can write files for. Each target is an object kept
+// beside its files (`<folder>/target.ts` or `targets.ts`): its name, its host's limits, what it
+// answers, and its generator, loaded only when its files are asked for, so that the settings read
+// the names here without loading any generator (esbuild with them). Add a target here to have
+// `npm run build` write it and `--target <name>` select it.
 
-import { CLOUDFLARE_LIMITS } from './cloudflare/limits.ts';
-import { cloudflarePages } from './cloudflare/pages.ts';
-import { cloudflarePagesStatic } from './cloudflare/pages-static.ts';
-import { cloudflareWorkers } from './cloudflare/workers.ts';
-import type { Limit } from './limits.ts';
-import { TARGET_NAMES } from './names.ts';
-import { NETLIFY_LIMITS } from './netlify/limits.ts';
-import { netlify } from './netlify/netlify.ts';
+import { cloudflarePages, cloudflarePagesStatic, cloudflareWorkers } from './cloudflare/targets.ts';
+import { netlify } from './netlify/target.ts';
 import type { Target } from './target.ts';
-import { VERCEL_LIMITS } from './vercel/limits.ts';
-import { vercel } from './vercel/vercel.ts';
-import { apache } from './web-servers/apache.ts';
-import { caddy } from './web-servers/caddy.ts';
-import { nginx } from './web-servers/nginx.ts';
+import { vercel } from './vercel/target.ts';
+import { apache, caddy, nginx } from './web-servers/targets.ts';
 
 export const TARGETS: readonly Target[] = [
   cloudflareWorkers,
@@ -28,20 +21,17 @@ export const TARGETS: readonly Target[] = [
   vercel,
 ];
 
-/**
- * Each target's host limits, by its name, each kept beside its target. Web servers have none of
- * their own: their lists are empty on purpose, not missing.
- */
-export const LIMITS: Readonly<Record<(typeof TARGET_NAMES)[number], readonly Limit[]>> = {
-  ...CLOUDFLARE_LIMITS,
-  nginx: [],
-  caddy: [],
-  apache: [],
-  netlify: NETLIFY_LIMITS,
-  vercel: VERCEL_LIMITS,
-};
+export const TARGET_NAMES: readonly string[] = TARGETS.map((target) => target.name);
 
-const registered = TARGETS.map((target) => target.name).join();
-if (registered !== TARGET_NAMES.join()) {
-  throw new Error(`targets/index.ts (${registered}) and targets/names.ts (${TARGET_NAMES.join()}) disagree`);
-}
+/**
+ * Hosting services that pick a file by path alone and cannot set the headers: they would answer
+ * `/event/?ordering=-id` with the unsorted list. They are refused rather than half-served.
+ */
+export const REFUSED_TARGETS: Readonly<Record<string, string>> = {
+  'github-pages': 'GitHub Pages cannot route on the query string, set Content-Type, Vary or Allow, or serve index.json',
+  'gitlab-pages':
+    'GitLab Pages cannot route on the query string (its _redirects has no query conditions) and sets no per-site headers',
+  's3-website':
+    'an S3 website endpoint cannot route on the query string (CloudFront with a CloudFront Function can: port the Cloudflare worker)',
+  firebase: 'Firebase Hosting matches rewrites and headers on the path only, never on the query string',
+};

@@ -1,8 +1,8 @@
 // The shape of a host's limits and the one check of a build against them. A host refuses a
 // deploy (or drops rules, or fails requests) past its limits, long after the build said it was
-// done; the build checks them first (builder/build.ts). Each target's own limits are beside it
-// (`cloudflare/limits.ts`, `netlify/limits.ts`, `vercel/limits.ts`), listed by target name in
-// `index.ts`. Limits change: each one names the page it was read from and when.
+// done; the build checks them first (selection.ts). Each target carries its own limits
+// (`cloudflare/targets.ts`, `netlify/target.ts`, `vercel/target.ts`). Limits change: each one
+// names the page it was read from and when.
 
 import { fileFor, type Routed } from '../contract/routes.ts';
 import { UserFacingError } from '../shared/errors.ts';

@@ -5,6 +5,7 @@ import type { HeaderRule } from '../contract/headers.ts';
 import type { DocumentRoute, FilterRoute, Route, Routed } from '../contract/routes.ts';
 import { UserFacingError } from '../shared/errors.ts';
 import type { FileBody } from '../shared/file-body.ts';
+import type { Limit } from './limits.ts';
 
 /** One object per build, given to every target: code two targets share is made once per context. */
 export interface TargetContext {
@@ -19,22 +20,28 @@ export interface TargetContext {
   filterRoutes?: readonly FilterRoute[];
 }
 
+/**
+ * How a target answers the filters, search and orderings the settings file gives a list:
+ * `handler`, it runs respond/'s handler (a worker or a function), which answers them at request
+ * time; `prerendered`, running no code, it answers a filter of `prerendered_filters` from the
+ * build's files and every other filter, search or ordering with an error, never the whole list;
+ * `path`, it routes on the path alone and would send the whole list, so it is left out while a
+ * list has those settings (selection.ts).
+ */
+export type QueryAnswers = 'handler' | 'prerendered' | 'path';
+
+/**
+ * One deploy target, light: its name, its host's limits and what it answers are data, and the
+ * code that writes its files is loaded only when `files()` is called, so that reading the list
+ * of targets (the settings do) loads no generator.
+ */
 export interface Target {
   name: string;
-  /**
-   * Whether the target answers requests with respond/'s handler (a worker or a function), so it
-   * answers the filters, search and orderings of the settings file at request time. A target
-   * without code cannot: it would send the whole list.
-   */
-  runsHandler?: true;
-  /**
-   * Whether the target, running no code, answers a filter of `prerendered_filters` from the build's
-   * files and every other filter, search or ordering of the settings file with an error, never the
-   * whole list. A target with neither this nor code is left out while a list has those settings.
-   */
-  prerendersFilters?: true;
+  /** Its host's limits (limits.ts), checked against every build; none for a web server. */
+  limits: readonly Limit[];
+  queries: QueryAnswers;
   /** Files of targets/<name>/ (path relative to that folder → text). */
-  files(context: TargetContext): Map<string, string> | Promise<Map<string, string>>;
+  files(context: TargetContext): Promise<Map<string, string>>;
   /**
    * Files the target needs inside the output folder itself, because the hosting service reads them from
    * the published folder (Cloudflare's `.assetsignore`). Only files no other target reads there:

@@ -13,6 +13,7 @@ import { type BuildResult, build } from '../../scripts/builder/build.ts';
 import { readSettingsFile } from '../../scripts/cli/settings-file.ts';
 import type { ResourceSettings } from '../../scripts/contract/query.ts';
 import { TARGETS as DEPLOY_TARGETS } from '../../scripts/targets/index.ts';
+import { answersQueries } from '../../scripts/targets/selection.ts';
 import { API, SAMPLE_DATA, SAMPLE_HEADERS } from '../fixtures/sample.ts';
 import { documentedDifference, expectedFailure, type ReasonId } from './expectations.ts';
 import { PAGE_SIZE } from './lib/contract.ts';
@@ -41,7 +42,7 @@ const SETTINGS_FILE = path.join(REPO_ROOT, 'test/e2e/static-api.config.json');
 /** Whether the build takes filters, search and orderings for `target`: it refuses a target that routes on the path alone. */
 function takesQuerySettings(target: string): boolean {
   const deploy = DEPLOY_TARGETS.find((each) => each.name === target);
-  return deploy === undefined || deploy.runsHandler === true || deploy.prerendersFilters === true;
+  return deploy === undefined || answersQueries(deploy);
 }
 
 export interface WorkerFixtures {

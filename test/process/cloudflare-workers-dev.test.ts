@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { build } from '../../scripts/builder/build.ts';
-import { TARGET_NAMES } from '../../scripts/targets/names.ts';
+import { TARGET_NAMES } from '../../scripts/targets/index.ts';
 import { fetchFromEmulator } from '../e2e/lib/emulator.ts';
 import { cloudflareWorkers } from '../e2e/targets/cloudflare-workers.ts';
 import { freePort } from '../e2e/targets/process.ts';

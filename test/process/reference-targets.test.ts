@@ -20,15 +20,18 @@ import { fixedBody } from '../../scripts/contract/bodies.ts';
 import { parseHeadersFile } from '../../scripts/contract/headers.ts';
 import { type DocumentRoute, NOT_FOUND_FILE, planRoutes, REFERENCE_DOCUMENT } from '../../scripts/contract/routes.ts';
 import { createApiServer, listen } from '../../scripts/respond/node-server.ts';
-import { cloudflarePagesStatic as pagesStaticTarget } from '../../scripts/targets/cloudflare/pages-static.ts';
+import { cloudflarePagesStatic as pagesStaticTarget } from '../../scripts/targets/cloudflare/targets.ts';
+import { TARGET_NAMES } from '../../scripts/targets/index.ts';
 import { countRules } from '../../scripts/targets/limits.ts';
-import { TARGET_NAMES } from '../../scripts/targets/names.ts';
-import { FUNCTION_FILE, FUNCTIONS_DIR, netlify as netlifyTarget } from '../../scripts/targets/netlify/netlify.ts';
+import { FUNCTION_FILE, FUNCTIONS_DIR } from '../../scripts/targets/netlify/netlify.ts';
+import { netlify as netlifyTarget } from '../../scripts/targets/netlify/target.ts';
 import type { Target as BuildTarget, TargetContext } from '../../scripts/targets/target.ts';
-import { vercel as vercelTarget } from '../../scripts/targets/vercel/vercel.ts';
-import { apache as apacheTarget } from '../../scripts/targets/web-servers/apache.ts';
-import { caddy as caddyTarget } from '../../scripts/targets/web-servers/caddy.ts';
-import { nginx as nginxTarget } from '../../scripts/targets/web-servers/nginx.ts';
+import { vercel as vercelTarget } from '../../scripts/targets/vercel/target.ts';
+import {
+  apache as apacheTarget,
+  caddy as caddyTarget,
+  nginx as nginxTarget,
+} from '../../scripts/targets/web-servers/targets.ts';
 import { fetchFromEmulator } from '../e2e/lib/emulator.ts';
 import { cloudflarePages } from '../e2e/targets/cloudflare-pages.ts';
 import { cloudflarePagesStatic } from '../e2e/targets/cloudflare-pages-static.ts';

@@ -10,6 +10,7 @@ import {
   importsOf,
   LAYERS,
   layerViolations,
+  lazyImportsOf,
   type ModuleGraph,
   runtimeClosure,
   runtimeImportsOf,
@@ -17,6 +18,20 @@ import {
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const SERVE = 'scripts/cli/serve-command.ts';
+const COMMANDS = ['build', 'start', 'dev', 'serve', 'diff', 'import', 'verify', 'setup-git'];
+/** The one list of deploy targets, which the settings read. */
+const TARGET_LIST = 'scripts/targets/index.ts';
+/** What the targets' files() load when called: each target's generator, esbuild behind some. */
+const GENERATORS = [
+  'scripts/targets/cloudflare/pages-static.ts',
+  'scripts/targets/cloudflare/pages.ts',
+  'scripts/targets/cloudflare/workers.ts',
+  'scripts/targets/netlify/netlify.ts',
+  'scripts/targets/vercel/vercel.ts',
+  'scripts/targets/web-servers/apache.ts',
+  'scripts/targets/web-servers/caddy.ts',
+  'scripts/targets/web-servers/nginx.ts',
+];
 
 async function scriptsGraph(): Promise<ModuleGraph> {
   const entries = await readdir(`${ROOT}scripts`, { recursive: true });
@@ -27,6 +42,11 @@ async function scriptsGraph(): Promise<ModuleGraph> {
   const graph: ModuleGraph = new Map();
   for (const file of files) graph.set(file, importsOf(file, await readFile(`${ROOT}${file}`, 'utf8')));
   return graph;
+}
+
+/** The modules the list of targets loads only when a target is asked for its files. */
+function targetGenerators(graph: ModuleGraph): string[] {
+  return lazyImportsOf(graph, runtimeClosure(graph, TARGET_LIST, { atStart: true }));
 }
 
 const synthetic = (modules: Record<string, string>): ModuleGraph =>
@@ -61,7 +81,7 @@ describe('scripts/ layers', () => {
       runtimeImportsOf(graph, atStart(command), pkg, { atStart: true }).length > 0;
     const schemaWriters = (command: string) =>
       atStart(command).filter((file) => /builder\/documents\/(openapi|json-schemas)\.ts$/.test(file));
-    for (const command of ['build', 'start', 'dev', 'serve', 'diff', 'import', 'verify', 'setup-git']) {
+    for (const command of COMMANDS) {
       // esbuild only when a target's code is bundled; the schemas only when written.
       expect(loads(command, 'esbuild'), `${command} loads esbuild`).toBe(false);
       expect(schemaWriters(command), `${command} loads the schema writers`).toEqual([]);
@@ -71,9 +91,22 @@ describe('scripts/ layers', () => {
     expect(loads('serve', 'zod'), 'serve loads zod').toBe(false);
   });
 
-  it('npm run serve does not load esbuild', async () => {
+  it("no command loads a target's generator at its start: the list of targets is light", async () => {
     const graph = await scriptsGraph();
-    const reached = runtimeClosure(graph, SERVE);
+    expect(targetGenerators(graph)).toEqual(GENERATORS);
+    for (const command of COMMANDS) {
+      const loaded = runtimeClosure(graph, `scripts/cli/${command}-command.ts`, { atStart: true });
+      expect(loaded, `${command} reads the list of targets`).toContain(TARGET_LIST);
+      expect(
+        loaded.filter((file) => GENERATORS.includes(file)),
+        `${command} loads generators`,
+      ).toEqual([]);
+    }
+  });
+
+  it('npm run serve does not load esbuild: only a target asked for its files does', async () => {
+    const graph = await scriptsGraph();
+    const reached = runtimeClosure(graph, SERVE, { skip: new Set(targetGenerators(graph)) });
     expect(reached).toContain(SERVE);
     expect(reached).toContain('scripts/cli/settings.ts');
     expect(runtimeImportsOf(graph, reached, 'esbuild')).toEqual([]);

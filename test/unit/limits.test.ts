@@ -1,4 +1,4 @@
-// scripts/targets/limits.ts and each target's limits.ts beside it: each host's limits, checked against the files a real build makes.
+// scripts/targets/limits.ts and the limits each target carries: each host's limits, checked against the files a real build makes.
 // The rule counts come from the generated files of the sample data built at two page sizes; the
 // file sizes and counts a unit test cannot write (25 MiB, 20,000 files) are given as measured
 // sizes of that same build, changed where the test says.
@@ -10,9 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { build } from '../../scripts/builder/build.ts';
 import { routingOf } from '../../scripts/contract/routes.ts';
 import { manifestFile, PART_BYTES, partFile } from '../../scripts/shared/parts.ts';
-import { LIMITS } from '../../scripts/targets/index.ts';
+import { TARGETS } from '../../scripts/targets/index.ts';
 import { type Built, checkLimits, countRules, formatFinding, type Limit } from '../../scripts/targets/limits.ts';
-import { TARGET_NAMES } from '../../scripts/targets/names.ts';
 import { API, SAMPLE_DATA, SAMPLE_HEADERS } from '../fixtures/sample.ts';
 import { readTree } from './helpers/tree.ts';
 
@@ -79,8 +78,15 @@ function check(of: Made, target: string, limits: readonly Limit[], changes: Part
   return checkLimits(target, limits, built(of, target, changes), where).map(formatFinding);
 }
 
-function limitOf(target: keyof typeof LIMITS, what: string): Limit {
-  const limit = LIMITS[target].find((each) => each.what.includes(what));
+/** The limits of the target of that name. */
+function limitsOf(target: string): readonly Limit[] {
+  const found = TARGETS.find((each) => each.name === target);
+  if (!found) throw new Error(`no target ${target}`);
+  return found.limits;
+}
+
+function limitOf(target: string, what: string): Limit {
+  const limit = limitsOf(target).find((each) => each.what.includes(what));
   if (!limit) throw new Error(`${target} has no limit "${what}"`);
   return limit;
 }
@@ -90,9 +96,9 @@ const texturePages = (of: Made) =>
 
 describe('the limits as data', () => {
   it('name every target, each limit with its source and the date it was read; web servers have none', () => {
-    expect(Object.keys(LIMITS)).toEqual([...TARGET_NAMES]);
-    for (const name of ['nginx', 'caddy', 'apache'] as const) expect(LIMITS[name]).toEqual([]);
-    for (const limit of Object.values(LIMITS).flat()) {
+    for (const name of ['nginx', 'caddy', 'apache']) expect(limitsOf(name)).toEqual([]);
+    for (const name of CHECKED) expect(limitsOf(name).length).toBeGreaterThan(0);
+    for (const limit of TARGETS.flatMap((target) => target.limits)) {
       expect(limit.source).toMatch(/^https:\/\//);
       expect(limit.read).toMatch(/^\d{4}-\d{2}-\d{2}$/);
     }
@@ -100,8 +106,7 @@ describe('the limits as data', () => {
 
   it('the sample data is within every limit, at any page size', () => {
     for (const pageSize of [1, 10]) {
-      for (const target of CHECKED)
-        expect(check(sample(pageSize), target, LIMITS[target as keyof typeof LIMITS])).toEqual([]);
+      for (const target of CHECKED) expect(check(sample(pageSize), target, limitsOf(target))).toEqual([]);
     }
   });
 });
@@ -158,7 +163,7 @@ describe('file sizes and counts, on measured sizes', () => {
   it("a list over Cloudflare's 25 MiB per file is a breach; 21 MiB a warning", () => {
     const of = sample(10);
     const sizes = (bytes: number) => new Map([...built(of, 'x').sizes, ['company/index.json', bytes]]);
-    const limits = LIMITS['cloudflare-workers'];
+    const limits = limitsOf('cloudflare-workers');
     expect(check(of, 'cloudflare-workers', limits, { sizes: sizes(43_700_000) })).toEqual([
       `cloudflare-workers: ${of.outDir}/company/index.json is 41.7 MiB, over the limit of 25 MiB per file on Cloudflare Workers static assets; use another target (nginx, caddy or apache)`,
     ]);
@@ -171,7 +176,7 @@ describe('file sizes and counts, on measured sizes', () => {
   it('a texture page over a size limit is offered a smaller page size; the other lists have no pages', () => {
     const of = sample(10);
     const sizes = new Map([...built(of, 'x').sizes, ['virtualbooth-texture/page=2.json', 26 * MIB]]);
-    expect(check(of, 'cloudflare-pages-static', LIMITS['cloudflare-pages-static'], { sizes })).toEqual([
+    expect(check(of, 'cloudflare-pages-static', limitsOf('cloudflare-pages-static'), { sizes })).toEqual([
       `cloudflare-pages-static: ${of.outDir}/virtualbooth-texture/page=2.json is 26.0 MiB, over the limit of 25 MiB per file on Cloudflare Pages; use a smaller --page-size, or another target (cloudflare-workers, cloudflare-pages, nginx, caddy or apache)`,
     ]);
   });
@@ -181,7 +186,7 @@ describe('file sizes and counts, on measured sizes', () => {
     const sizes = new Map([...built(of, 'x').sizes, ['category/page=2.json', 26 * MIB]]);
     const category = { name: 'category', path: '/category/', title: 'Category List', orderingFields: [] };
     const resources = [...routingOf(API), { ...category, paginated: true }];
-    const limits = LIMITS['cloudflare-pages-static'];
+    const limits = limitsOf('cloudflare-pages-static');
     expect(check(of, 'cloudflare-pages-static', limits, { sizes, resources })[0]).toContain(
       'use a smaller --page-size, or another target',
     );
@@ -210,14 +215,14 @@ describe('file sizes and counts, on measured sizes', () => {
       ['.assetsignore', 300],
     ]);
     for (const target of ['cloudflare-workers', 'cloudflare-pages'] as const)
-      expect(check(of, target, LIMITS[target], { sizes })).toEqual([]);
+      expect(check(of, target, limitsOf(target), { sizes })).toEqual([]);
     // Except the event list, which an ordering by several fields parses and sorts whole.
     const events = new Map([...sizes, ['event/index.json', 30 * MIB]]);
-    const sorted = check(of, 'cloudflare-workers', LIMITS['cloudflare-workers'], { sizes: events });
+    const sorted = check(of, 'cloudflare-workers', limitsOf('cloudflare-workers'), { sizes: events });
     expect(sorted.filter((line) => line.includes(' sorted '))).toEqual([
       `cloudflare-workers: ${of.outDir}/event/index.json is 30.0 MiB, over the limit of 25 MiB sorted per request within a Worker's 128 MB of memory; use another target (nginx, caddy or apache, which answer an ordering by several fields with 400)`,
     ]);
-    expect(check(of, 'cloudflare-pages-static', LIMITS['cloudflare-pages-static'], { sizes })).toEqual([
+    expect(check(of, 'cloudflare-pages-static', limitsOf('cloudflare-pages-static'), { sizes })).toEqual([
       `cloudflare-pages-static: ${of.outDir}/company/index.json is 41.7 MiB, over the limit of 25 MiB per file on Cloudflare Pages; use another target (cloudflare-workers, cloudflare-pages, nginx, caddy or apache)`,
     ]);
   });
@@ -226,8 +231,8 @@ describe('file sizes and counts, on measured sizes', () => {
     const of = sample(10);
     const many = new Map<string, number>(Array.from({ length: 19_000 }, (_, index) => [`f${index}.json`, 10]));
     for (let index = 0; index < 5_000; index++) many.set(`f${index}.json.br`, 5).set(`f${index}.json.gz`, 5);
-    const count = (target: keyof typeof LIMITS, sizes: Map<string, number>) =>
-      check(of, target, LIMITS[target], { sizes }).filter((line) => line.includes(' files,'));
+    const count = (target: string, sizes: Map<string, number>) =>
+      check(of, target, limitsOf(target), { sizes }).filter((line) => line.includes(' files,'));
     expect(count('cloudflare-workers', many)[0]).toContain('has 19,000 files, 95% of the limit');
     many.set(manifestFile('f1.json'), 100).set(partFile('f1.json', 1), 5).set(partFile('f1.json', 2), 5);
     expect(count('cloudflare-workers', many)[0]).toContain('has 19,002 files, 95% of the limit');
@@ -239,7 +244,7 @@ describe('file sizes and counts, on measured sizes', () => {
     const of = sample(10);
     const sizes = (file: string, bytes: number) => new Map([...built(of, 'x').sizes, [file, bytes]]);
     const findings = (file: string, bytes: number) =>
-      check(of, 'netlify', LIMITS.netlify, { sizes: sizes(file, bytes) }).map((line) => line.split(';')[0]);
+      check(of, 'netlify', limitsOf('netlify'), { sizes: sizes(file, bytes) }).map((line) => line.split(';')[0]);
     expect(findings('company/index.json', 21_000_000)).toEqual([
       `netlify: ${of.outDir}/company/index.json is 21.0 MB, over the limit of 20 MB streamed per Netlify function answer`,
     ]);
@@ -255,8 +260,8 @@ describe('file sizes and counts, on measured sizes', () => {
     const tag = { name: 'tag', path: '/tag/', title: 'Tag', orderingFields: ['name'], paginated: false };
     const resources = [...API, tag];
     const sizes = (file: string, bytes: number) => new Map([...built(of, 'x').sizes, [file, bytes]]);
-    const over = (target: keyof typeof LIMITS, file: string, bytes: number) =>
-      check(of, target, LIMITS[target], { sizes: sizes(file, bytes), resources }).map((line) => line.split(';')[0]);
+    const over = (target: string, file: string, bytes: number) =>
+      check(of, target, limitsOf(target), { sizes: sizes(file, bytes), resources }).map((line) => line.split(';')[0]);
     expect(over('netlify', 'tag/index.json', 6_500_000)).toEqual([
       `netlify: ${of.outDir}/tag/index.json is 6.5 MB, over the limit of 6 MB buffered per Netlify function answer`,
     ]);
@@ -271,7 +276,7 @@ describe('file sizes and counts, on measured sizes', () => {
     const of = sample(10);
     const many = (count: number) => new Map(Array.from({ length: count }, (_, index) => [`f${index}.json`, 10]));
     const lines = (target: string, count: number, plan: 'free' | 'paid') =>
-      check(of, target, LIMITS[target as keyof typeof LIMITS], { sizes: many(count), plan });
+      check(of, target, limitsOf(target), { sizes: many(count), plan });
     expect(lines('cloudflare-workers', 25_000, 'free')).toEqual([
       `cloudflare-workers: ${of.outDir}/ has 25,000 files, over the limit of 20,000 files per deployment on Cloudflare Workers static assets (Cloudflare free plan); use --cloudflare-plan paid (100,000), a larger --page-size (fewer texture pages), or another target (nginx, caddy or apache)`,
     ]);

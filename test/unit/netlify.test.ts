@@ -26,13 +26,9 @@ import {
 import { CDN_CACHE_CONTROL, createNetlifyFunction } from '../../scripts/respond/netlify-function.ts';
 import { createApiServer, listen } from '../../scripts/respond/node-server.ts';
 import type { FunctionConfig } from '../../scripts/targets/netlify/bundle.ts';
-import {
-  FUNCTION_FILE,
-  FUNCTIONS_DIR,
-  functionConfig,
-  netlify as netlifyTarget,
-} from '../../scripts/targets/netlify/netlify.ts';
+import { FUNCTION_FILE, FUNCTIONS_DIR, functionConfig } from '../../scripts/targets/netlify/netlify.ts';
 import { FILES_PREFIX } from '../../scripts/targets/netlify/redirects.ts';
+import { netlify as netlifyTarget } from '../../scripts/targets/netlify/target.ts';
 import { API } from '../fixtures/sample.ts';
 
 const ORIGIN = 'https://api.example.com';

@@ -57,8 +57,7 @@ describe('oncePerBuild', () => {
 
 describe('the Cloudflare worker', () => {
   it('is one bundle for both Cloudflare targets of a build: only the generated note differs', async () => {
-    const { cloudflarePages } = await import('../../scripts/targets/cloudflare/pages.ts');
-    const { cloudflareWorkers } = await import('../../scripts/targets/cloudflare/workers.ts');
+    const { cloudflarePages, cloudflareWorkers } = await import('../../scripts/targets/cloudflare/targets.ts');
     const context = {
       resources: API,
       routes: [],

@@ -10,8 +10,8 @@ import type { RESOURCE_SETTING_KEYS } from '../../contract/query.ts';
 
 import type { Resource } from '../../contract/resources/resource.ts';
 import { SETTINGS_FILE, type SettingsFileKey } from '../../shared/settings-keys.ts';
+import { TARGET_NAMES } from '../../targets/index.ts';
 import { CLOUDFLARE_PLANS } from '../../targets/limits.ts';
-import { TARGET_NAMES } from '../../targets/names.ts';
 import { shownFields } from '../pipeline/query-fields.ts';
 import { validatorOf } from '../pipeline/validators.ts';
 

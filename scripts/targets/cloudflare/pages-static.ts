@@ -18,9 +18,10 @@ import {
 } from '../../contract/routes.ts';
 import { generatedMarkdownNote, generatedNote } from '../generated-note.ts';
 import { theLists } from '../list-count.ts';
-import type { Target } from '../target.ts';
+import type { TargetContext } from '../target.ts';
+import { cloudflarePagesStatic } from './targets.ts';
 
-const NAME = 'cloudflare-pages-static';
+const NAME = cloudflarePagesStatic.name;
 const DEPLOY_DIR = `.deploy/${NAME}`;
 /**
  * Run in the deployed folder: removes what this target does not upload. `.assetsignore` and the
@@ -150,13 +151,17 @@ end-to-end suite lists each case in test/e2e/expectations.ts):
 `;
 }
 
-export const cloudflarePagesStatic: Target = {
-  name: NAME,
-  files: ({ routes, documents: pages, headerRules, resources }) =>
-    new Map([
-      ['_redirects', renderPagesRedirects(routes, pages, resources)],
-      ['_headers', renderPagesHeaders(headerRules, pages)],
-      ['404.html', NOT_FOUND_BODY],
-      ['README.md', readme(resources)],
-    ]),
-};
+/** The files of targets/cloudflare-pages-static/. */
+export function pagesStaticFiles({
+  routes,
+  documents: pages,
+  headerRules,
+  resources,
+}: TargetContext): Map<string, string> {
+  return new Map([
+    ['_redirects', renderPagesRedirects(routes, pages, resources)],
+    ['_headers', renderPagesHeaders(headerRules, pages)],
+    ['404.html', NOT_FOUND_BODY],
+    ['README.md', readme(resources)],
+  ]);
+}

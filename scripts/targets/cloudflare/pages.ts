@@ -3,11 +3,12 @@
 // recipe deploys a copy of public/ with it (public/ stays the committed, target-neutral build).
 
 import { generatedMarkdownNote, generatedNote } from '../generated-note.ts';
-import type { Target } from '../target.ts';
+import type { TargetContext } from '../target.ts';
 import { bundleWorker } from './bundle.ts';
 import { COMPATIBILITY_DATE } from './runtime.ts';
+import { cloudflarePages } from './targets.ts';
 
-const NAME = 'cloudflare-pages';
+const NAME = cloudflarePages.name;
 /** Where the recipe assembles the deployed folder; any folder outside public/ will do. */
 const DEPLOY_DIR = `.deploy/${NAME}`;
 
@@ -50,12 +51,10 @@ refuses an assets folder that holds a \`_worker.js\`.
 `;
 }
 
-export const cloudflarePages: Target = {
-  name: NAME,
-  runsHandler: true,
-  files: async (context) =>
-    new Map([
-      ['_worker.js', `${generatedNote(NAME, '//')}\n\n${await bundleWorker(context)}`],
-      ['README.md', readme()],
-    ]),
-};
+/** The files of targets/cloudflare-pages/: the worker bundled with the build's rules and resources. */
+export async function pagesFiles(context: TargetContext): Promise<Map<string, string>> {
+  return new Map([
+    ['_worker.js', `${generatedNote(NAME, '//')}\n\n${await bundleWorker(context)}`],
+    ['README.md', readme()],
+  ]);
+}

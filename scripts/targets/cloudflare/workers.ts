@@ -3,12 +3,12 @@
 // only its storage, so no file is reachable by its own path.
 
 import { generatedNote } from '../generated-note.ts';
-import type { Target } from '../target.ts';
-import { assetFiles } from './assets.ts';
+import type { TargetContext } from '../target.ts';
 import { bundleWorker } from './bundle.ts';
 import { COMPATIBILITY_DATE, WORKER_NAME } from './runtime.ts';
+import { cloudflareWorkers } from './targets.ts';
 
-const NAME = 'cloudflare-workers';
+const NAME = cloudflareWorkers.name;
 
 /**
  * The assets folder, relative to this config (targets/cloudflare-workers/ → public/): the
@@ -49,15 +49,10 @@ function wranglerConfig(): string {
 `;
 }
 
-export const cloudflareWorkers: Target = {
-  name: NAME,
-  runsHandler: true,
-  files: async (context) =>
-    new Map([
-      ['wrangler.jsonc', wranglerConfig()],
-      ['worker.js', `${generatedNote(NAME, '//')}\n\n${await bundleWorker(context)}`],
-    ]),
-  // The parts of the files too large for static assets, and `.assetsignore`: cloudflare-pages
-  // runs the same worker on the same files, so this one target writes them for both.
-  siteFiles: (_context, output) => assetFiles(output),
-};
+/** The files of targets/cloudflare-workers/: the worker bundled with the build's rules and resources. */
+export async function workersFiles(context: TargetContext): Promise<Map<string, string>> {
+  return new Map([
+    ['wrangler.jsonc', wranglerConfig()],
+    ['worker.js', `${generatedNote(NAME, '//')}\n\n${await bundleWorker(context)}`],
+  ]);
+}

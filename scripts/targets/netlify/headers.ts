@@ -17,8 +17,8 @@
 import { type HeaderRule, headersFor } from '../../contract/headers.ts';
 import { NOT_FOUND_FILE } from '../../contract/routes.ts';
 import { HeadersTargetError } from '../target.ts';
+import { netlify } from './target.ts';
 
-const NAME = 'netlify';
 /** The path of the file the 404 rule answers every path outside the function's with. */
 export const NOT_FOUND_PATH = `/${NOT_FOUND_FILE}`;
 
@@ -38,7 +38,7 @@ export function refuseStaticOnlyRules(rules: readonly HeaderRule[], functionPath
     if (!pattern.includes('*') && functions.has(pattern.replace(/\/$/, '').toLowerCase())) continue;
     const example = functionPaths[0] === undefined ? '' : `a list's path (${functionPaths[0]}/) or `;
     throw new HeadersTargetError(
-      NAME,
+      netlify.name,
       pattern,
       `matches paths outside the lists, whose 404 Netlify sends as one static file with the headers of ${NOT_FOUND_PATH}: write it for ${example}every path (/*)`,
     );

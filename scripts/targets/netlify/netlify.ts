@@ -11,12 +11,13 @@ import type { DocumentRoute, Routed } from '../../contract/routes.ts';
 import { CDN_CACHE_CONTROL } from '../../respond/netlify-function.ts';
 import { DEFAULT_OUTPUT_FOLDER } from '../../shared/folders.ts';
 import { generatedMarkdownNote, generatedNote } from '../generated-note.ts';
-import type { Target } from '../target.ts';
+import type { TargetContext } from '../target.ts';
 import { bundleFunctionCode, type FunctionConfig, functionFile } from './bundle.ts';
 import { NOT_FOUND_PATH, notFoundHeadersToml, refuseStaticOnlyRules } from './headers.ts';
 import { FILES_PREFIX, renderRedirects } from './redirects.ts';
+import { netlify } from './target.ts';
 
-const NAME = 'netlify';
+const NAME = netlify.name;
 const DEPLOY_DIR = `.deploy/${NAME}`;
 /** Where netlify.toml tells Netlify the functions are, relative to it. */
 export const FUNCTIONS_DIR = 'netlify/functions';
@@ -155,18 +156,15 @@ How it is tested:
 `;
 }
 
-export const netlify: Target = {
-  name: NAME,
-  runsHandler: true,
-  files: async (context) => {
-    const config = functionConfig(context.resources, context.documents);
-    refuseStaticOnlyRules(context.headerRules, config.path);
-    const code = await bundleFunctionCode(context, FILES_PREFIX);
-    return new Map([
-      ['netlify.toml', netlifyToml(context.documents, context.headerRules)],
-      [`${FUNCTIONS_DIR}/${FUNCTION_FILE}`, functionFile(generatedNote(NAME, '//'), code, config)],
-      ['_redirects', renderRedirects()],
-      ['README.md', readme()],
-    ]);
-  },
-};
+/** The files of targets/netlify/: the function bundled with the build's rules and resources. */
+export async function netlifyFiles(context: TargetContext): Promise<Map<string, string>> {
+  const config = functionConfig(context.resources, context.documents);
+  refuseStaticOnlyRules(context.headerRules, config.path);
+  const code = await bundleFunctionCode(context, FILES_PREFIX);
+  return new Map([
+    ['netlify.toml', netlifyToml(context.documents, context.headerRules)],
+    [`${FUNCTIONS_DIR}/${FUNCTION_FILE}`, functionFile(generatedNote(NAME, '//'), code, config)],
+    ['_redirects', renderRedirects()],
+    ['README.md', readme()],
+  ]);
+}

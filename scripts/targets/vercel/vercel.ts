@@ -24,9 +24,10 @@ import { SEARCH_PARAM } from '../../contract/search.ts';
 import { DEFAULT_OUTPUT_FOLDER } from '../../shared/folders.ts';
 import { generatedMarkdownNote } from '../generated-note.ts';
 import { combinations, fileAnswer, listKeys, subsets } from '../query-answers.ts';
-import type { Target } from '../target.ts';
+import type { TargetContext } from '../target.ts';
+import { vercel } from './target.ts';
 
-const NAME = 'vercel';
+const NAME = vercel.name;
 const DEPLOY_DIR = `.deploy/${NAME}`;
 /** A path with no file: a rewrite to it ends in Vercel's 404 page (404.html), status 404. */
 export const NOWHERE = '/_not-found';
@@ -329,16 +330,17 @@ docs/filters.md in the project.
 `;
 }
 
-export const vercel: Target = {
-  name: NAME,
-  prerendersFilters: true,
-  files: ({ routes, documents: pages, headerRules, resources, filterRoutes }) =>
-    new Map([
-      [
-        'vercel.json',
-        `${JSON.stringify(vercelConfig(routes, headerRules, pages, resources, filterRoutes), null, 2)}\n`,
-      ],
-      ['404.html', NOT_FOUND_BODY],
-      ['README.md', readme() + settingsNote(resources)],
-    ]),
-};
+/** The files of targets/vercel/. */
+export function vercelFiles({
+  routes,
+  documents: pages,
+  headerRules,
+  resources,
+  filterRoutes,
+}: TargetContext): Map<string, string> {
+  return new Map([
+    ['vercel.json', `${JSON.stringify(vercelConfig(routes, headerRules, pages, resources, filterRoutes), null, 2)}\n`],
+    ['404.html', NOT_FOUND_BODY],
+    ['README.md', readme() + settingsNote(resources)],
+  ]);
+}

@@ -4,7 +4,7 @@
 // itself, with an empty body: without a script module it cannot send DRF's metadata there.
 
 import { generatedNote } from '../generated-note.ts';
-import { HeadersTargetError, type Target } from '../target.ts';
+import { HeadersTargetError, type TargetContext } from '../target.ts';
 import { APACHE_RUNTIME, LOCAL_COMMANDS, LOCAL_PORT } from './local-run.ts';
 import {
   everywhereValue,
@@ -34,8 +34,9 @@ import {
   stripped,
 } from './query.ts';
 import { apacheReadme, settingsSection } from './readmes.ts';
+import { apache } from './targets.ts';
 
-const NAME = 'apache';
+const NAME = apache.name;
 /** The URL every ErrorDocument points at; the rules below serve the body the request chose. */
 const ERROR_URL = '/_api_error_';
 /** The URL the 301's ErrorDocument points at: answered with an empty body (/dev/null). */
@@ -441,16 +442,13 @@ ${MODULES.map(
 `;
 }
 
-export const apache: Target = {
-  name: NAME,
-  prerendersFilters: true,
-  files(context) {
-    // ForceType is one type for every answer file.
-    const plan = serverPlan(context, NAME, ['content-type']);
-    return new Map([
-      ['api.conf', renderApacheConf(plan)],
-      ['httpd.conf', renderExampleConf()],
-      ['README.md', apacheReadme(context.resources) + settingsSection(settingsLists(plan))],
-    ]);
-  },
-};
+/** The files of targets/apache/. */
+export function apacheFiles(context: TargetContext): Map<string, string> {
+  // ForceType is one type for every answer file.
+  const plan = serverPlan(context, NAME, ['content-type']);
+  return new Map([
+    ['api.conf', renderApacheConf(plan)],
+    ['httpd.conf', renderExampleConf()],
+    ['README.md', apacheReadme(context.resources) + settingsSection(settingsLists(plan))],
+  ]);
+}

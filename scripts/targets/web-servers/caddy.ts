@@ -5,7 +5,7 @@
 
 import type { DocumentRoute } from '../../contract/routes.ts';
 import { generatedNote } from '../generated-note.ts';
-import { HeadersTargetError, type Target } from '../target.ts';
+import { HeadersTargetError, type TargetContext } from '../target.ts';
 import { LOCAL_COMMANDS, LOCAL_PORT } from './local-run.ts';
 import {
   everywhereValue,
@@ -33,8 +33,9 @@ import {
   paddedTerm,
 } from './query.ts';
 import { caddyReadme, settingsSection } from './readmes.ts';
+import { caddy } from './targets.ts';
 
-const NAME = 'caddy';
+const NAME = caddy.name;
 export const DEFAULT_ROOT = '/srv/api/public';
 /** Plain HTTP: a site address without `http://` would start Caddy's automatic HTTPS (README.md). */
 export const DEFAULT_ADDRESS = `http://localhost:${LOCAL_PORT}`;
@@ -429,15 +430,12 @@ import ${SITE_FILE}
 `;
 }
 
-export const caddy: Target = {
-  name: NAME,
-  prerendersFilters: true,
-  files(context) {
-    const plan = serverPlan(context, NAME);
-    return new Map([
-      ['Caddyfile', renderRunnableCaddyfile()],
-      [SITE_FILE, renderCaddyfile(plan)],
-      ['README.md', caddyReadme(context.resources) + settingsSection(settingsLists(plan))],
-    ]);
-  },
-};
+/** The files of targets/caddy/. */
+export function caddyFiles(context: TargetContext): Map<string, string> {
+  const plan = serverPlan(context, NAME);
+  return new Map([
+    ['Caddyfile', renderRunnableCaddyfile()],
+    [SITE_FILE, renderCaddyfile(plan)],
+    ['README.md', caddyReadme(context.resources) + settingsSection(settingsLists(plan))],
+  ]);
+}

@@ -5,7 +5,7 @@
 
 import type { DocumentRoute } from '../../contract/routes.ts';
 import { generatedNote } from '../generated-note.ts';
-import { HeadersTargetError, type Target } from '../target.ts';
+import { HeadersTargetError, type TargetContext } from '../target.ts';
 import { LOCAL_COMMANDS, LOCAL_PORT, NGINX_RUNTIME } from './local-run.ts';
 import {
   everywhereValue,
@@ -33,8 +33,9 @@ import {
   stripped,
 } from './query.ts';
 import { nginxReadme, settingsSection } from './readmes.ts';
+import { nginx } from './targets.ts';
 
-const NAME = 'nginx';
+const NAME = nginx.name;
 /** Internal prefix the answers' files are served under; never reachable from outside. */
 const FILES = '/_api_file_/';
 /** Internal location that gives the slash redirect an empty body instead of nginx's HTML page. */
@@ -410,17 +411,14 @@ brotli_static on;
 `;
 }
 
-export const nginx: Target = {
-  name: NAME,
-  prerendersFilters: true,
-  files(context) {
-    // default_type is one type for every answer: nginx sets no Content-Type per request.
-    const plan = serverPlan(context, NAME, ['content-type']);
-    return new Map([
-      ['api.conf', renderApiConf(plan)],
-      ['brotli.conf', renderBrotliConf()],
-      ['nginx.conf', renderExampleConf()],
-      ['README.md', nginxReadme(context.resources) + settingsSection(settingsLists(plan))],
-    ]);
-  },
-};
+/** The files of targets/nginx/. */
+export function nginxFiles(context: TargetContext): Map<string, string> {
+  // default_type is one type for every answer: nginx sets no Content-Type per request.
+  const plan = serverPlan(context, NAME, ['content-type']);
+  return new Map([
+    ['api.conf', renderApiConf(plan)],
+    ['brotli.conf', renderBrotliConf()],
+    ['nginx.conf', renderExampleConf()],
+    ['README.md', nginxReadme(context.resources) + settingsSection(settingsLists(plan))],
+  ]);
+}

@@ -178,14 +178,19 @@ export function layerViolations(graph: ModuleGraph): string[] {
 
 /**
  * The modules `entry` loads when it runs: relative imports followed, type-only ones skipped;
- * with `atStart`, a dynamic import() is not followed either (it loads only when called).
+ * with `atStart`, a dynamic import() is not followed either (it loads only when called); the
+ * modules of `skip` are not followed (code the entry never calls).
  */
-export function runtimeClosure(graph: ModuleGraph, entry: string, { atStart = false } = {}): string[] {
+export function runtimeClosure(
+  graph: ModuleGraph,
+  entry: string,
+  { atStart = false, skip = new Set<string>() }: { atStart?: boolean; skip?: ReadonlySet<string> } = {},
+): string[] {
   const seen = new Set<string>();
   const queue = [entry];
   while (queue.length > 0) {
     const file = queue.pop() as string;
-    if (seen.has(file) || !graph.has(file)) continue;
+    if (seen.has(file) || !graph.has(file) || skip.has(file)) continue;
     seen.add(file);
     for (const ref of graph.get(file) ?? []) {
       if (ref.typeOnly || ref.kind === 'url' || (atStart && ref.kind === 'dynamic-import')) continue;
@@ -194,6 +199,17 @@ export function runtimeClosure(graph: ModuleGraph, entry: string, { atStart = fa
     }
   }
   return [...seen].sort();
+}
+
+/** The modules that `files` import with an import(), sorted: each loaded only when its import() runs. */
+export function lazyImportsOf(graph: ModuleGraph, files: readonly string[]): string[] {
+  const lazy = files.flatMap((file) =>
+    (graph.get(file) ?? [])
+      .filter((ref) => ref.kind === 'dynamic-import')
+      .map((ref) => resolveSpecifier(file, ref.specifier))
+      .filter((target) => target !== undefined),
+  );
+  return [...new Set(lazy)].sort();
 }
 
 /** `file:line → package` for each module in `files` that loads `pkg` (or a subpath of it) at run time, or `atStart`. */

@@ -1,8 +1,10 @@
-// What Netlify accepts, for the netlify target, checked by targets/limits.ts.
+// The netlify target: Netlify's limits, checked by targets/limits.ts, and the request handler as
+// a function (netlify.ts, loaded when the files are asked for), which answers every query.
 
 import { ANOTHER_TARGET, type Limit, READ, sortedListFile } from '../limits.ts';
+import type { Target } from '../target.ts';
 
-export const NETLIFY_LIMITS: readonly Limit[] = [
+const NETLIFY_LIMITS: readonly Limit[] = [
   {
     // Netlify names no hard count: it advises wildcards from 10,000 rules, as a deploy with
     // rules too large to serialize fails. The target writes two, whatever the catalogue.
@@ -32,3 +34,10 @@ export const NETLIFY_LIMITS: readonly Limit[] = [
     read: READ,
   },
 ];
+
+export const netlify: Target = {
+  name: 'netlify',
+  limits: NETLIFY_LIMITS,
+  queries: 'handler',
+  files: async (context) => (await import('./netlify.ts')).netlifyFiles(context),
+};

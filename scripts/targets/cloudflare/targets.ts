@@ -1,8 +1,10 @@
-// What Cloudflare's services accept, for the three Cloudflare targets, checked by targets/limits.ts.
-// Cloudflare's targets with code do not count public/_headers: the worker applies its rules itself.
+// The three Cloudflare targets: what Cloudflare's services accept, checked by targets/limits.ts,
+// and what each answers. Cloudflare's targets with code do not count public/_headers: the worker
+// applies its rules itself. Each one's generator is loaded when its files are asked for.
 
 import { type Limit, READ, sortedListFile, WEB_SERVERS } from '../limits.ts';
-import { MAX_ASSET_BYTES, uploadedFiles } from './assets.ts';
+import type { Target } from '../target.ts';
+import { assetFiles, MAX_ASSET_BYTES, uploadedFiles } from './assets.ts';
 
 const WORKERS_LIMITS = 'https://developers.cloudflare.com/workers/platform/limits/';
 const PAGES_LIMITS = 'https://developers.cloudflare.com/pages/platform/limits/';
@@ -60,13 +62,26 @@ function sortedInMemory(): Limit {
   };
 }
 
-/** The limits of each Cloudflare target, by its name. */
-export const CLOUDFLARE_LIMITS: Readonly<
-  Record<'cloudflare-workers' | 'cloudflare-pages' | 'cloudflare-pages-static', readonly Limit[]>
-> = {
-  'cloudflare-workers': [...assetLimits('Cloudflare Workers static assets', WORKERS_LIMITS, 'code'), sortedInMemory()],
-  'cloudflare-pages': [...assetLimits('Cloudflare Pages', PAGES_LIMITS, 'code'), sortedInMemory()],
-  'cloudflare-pages-static': [
+export const cloudflareWorkers: Target = {
+  name: 'cloudflare-workers',
+  limits: [...assetLimits('Cloudflare Workers static assets', WORKERS_LIMITS, 'code'), sortedInMemory()],
+  queries: 'handler',
+  files: async (context) => (await import('./workers.ts')).workersFiles(context),
+  // The parts of the files too large for static assets, and `.assetsignore`: cloudflare-pages
+  // runs the same worker on the same files, so this one target writes them for both.
+  siteFiles: (_context, output) => assetFiles(output),
+};
+
+export const cloudflarePages: Target = {
+  name: 'cloudflare-pages',
+  limits: [...assetLimits('Cloudflare Pages', PAGES_LIMITS, 'code'), sortedInMemory()],
+  queries: 'handler',
+  files: async (context) => (await import('./pages.ts')).pagesFiles(context),
+};
+
+export const cloudflarePagesStatic: Target = {
+  name: 'cloudflare-pages-static',
+  limits: [
     ...assetLimits('Cloudflare Pages', PAGES_LIMITS, 'static').map((limit) =>
       limit.measure.kind === 'file-count'
         ? { ...limit, measure: { kind: 'file-count', extra: 1, uploaded: UPLOADED.static } as const }
@@ -97,4 +112,6 @@ export const CLOUDFLARE_LIMITS: Readonly<
       read: READ,
     },
   ],
+  queries: 'path',
+  files: async (context) => (await import('./pages-static.ts')).pagesStaticFiles(context),
 };
