@@ -4,7 +4,7 @@
 // its per-round ratios, the memory on the worst round.
 
 import { execFile } from 'node:child_process';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
@@ -15,7 +15,7 @@ import { compareAnswers, type PeerResult, siblingCheck } from '../bench/peer-cas
 import { peerReport } from '../bench/report.ts';
 import { SAMPLE_DATA } from '../fixtures/sample.ts';
 import { builtSample } from '../unit/helpers/sample-output.ts';
-import { tempDirs } from '../unit/helpers/tree.ts';
+import { tempDirs, writeTree } from '../unit/helpers/tree.ts';
 
 const tempDir = tempDirs('bench-peer-');
 
@@ -59,15 +59,8 @@ describe('compareAnswers', () => {
 describe('siblingCheck', () => {
   const answer = Buffer.from(JSON.stringify({ detail: 'x'.repeat(5000) }));
 
-  async function folder(files: Record<string, Buffer>): Promise<string> {
-    const dir = await tempDir();
-    for (const [file, bytes] of Object.entries(files)) {
-      await mkdir(path.dirname(path.join(dir, file)), { recursive: true });
-      await writeFile(path.join(dir, file), bytes);
-    }
-    return dir;
-  }
-  const checked = async (files: Record<string, Buffer>) => siblingCheck(await folder(files), tree(files as never));
+  const checked = async (files: Record<string, Buffer>) =>
+    siblingCheck(await writeTree(await tempDir(), files), tree(files as never));
 
   it('names the answers whose .br and .gz decompress to them', async () => {
     const good = { 'a.json': answer, 'a.json.br': brotliCompressSync(answer), 'a.json.gz': gzipSync(answer) };
