@@ -459,8 +459,8 @@ const MEASURES: ReadonlyArray<readonly [string, (run: CommandRun) => number, (n:
 
 /** What each pair of the peer case times, as its rows name the two sides. */
 const PEER_PAIRS = {
-  without: { build: 'build, precompress off', peer: 'eleventy' },
-  with: { build: 'build', peer: 'eleventy + siblings' },
+  without: { build: 'build', peer: 'eleventy', about: '`npm run build --precompress off` / Eleventy alone' },
+  with: { build: 'build', peer: 'eleventy+step', about: '`npm run build` / Eleventy and its siblings step' },
 } as const;
 
 /** The peer case: what was compared, each pair's rounds, their ratios, and the verdicts. */
@@ -479,7 +479,7 @@ export function peerReport(result: PeerResult): Section {
     worstRss = Math.max(worstRss, ...builds.map((run) => run.maxRssBytes));
     lines.push(
       '',
-      `${pair === 'without' ? 'Without' : 'With'} the siblings: ${names.build} / ${names.peer}`,
+      `${pair === 'without' ? 'Without' : 'With'} the siblings: ${names.about}`,
       HEAD,
       ...MEASURES.flatMap(([what, pick, format]) => [
         row(`${names.build} ${what}`, builds.map(pick), format),

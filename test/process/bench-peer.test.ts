@@ -127,8 +127,8 @@ describe('peerReport', () => {
   it('passes each pair on its median per-round ratio: 0.8 without the siblings, 1 with them', () => {
     const passing = peerReport(result([run(1000), run(2400), run(1600)], within));
     expect(verdicts(passing.lines).slice(0, 2)).toEqual([
-      'PASS peer time, without siblings: build, precompress off / eleventy 0.80x, median of 3 rounds (target <= 0.8x)',
-      'PASS peer time, with siblings: build / eleventy + siblings 1.00x, median of 3 rounds (target <= 1x)',
+      'PASS peer time, without siblings: build / eleventy 0.80x, median of 3 rounds (target <= 0.8x)',
+      'PASS peer time, with siblings: build / eleventy+step 1.00x, median of 3 rounds (target <= 1x)',
     ]);
     expect(passing.passed).toBe(true);
     const slowWithout = peerReport(result([run(1000), run(2700), run(1800)], within));
