@@ -21,6 +21,8 @@ export interface FileSettings {
   cloudflarePlan?: string;
   /** Whether `npm run build` writes the API reference page at /_reference/. */
   reference?: boolean;
+  /** Whether `npm run build` writes the answers' `.br` and `.gz` siblings. */
+  precompress?: boolean;
   /** Filters, search and ordering per resource, in DRF's terms (checkResourceSettings). */
   resources?: Record<string, ResourceSettings>;
 }

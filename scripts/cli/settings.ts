@@ -60,6 +60,8 @@ export interface Settings {
   pageSize: number;
   /** Whether the build writes the API reference page at /_reference/ (builder/documents/reference.ts). */
   reference: boolean;
+  /** Whether the build writes each answer's `.br` and `.gz` siblings (shared/compress.ts), for the web servers to send. */
+  precompress: boolean;
   /** Whether a data folder without a record builds (an API of empty lists) rather than stops. */
   allowEmpty: boolean;
   /** The settings file's filters, search and ordering per resource (settings-file.ts); none when absent. */
@@ -168,6 +170,15 @@ export const OPTIONS = {
     description: 'the API reference page at /_reference/, beside the API (true or false in the settings file)',
     default: 'off; on in npm start and npm run dev',
   },
+  precompress: {
+    flag: '--precompress',
+    value: '<on/off>',
+    variable: 'PRECOMPRESS',
+    fileKey: 'precompress',
+    description:
+      "each answer's .br and .gz siblings, which nginx, Caddy and Apache send; off for a host that compresses by itself (true or false in the settings file)",
+    default: 'on',
+  },
   'allow-empty': {
     flag: '--allow-empty',
     fileKey: 'allowEmpty',
@@ -243,6 +254,7 @@ const BUILD_OPTIONS: readonly OptionName[] = [
   'base-url',
   'page-size',
   'reference',
+  'precompress',
   'allow-empty',
 ];
 
@@ -585,14 +597,16 @@ export function readSettings(
     if (flag !== undefined) return [flag, option.flag];
     const variable = option.variable ? env[option.variable] : undefined;
     if (variable !== undefined) return [variable, option.variable as string];
-    // The previews and `npm run check` write no targets: only the build reads which to write.
+    // Read by the commands that write what they decide: `npm run check` writes nothing, and the
+    // previews write no targets and always the siblings, which their local server sends.
     const skipped =
-      option.fileKey === undefined || ((name === 'target' || name === 'reference') && !command.options.includes(name));
+      option.fileKey === undefined ||
+      ((name === 'target' || name === 'reference' || name === 'precompress') && !command.options.includes(name));
     const stored = skipped ? undefined : file[option.fileKey as string];
     if (stored === undefined) return undefined;
     const source = `${option.fileKey} in ${configPath}`;
     if (name === 'target') return [storedTargets(stored, source), source];
-    if (name === 'reference') return [storedSwitch(stored, source), source];
+    if (name === 'reference' || name === 'precompress') return [storedSwitch(stored, source), source];
     return [typeof stored === 'string' ? stored : JSON.stringify(stored), source];
   };
   const targets = given('target');
@@ -600,6 +614,7 @@ export function readSettings(
   const baseUrl = given('base-url');
   const pageSize = given('page-size');
   const reference = given('reference');
+  const precompress = given('precompress');
   const storedAllowEmpty = command.options.includes('allow-empty') ? file.allowEmpty : undefined;
   const port = given('port');
   const host = given('host');
@@ -618,6 +633,7 @@ export function readSettings(
     pageSize: pageSize ? wholeNumber(...pageSize, 1, Number.MAX_SAFE_INTEGER) : DEFAULTS.pageSize,
     // On where people look at the API by hand; off for a deploy, whose paths stay DRF's alone.
     reference: reference ? onOff(...reference) : commandName === 'start' || commandName === 'dev',
+    precompress: precompress ? onOff(...precompress) : true,
     allowEmpty:
       values['allow-empty'] === true ||
       (storedAllowEmpty !== undefined && storedSwitch(storedAllowEmpty, `allowEmpty in ${configPath}`) === 'on'),

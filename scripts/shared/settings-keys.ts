@@ -12,6 +12,7 @@ export const SETTINGS_FILE_KEYS = [
   'targets',
   'cloudflarePlan',
   'reference',
+  'precompress',
   'allowEmpty',
   'resources',
 ] as const;

@@ -178,7 +178,7 @@ export async function freePort(): Promise<number> {
 /** The environment without the settings' variables, which would change what a command builds or where it listens. */
 export function commandEnv(): NodeJS.ProcessEnv {
   const env = { ...process.env };
-  for (const name of ['BASE_URL', 'PAGE_SIZE', 'HOST', 'PORT']) delete env[name];
+  for (const name of ['BASE_URL', 'PAGE_SIZE', 'PRECOMPRESS', 'HOST', 'PORT']) delete env[name];
   return env;
 }
 

@@ -1,7 +1,6 @@
 // test/bench/measure.ts and child.ts: the fingerprints that check every run wrote the same
 // bytes, and the stage lines the build logs, which the report breaks the time down by.
 
-import { mkdir, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -9,18 +8,11 @@ import { describe, expect, it } from 'vitest';
 import { parseStage } from '../bench/child.ts';
 import { differingFiles, peakRss, runChild, runCommand, summariseTree } from '../bench/measure.ts';
 import { findProgram } from '../installed.ts';
-import { tempDirs } from '../unit/helpers/tree.ts';
+import { tempDirs, writeTree } from '../unit/helpers/tree.ts';
 
 const tempDir = tempDirs('bench-measure-');
 
-async function tree(files: Record<string, string>): Promise<string> {
-  const dir = await tempDir();
-  for (const [name, text] of Object.entries(files)) {
-    await mkdir(path.dirname(path.join(dir, name)), { recursive: true });
-    await writeFile(path.join(dir, name), text);
-  }
-  return dir;
-}
+const tree = async (files: Record<string, string>): Promise<string> => writeTree(await tempDir(), files);
 
 describe('summariseTree and differingFiles', () => {
   it('give the same digest for the same files, and name the files that differ', async () => {

@@ -5,7 +5,7 @@
 // ETag of its own that answers 304, its Content-Length, and HEAD alike without a body; a Range request gets what the
 // server does with it (below). A client sending no Accept-Encoding gets the same answers, header
 // for header, from the build with siblings as from the build without: the siblings change
-// nothing for it.
+// nothing for it. The build without (the precompress setting off) answers every client as it is.
 
 import { chmod, cp, mkdir, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import http from 'node:http';
@@ -286,6 +286,27 @@ describe('precompressed answers on the running servers', () => {
       const gzip = await ask(encoded.origin, '/company/', { 'Accept-Encoding': 'br;q=0, gzip' });
       expect(one(gzip, 'content-encoding')).toBe('gzip');
     },
+  );
+
+  it.each(TARGETS.map((server) => server.name))(
+    '%s, the build without siblings (precompress off): a client that accepts br and gzip gets each answer as it is',
+    async (name) => {
+      const { plain } = running.get(name) as { plain: RunningTarget };
+      const wrong: string[] = [];
+      for (const { url, bytes } of await compressedAnswers()) {
+        for (const method of ['GET', 'HEAD']) {
+          const answer = await ask(plain.origin, url, { 'Accept-Encoding': 'br, gzip' }, method);
+          const encoding = one(answer, 'content-encoding');
+          if (answer.status !== 200 || encoding !== undefined)
+            wrong.push(`${method} ${url}: ${answer.status} ${encoding}`);
+          if (method === 'GET' && !answer.body.equals(bytes)) wrong.push(`${url}: not the file's bytes`);
+          if (JSON.stringify(all(answer, 'vary')) !== JSON.stringify(['Accept']))
+            wrong.push(`${method} ${url}: Vary ${all(answer, 'vary').join(' | ')}`);
+        }
+      }
+      expect(wrong).toEqual([]);
+    },
+    60_000,
   );
 });
 

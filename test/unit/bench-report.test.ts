@@ -269,37 +269,44 @@ describe('the start-up case', () => {
   const rowOf = (lines: readonly string[], command: string) =>
     lines.find((line) => line.startsWith(`startup ${command} `)) ?? '';
 
-  it("judges each command's median against the baseline's median, on its own target", () => {
+  it("judges each command's median less the baseline's median, on its own target", () => {
     const { lines, passed } = startupReport([
-      // Medians 800, 1,000, 1,020 and 1,200 ms; one slow and one fast round each change nothing.
-      timed('npm run check', [790, 2000, 800, 810, 805, 795, 600]),
-      timed('npm run build', [990, 1000, 3000, 1005, 995, 700, 1010]),
-      timed('npm run diff -- HEAD', [1010, 1020, 1030, 1025, 1015, 1000, 1040]),
-      timed('npm start', [1190, 1200, 1210, 1205, 1195, 900, 5000]),
+      // Medians 650, 750, 660 and 800 ms; one slow and one fast round each change nothing.
+      timed('npm run check', [640, 2000, 650, 660, 655, 645, 500]),
+      timed('npm run build', [740, 750, 3000, 755, 745, 600, 760]),
+      timed('npm run diff -- HEAD', [650, 660, 670, 665, 655, 640, 680]),
+      timed('npm start', [790, 800, 810, 805, 795, 600, 5000]),
     ]);
     expect(rowOf(lines, 'npm run check')).toMatch(
-      /^startup npm run check\s+800 ms vs 400 ms: 2\.00x {2}target ≤ 2× {2}PASS$/,
+      /^startup npm run check\s+650 ms vs 400 ms: \+250 ms \(1\.63x\) {2}target ≤ \+250 ms {2}PASS$/,
     );
     expect(rowOf(lines, 'npm run build')).toMatch(
-      /^startup npm run build\s+1,000 ms vs 400 ms: 2\.50x {2}target ≤ 2\.5× {2}PASS$/,
+      /^startup npm run build\s+750 ms vs 400 ms: \+350 ms \(1\.88x\) {2}target ≤ \+350 ms {2}PASS$/,
     );
     expect(rowOf(lines, 'npm run diff -- HEAD')).toMatch(
-      /^startup npm run diff -- HEAD\s+1,020 ms vs 400 ms: 2\.55x {2}target ≤ 2\.5× {2}FAIL$/,
+      /^startup npm run diff -- HEAD\s+660 ms vs 400 ms: \+260 ms \(1\.65x\) {2}target ≤ \+250 ms {2}FAIL$/,
     );
     expect(rowOf(lines, 'npm start')).toMatch(
-      /^startup npm start\s+1,200 ms vs 400 ms: 3\.00x {2}target ≤ 3× {2}PASS$/,
+      /^startup npm start\s+800 ms vs 400 ms: \+400 ms \(2\.00x\) {2}target ≤ \+400 ms {2}PASS$/,
     );
     expect(passed).toBe(false);
+  });
+
+  it('holds the difference whatever the baseline: a faster npm leaves the same own start passing', () => {
+    const fasterNpm = { command: 'npm run check' as const, ms: [300, 310, 290], baselineMs: [60, 50, 55] };
+    expect(startupReport([fasterNpm]).passed).toBe(true);
   });
 
   it('passes when every command is within its target, and fails the whole report on one miss', () => {
     const builds = [run(1400, 3000, 800), run(1400, 3000, 800), run(1400, 3000, 800)];
     const baselines = [run(1000, 1500, 550), run(1000, 1500, 550), run(1000, 1500, 550)];
-    const within = [timed('npm run check', [700, 800, 750]), timed('npm start', [1100, 1150, 1000])];
+    const within = [timed('npm run check', [600, 650, 620]), timed('npm start', [700, 750, 790])];
     expect(report({ ...summary(builds, baselines), startup: within }).passed).toBe(true);
-    const slowCheck = [timed('npm run check', [900, 810, 850]), timed('npm start', [1100, 1150, 1000])];
+    const slowCheck = [timed('npm run check', [700, 660, 680]), timed('npm start', [700, 750, 790])];
     const missed = report({ ...summary(builds, baselines), startup: slowCheck });
-    expect(rowOf(missed.text.split('\n'), 'npm run check')).toMatch(/2\.13x {2}target ≤ 2× {2}FAIL$/);
+    expect(rowOf(missed.text.split('\n'), 'npm run check')).toMatch(
+      /\+280 ms \(1\.70x\) {2}target ≤ \+250 ms {2}FAIL$/,
+    );
     expect(missed.passed).toBe(false);
   });
 

@@ -125,6 +125,7 @@ describe('the settings file schema', () => {
     ['no target', { targets: [] }],
     ['an unknown plan', { cloudflarePlan: 'gold' }],
     ['a reference given as on', { reference: 'on' }],
+    ['precompress given as off', { precompress: 'off' }],
     ['an unknown resource', { resources: { companies: { search_fields: ['name'] } } }],
     ['an unknown key of a resource', { resources: { company: { filter_fields: ['name'] } } }],
     ['a misspelled field', { resources: { company: { filterset_fields: ['citty'] } } }],

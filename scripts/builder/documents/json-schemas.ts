@@ -168,6 +168,10 @@ export function settingsFileJsonSchema(resources: readonly Resource[]): JsonSche
     reference: z
       .boolean()
       .meta({ description: 'Whether npm run build writes the API reference page at /_reference/.' }),
+    precompress: z.boolean().meta({
+      description:
+        "Whether npm run build writes each answer's .br and .gz siblings, which nginx, Caddy and Apache send; on when absent. Off for a host that compresses by itself (Cloudflare, Netlify, Vercel).",
+    }),
     allowEmpty: z.boolean().meta({
       description:
         'Whether a data folder without a record builds, as an API of empty lists; when absent or false, such a folder stops the build.',

@@ -24,7 +24,8 @@ export function outputArgs(dir: string): string[] {
 /** The environment without the settings' variables (vitest sets BASE_URL to "/"). */
 export function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const env = { ...process.env };
-  for (const name of ['BASE_URL', 'PAGE_SIZE', 'HOST', 'PORT', 'DEBUG', 'STATIC_API_PAUSE_AT']) delete env[name];
+  for (const name of ['BASE_URL', 'PAGE_SIZE', 'HOST', 'PORT', 'PRECOMPRESS', 'DEBUG', 'STATIC_API_PAUSE_AT'])
+    delete env[name];
   return { ...env, ...extra };
 }
 

@@ -1,7 +1,7 @@
 // Helpers shared by the unit tests that touch the file system: read a folder into a map of
 // relative path → bytes, and make temp folders that are removed after each test.
 
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach } from 'vitest';
@@ -19,6 +19,15 @@ export async function readTree(dir: string): Promise<Map<string, Buffer>> {
   }
   await walk('');
   return out;
+}
+
+/** Writes `files` (path relative to `dir` with `/` → text or bytes) under `dir`, making its folders. */
+export async function writeTree(dir: string, files: Readonly<Record<string, string | Buffer>>): Promise<string> {
+  for (const [file, content] of Object.entries(files)) {
+    await mkdir(path.dirname(path.join(dir, file)), { recursive: true });
+    await writeFile(path.join(dir, file), content);
+  }
+  return dir;
 }
 
 /** The tree as text, for readable failure diffs. */
