@@ -16,7 +16,7 @@ export const LAYERS: ReadonlyMap<string, readonly string[]> = new Map([
   ['targets', ['shared', 'contract', 'respond']],
   ['builder', ['shared', 'contract', 'targets']],
   ['review', ['shared', 'contract']],
-  ['migrate', ['shared', 'contract', 'builder', 'review']],
+  ['migrate', ['shared', 'contract', 'respond', 'builder', 'review']],
   ['cli', ['shared', 'contract', 'respond', 'targets', 'builder', 'review', 'migrate']],
 ]);
 
