@@ -16,7 +16,7 @@ import { promisify } from 'node:util';
 import { build } from '../scripts/builder/build.ts';
 import { buildUrl } from '../scripts/contract/pagination.ts';
 import type { Route } from '../scripts/contract/routes.ts';
-import { manifestFile, partFile } from '../scripts/shared/parts.ts';
+import { manifestFile, partFile } from '../scripts/respond/cloudflare-parts.ts';
 import { MAX_ASSET_BYTES } from '../scripts/targets/cloudflare/assets.ts';
 import { LimitsError } from '../scripts/targets/limits.ts';
 import { generate } from './bench/generate.ts';

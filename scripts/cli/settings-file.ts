@@ -4,13 +4,29 @@
 import { readFileSync } from 'node:fs';
 import { type DataError, formatDataError, pointerOf } from '../builder/pipeline/errors.ts';
 import { withPositions } from '../builder/pipeline/json-positions.ts';
-import { closestName } from '../builder/pipeline/misspellings.ts';
 import { decodeUtf8, parseStrict } from '../builder/pipeline/strict-json.ts';
 import { RESERVED_PARAMS, RESOURCE_SETTING_KEYS, type ResourceSettings, settingPointer } from '../contract/query.ts';
 import type { Resource } from '../contract/resources/resource.ts';
 import { searchPrefix } from '../contract/search.ts';
 import { ProjectError } from '../shared/errors.ts';
-import { SETTINGS_FILE_KEYS } from '../shared/settings-keys.ts';
+import { closestName } from '../shared/misspellings.ts';
+
+/**
+ * The keys the file may hold at its top, besides `$schema`, in the order its JSON Schema lists
+ * them (builder/documents/json-schemas.ts, held to this list by its test) and a written file holds them.
+ */
+export const SETTINGS_FILE_KEYS = [
+  'baseUrl',
+  'pageSize',
+  'targets',
+  'cloudflarePlan',
+  'reference',
+  'precompress',
+  'allowEmpty',
+  'resources',
+] as const;
+
+export type SettingsFileKey = (typeof SETTINGS_FILE_KEYS)[number];
 
 /** What the file may hold; each value is checked like its flag (settings.ts). */
 export interface FileSettings {

@@ -4,18 +4,17 @@
 
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { closestName } from '../builder/pipeline/misspellings.ts';
 import { DEFAULT_PAGE_SIZE } from '../contract/pagination.ts';
 import type { ResourceSettings } from '../contract/query.ts';
 import { RESOURCES } from '../contract/resources/index.ts';
 import type { Resource } from '../contract/resources/resource.ts';
 import { ProjectError } from '../shared/errors.ts';
-import { DEFAULT_OUTPUT_FOLDER } from '../shared/folders.ts';
-import { SETTINGS_FILE, SETTINGS_FILE_KEYS, type SettingsFileKey } from '../shared/settings-keys.ts';
+import { DEFAULT_OUTPUT_FOLDER, SETTINGS_FILE } from '../shared/folders.ts';
+import { closestName } from '../shared/misspellings.ts';
 import { REFUSED_TARGETS, TARGET_NAMES } from '../targets/index.ts';
 import { CLOUDFLARE_PLANS, type CloudflarePlan, DEFAULT_CLOUDFLARE_PLAN } from '../targets/limits.ts';
 import { EXIT_STATUS } from './exit-status.ts';
-import { readSettingsFile, SettingsFileError } from './settings-file.ts';
+import { readSettingsFile, SETTINGS_FILE_KEYS, SettingsFileError, type SettingsFileKey } from './settings-file.ts';
 
 const DEFAULT_PORT = 3000;
 

@@ -4,6 +4,13 @@
 
 import { ProjectError } from '../shared/errors.ts';
 
+/** The headers every list must carry for the API to answer as DRF does (docs/contract.md, section 2). */
+export const REQUIRED_HEADERS: Readonly<Record<string, string>> = {
+  'Content-Type': 'application/json',
+  Vary: 'Accept',
+  Allow: 'GET, HEAD, OPTIONS',
+};
+
 export interface HeaderRule {
   pattern: string;
   headers: Array<[name: string, value: string]>;

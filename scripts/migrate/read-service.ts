@@ -173,58 +173,82 @@ function envelopeOf(answer: ServiceAnswer, page: number): FetchedPage & { count:
   return { url: answer.url, page, body: answer.body, results: fields.results, count, next: fields.next };
 }
 
-/** Reads every list of the service at `from` (its base URL, with a trailing slash). */
-export async function readService(from: string, options: ReadOptions): Promise<ServiceAnswers> {
-  const resources = options.resources;
-  const plain = resources.filter((resource) => !resource.paginated);
-  const paginated = resources.filter((resource) => resource.paginated);
-  const base = new URL(from);
-  const progress: ReadProgress = {
-    lists: 0,
-    listsTotal: plain.length,
-    pages: 0,
-    pagesTotal: paginated.length === 0 ? 0 : undefined,
-    pagesOf: paginated.map((resource) => countedAs(resource)[0]).join(' and '),
-    bytes: 0,
-  };
+/**
+ * One reading of a service: its client, the progress it reports, and the first failure, after
+ * which no request is started (the import stops with the first reason).
+ */
+class ServiceReader {
+  private readonly base: URL;
+  private readonly client: ReturnType<typeof serviceClient>;
+  private readonly progress: ReadProgress;
   /** Each paginated list's page count, once its page 1 is read. */
-  const pageCounts = new Map<string, number>();
-  const counted = (resource: Resource, pages: number) => {
-    pageCounts.set(resource.name, pages);
-    if (pageCounts.size === paginated.length) progress.pagesTotal = [...pageCounts.values()].reduce((a, b) => a + b, 0);
-  };
-  const client = serviceClient(from, options.client);
-  const report = () => options.onProgress?.({ ...progress });
-  // Once one request fails, no other is started: the import stops with the first reason.
-  let failure: { error: unknown } | undefined;
-  const ask = async (url: string): Promise<ServiceAnswer> => {
-    if (failure) throw failure.error;
-    const answer = await client.request(url, { headers: { Accept: 'application/json' } });
-    progress.bytes += answer.body.length;
+  private readonly pageCounts = new Map<string, number>();
+  private failure: { error: unknown } | undefined;
+
+  constructor(
+    from: string,
+    private readonly options: ReadOptions,
+    private readonly paginated: readonly Resource[],
+    listsTotal: number,
+  ) {
+    this.base = new URL(from);
+    this.client = serviceClient(from, options.client);
+    this.progress = {
+      lists: 0,
+      listsTotal,
+      pages: 0,
+      pagesTotal: paginated.length === 0 ? 0 : undefined,
+      pagesOf: paginated.map((resource) => countedAs(resource)[0]).join(' and '),
+      bytes: 0,
+    };
+  }
+
+  /** The first failure, once every read started has settled. */
+  get failed(): { error: unknown } | undefined {
+    return this.failure;
+  }
+
+  private report(): void {
+    this.options.onProgress?.({ ...this.progress });
+  }
+
+  /** `resource` has `pages` pages: the total is known once every paginated list's page 1 is read. */
+  private counted(resource: Resource, pages: number): void {
+    this.pageCounts.set(resource.name, pages);
+    if (this.pageCounts.size === this.paginated.length)
+      this.progress.pagesTotal = [...this.pageCounts.values()].reduce((a, b) => a + b, 0);
+  }
+
+  private async ask(url: string): Promise<ServiceAnswer> {
+    if (this.failure) throw this.failure.error;
+    const answer = await this.client.request(url, { headers: { Accept: 'application/json' } });
+    this.progress.bytes += answer.body.length;
     return answer;
-  };
-  const remember = <T>(work: Promise<T>): Promise<T> =>
-    work.catch((error: unknown) => {
-      failure ??= { error };
+  }
+
+  /** `work`, its failure kept as the reading's first when it is. */
+  remember<T>(work: Promise<T>): Promise<T> {
+    return work.catch((error: unknown) => {
+      this.failure ??= { error };
       throw error;
     });
+  }
 
-  const readList = async (url: string): Promise<FetchedList> => {
-    const answer = await ask(url);
+  async readList(url: string): Promise<FetchedList> {
+    const answer = await this.ask(url);
     const value = jsonOf(answer);
     if (!Array.isArray(value))
       throw new ImportError(`${answer.url}: expected a JSON array of records, got ${shortly(value)}`);
-    progress.lists += 1;
-    report();
+    this.progress.lists += 1;
+    this.report();
     return { url: answer.url, body: answer.body, records: value };
-  };
+  }
 
-  const readPages = async (resource: Resource): Promise<FetchedPages> => {
+  async readPages(resource: Resource): Promise<FetchedPages> {
     /** A record and records of the list in the messages: `texture`, `textures`. */
     const [RECORD, RECORDS] = countedAs(resource);
-    const first = envelopeOf(await ask(pageUrl(resource, 1)), 1);
+    const first = envelopeOf(await this.ask(pageUrl(resource, 1)), 1);
     const count = first.count;
-    const linkTo = (page: number) => new URL(pageUrl(resource, page), base).href;
     if (first.next === null) {
       if (first.results.length !== count) {
         throw new ImportError(
@@ -232,14 +256,14 @@ export async function readService(from: string, options: ReadOptions): Promise<S
         );
       }
       checkDistinctRecords([first], RECORD);
-      progress.pages += 1;
-      counted(resource, 1);
-      report();
+      this.progress.pages += 1;
+      this.counted(resource, 1);
+      this.report();
       return { pages: [first], count, pageSize: undefined };
     }
     if (typeof first.next !== 'string')
       throw new ImportError(`${first.url}: next is ${shortly(first.next)}, not a link`);
-    checkNextLink(base, first, first.next, linkTo(2));
+    checkNextLink(this.base, first, first.next, this.linkTo(resource, 2));
     const pageSize = first.results.length;
     if (pageSize === 0 || pageSize >= count) {
       throw new ImportError(
@@ -247,53 +271,73 @@ export async function readService(from: string, options: ReadOptions): Promise<S
       );
     }
     const pagesTotal = Math.ceil(count / pageSize);
-    progress.pages += 1;
-    counted(resource, pagesTotal);
-    report();
+    this.progress.pages += 1;
+    this.counted(resource, pagesTotal);
+    this.report();
 
     // The links are known from page 1's (DRF's `?page=N`), so the pages are read several at a
     // time; each page's own next link is then checked to be the page read after it, which is
     // what following them one by one would have read.
-    const pages: FetchedPage[] = [first];
-    const readPage = async (page: number) => {
-      const fetched = envelopeOf(await ask(pageUrl(resource, page)), page);
-      const last = page === pagesTotal;
-      const holds = last ? count - pageSize * (pagesTotal - 1) : pageSize;
-      if (fetched.count !== count) {
-        throw new ImportError(
-          `${fetched.url}: count is ${fetched.count}, but page 1 said ${count}: the service's data changed during the import; run it again`,
-        );
-      }
-      if (fetched.next !== null && typeof fetched.next !== 'string') {
-        throw new ImportError(`${fetched.url}: next is ${shortly(fetched.next)}, not a link`);
-      }
-      if (last && fetched.next !== null) {
-        throw new ImportError(
-          `${fetched.url}: count is ${count}, so with ${pageSize} ${RECORDS} a page this is the last page, yet it links to a next one`,
-        );
-      }
-      if (!last) checkNextLink(base, fetched, fetched.next as string, linkTo(page + 1));
-      if (fetched.results.length !== holds) {
-        throw new ImportError(
-          `${fetched.url}: holds ${fetched.results.length} ${RECORDS}, expected ${holds} (count ${count}, ${pageSize} a page)`,
-        );
-      }
-      pages[page - 1] = fetched;
-      progress.pages += 1;
-      report();
-    };
-    // Every page in flight settles before the first error is thrown, so nothing is asked after the import stops.
     const laterPages = Array.from({ length: pagesTotal - 1 }, (_, index) => index + 2);
-    await mapLimited(laterPages, PAGE_CONCURRENCY, (page) => remember(readPage(page)));
+    // Every page in flight settles before the first error is thrown, so nothing is asked after the import stops.
+    const later = await mapLimited(laterPages, PAGE_CONCURRENCY, (page) =>
+      this.remember(this.readPage(resource, page, { count, pageSize, pagesTotal })),
+    );
+    const pages = [first, ...later];
     checkDistinctRecords(pages, RECORD);
     return { pages, count, pageSize };
-  };
+  }
 
-  const lists = plain.map((resource) => remember(readList(relative(resource.path))));
-  const paged = paginated.map((resource) => remember(readPages(resource)));
+  private linkTo(resource: Resource, page: number): string {
+    return new URL(pageUrl(resource, page), this.base).href;
+  }
+
+  /** Page `page` (from 2) of a list whose page 1 says `count`, `pageSize` a page, `pagesTotal` pages. */
+  private async readPage(
+    resource: Resource,
+    page: number,
+    { count, pageSize, pagesTotal }: { count: number; pageSize: number; pagesTotal: number },
+  ): Promise<FetchedPage> {
+    const RECORDS = countedAs(resource)[1];
+    const fetched = envelopeOf(await this.ask(pageUrl(resource, page)), page);
+    const last = page === pagesTotal;
+    const holds = last ? count - pageSize * (pagesTotal - 1) : pageSize;
+    if (fetched.count !== count) {
+      throw new ImportError(
+        `${fetched.url}: count is ${fetched.count}, but page 1 said ${count}: the service's data changed during the import; run it again`,
+      );
+    }
+    if (fetched.next !== null && typeof fetched.next !== 'string') {
+      throw new ImportError(`${fetched.url}: next is ${shortly(fetched.next)}, not a link`);
+    }
+    if (last && fetched.next !== null) {
+      throw new ImportError(
+        `${fetched.url}: count is ${count}, so with ${pageSize} ${RECORDS} a page this is the last page, yet it links to a next one`,
+      );
+    }
+    if (!last) checkNextLink(this.base, fetched, fetched.next as string, this.linkTo(resource, page + 1));
+    if (fetched.results.length !== holds) {
+      throw new ImportError(
+        `${fetched.url}: holds ${fetched.results.length} ${RECORDS}, expected ${holds} (count ${count}, ${pageSize} a page)`,
+      );
+    }
+    this.progress.pages += 1;
+    this.report();
+    return fetched;
+  }
+}
+
+/** Reads every list of the service at `from` (its base URL, with a trailing slash). */
+export async function readService(from: string, options: ReadOptions): Promise<ServiceAnswers> {
+  const resources = options.resources;
+  const plain = resources.filter((resource) => !resource.paginated);
+  const paginated = resources.filter((resource) => resource.paginated);
+  const reader = new ServiceReader(from, options, paginated, plain.length);
+  const lists = plain.map((resource) => reader.remember(reader.readList(relative(resource.path))));
+  const paged = paginated.map((resource) => reader.remember(reader.readPages(resource)));
   // Every read settles before the first error is thrown, so nothing is asked after the import stops.
   await Promise.allSettled([...lists, ...paged]);
-  if (failure) throw asImportError(failure.error);
+  if (reader.failed) throw asImportError(reader.failed.error);
   const read = await Promise.all(paged);
   const byName = new Map(paginated.map((resource, i) => [resource.name, read[i] as FetchedPages]));
   const fetched = await Promise.all(lists);

@@ -3,7 +3,7 @@
 // the records that differ (matched by id, with the review layer of `npm run diff`), not two blobs.
 // Each line reads as the service answers → as this build answers.
 
-import { REQUIRED_HEADERS } from '../builder/pipeline/validate.ts';
+import { REQUIRED_HEADERS } from '../contract/headers.ts';
 import type { PlainJson } from '../contract/json.ts';
 import { linkBase, type Routed } from '../contract/routes.ts';
 import { listIds } from '../review/answers.ts';

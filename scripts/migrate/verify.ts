@@ -1,11 +1,20 @@
-// `npm run verify`: asks the running service and this build the same requests, compares each
-// pair of answers, and sums up. The build is served by the caller (cli/verify-command.ts).
+// `npm run verify`: builds the data into a temporary folder, serves it on the loopback with the
+// local server, asks it and the running service the same requests, compares each pair of
+// answers, and sums up.
 
+import { rmSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import type http from 'node:http';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { type BuildOptions, build } from '../builder/build.ts';
 import type { Routed } from '../contract/routes.ts';
+import { createApiServer, listen } from '../respond/node-server.ts';
 import { mapLimited } from '../shared/map-limited.ts';
-import type { serviceClient } from './client.ts';
+import { serviceClient } from './client.ts';
 import { compareAnswers } from './verify-compare.ts';
-import type { VerifyRequest } from './verify-requests.ts';
+import { queryRequests } from './verify-queries.ts';
+import { type VerifyRequest, verifyRequests } from './verify-requests.ts';
 
 type Client = ReturnType<typeof serviceClient>;
 
@@ -123,4 +132,65 @@ export function summaryLine(report: VerifyReport): string {
       ? ''
       : `, ${report.departed} differ only where the contract departs from Django (docs/contract.md, section 8)`;
   return `verify: ${report.requests} requests, ${report.same} the same${departed}, ${report.differ} differ`;
+}
+
+/** The build's settings verify builds with, and the service to ask. */
+export type VerifyOptions = Pick<
+  BuildOptions,
+  'resources' | 'dataDir' | 'headersPath' | 'baseUrl' | 'pageSize' | 'resourceSettings' | 'configPath' | 'allowEmpty'
+> & {
+  /** The service's base URL, with a trailing slash. */
+  against: string;
+  /** Said once the requests are known. */
+  log: (line: string) => void;
+  /** What the process does on SIGINT or SIGTERM, once the build is removed. */
+  onInterrupt: () => void;
+};
+
+/** Builds the data, serves it and asks it and the service every request; the build is removed at the end. */
+export async function verify(options: VerifyOptions): Promise<VerifyReport> {
+  const { against: service, resources } = options;
+  const folder = await mkdtemp(path.join(tmpdir(), 'static-api-verify-'));
+  // A run against a slow service may well be stopped with Ctrl-C: the build goes with it.
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(signal, () => {
+      rmSync(folder, { recursive: true, force: true });
+      options.onInterrupt();
+    });
+  }
+  let server: http.Server | undefined;
+  try {
+    const outDir = path.join(folder, 'public');
+    const { dataDir, headersPath, baseUrl, pageSize, resourceSettings, configPath, allowEmpty } = options;
+    // Output only: no deploy target's files, and no schemas. Its client asks for no
+    // Accept-Encoding: the answers' siblings would go unread.
+    const { routes } = await build({
+      resources,
+      dataDir,
+      headersPath,
+      baseUrl,
+      pageSize,
+      resourceSettings,
+      configPath,
+      allowEmpty,
+      outDir,
+      targetsDir: path.join(folder, 'targets'),
+      targets: [],
+      precompress: false,
+    });
+    server = createApiServer(outDir, resources);
+    const local = `${await listen(server, '127.0.0.1', 0)}/`;
+    const requests = [...verifyRequests(routes, resources), ...(await queryRequests(outDir, resources))];
+    options.log(`verify: ${requests.length} requests, each to ${service} and to this build of ${dataDir}/`);
+    return await verifyAgainst(
+      { client: serviceClient(service), base: service },
+      { client: serviceClient(local), base: local },
+      requests,
+      resources,
+    );
+  } finally {
+    server?.closeAllConnections();
+    server?.close();
+    await rm(folder, { recursive: true, force: true });
+  }
 }

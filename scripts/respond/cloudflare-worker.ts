@@ -5,7 +5,7 @@
 
 import type { HeaderRule } from '../contract/headers.ts';
 import type { Routed } from '../contract/routes.ts';
-import { manifestFile, type PartsManifest, parseManifest, partFile } from '../shared/parts.ts';
+import { manifestFile, type PartsManifest, parseManifest, partFile } from './cloudflare-parts.ts';
 import {
   createHandler,
   type FileStore,
@@ -106,7 +106,7 @@ function joinParts(assets: Assets, origin: string, file: string, manifest: Parts
 }
 
 /**
- * A file too large for static assets, from its manifest and parts (shared/parts.ts), or null when
+ * A file too large for static assets, from its manifest and parts (cloudflare-parts.ts), or null when
  * the build has no such file either. Its entity tag is the whole file's sha256, written by the
  * build: the same for every request, with no part read. The manifest has the file's extension, so
  * the asset server gives it the Content-Type it would give the file.

@@ -1,5 +1,5 @@
 // The local server (`npm run serve`, `npm start`, `npm run dev`): the request handler on node:http, answering
-// from a built output folder. serve-handler (the engine of `serve`) sends the list files, and the
+// from a built output folder. It sends the files itself, a Range read as ranges.ts reads it, and the
 // output's own `_headers` supplies the headers, so what is tested here is what is deployed.
 
 import { createHash } from 'node:crypto';
@@ -9,32 +9,23 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { Duplex } from 'node:stream';
-import serveHandler from 'serve-handler';
-import { MALFORMED_BODY } from '../contract/bodies.ts';
 import { type HeaderRule, parseHeadersFile } from '../contract/headers.ts';
 import type { Routed } from '../contract/routes.ts';
 import { ENCODINGS, type Encoding, siblingOfFile } from '../shared/compress.ts';
 import { UserFacingError } from '../shared/errors.ts';
-import { listLeftovers, newestComplete } from '../shared/swap.ts';
+import { completeBeside } from '../shared/swap.ts';
 import { type RecordsManifest, recordsManifestFile } from '../store/format.ts';
 import { chooseEncoding } from './encodings.ts';
-import {
-  type ApiRequest,
-  bodyBytes,
-  createHandler,
-  type FileStore,
-  type Handler,
-  logFailure,
-  type Reply,
-} from './handler.ts';
+import { createHandler, type FileStore, type Handler, logFailure, type Reply, type ReplyHeaders } from './handler.ts';
 import { contentRange, readRange } from './ranges.ts';
+import { originForm, type ParserError, refusalAnswerer } from './refused-requests.ts';
 
 /** A problem that stops the server from starting, said in one line (no output, a bad `_headers`). */
 export class ServeError extends UserFacingError {}
 
 /**
- * Content hashes as ETags, computed once per file version: serve-handler's own ETag is not
- * sent on its 304, and a hash is the same on every machine that serves the same build. A build
+ * Content hashes as ETags, computed once per file version: a hash is the same on every machine
+ * that serves the same build. A build
  * writes each changed file as a new one (a new inode) and carries an unchanged one over with its
  * inode, time and size (shared/write.ts): a version seen before still has the bytes it was hashed from.
  */
@@ -53,17 +44,6 @@ class EtagCache {
   }
 }
 
-/** The path and query of a request, also in absolute form (`GET http://host/company/`). */
-function originForm(url: string): string {
-  if (url.startsWith('/')) return url;
-  try {
-    const parsed = new URL(url);
-    return `${parsed.pathname}${parsed.search}`;
-  } catch {
-    return url;
-  }
-}
-
 const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
 
 /** The folder's inode, or undefined when there is no folder at `dir`. */
@@ -76,18 +56,17 @@ async function folderId(dir: string): Promise<number | undefined> {
 
 /**
  * The folder to answer from, with its inode. It is the output, except while a build swaps a new
- * output in (scripts/shared/swap.ts): between its last two renames the output is missing for an
- * instant, and the complete new folder (`<out>.new-*`) or the previous one (`<out>.old-*`) sits
- * beside it. When neither is there either, it waits briefly for the swap to end.
+ * output in (shared/swap.ts), where the output may be missing for an instant with a complete one
+ * beside it. When there is none either, it waits briefly for the swap to end.
  */
 async function currentRoot(publicDir: string): Promise<{ dir: string; id: number | undefined }> {
   for (let attempt = 0; attempt < 40; attempt += 1) {
     const id = await folderId(publicDir);
     if (id !== undefined) return { dir: publicDir, id };
-    const complete = newestComplete(await listLeftovers(publicDir));
+    const complete = await completeBeside(publicDir);
     if (complete) {
-      const siblingId = await folderId(complete.path);
-      if (siblingId !== undefined) return { dir: complete.path, id: siblingId };
+      const siblingId = await folderId(complete);
+      if (siblingId !== undefined) return { dir: complete, id: siblingId };
     }
     await sleep(25);
   }
@@ -270,12 +249,6 @@ function readRules(root: string, publicDir: string): HeaderRule[] {
 }
 
 /**
- * serve-handler's own headers that no deployed target sends: a null value removes one. Without
- * this every list would carry `Content-Disposition: inline; filename="ordering=-id.json"`.
- */
-const SERVE_HANDLER_EXTRAS = [{ key: 'Content-Disposition', value: null as unknown as string }];
-
-/**
  * The declarations with the filters, search and ordering the output was built with, read from the
  * manifests of its `_records/` where the caller gave none: `npm run serve` reads no settings file.
  */
@@ -295,65 +268,50 @@ function withBuiltQueries(publicDir: string, resources: readonly Routed[]): read
   return found ? queried : resources;
 }
 
+/**
+ * Sends a file of the output: whole, or the one range the request asks (ranges.ts), with what a
+ * static file server adds (its length and time, that it takes ranges).
+ */
+async function sendFile(
+  req: http.IncomingMessage,
+  res: http.ServerResponse,
+  headers: ReplyHeaders,
+  { handle, stats, encoding }: Body,
+): Promise<void> {
+  const encoded = encoding === undefined ? {} : { 'Content-Encoding': encoding };
+  const range = readRange(req.method ?? 'GET', req.headers.range, stats.size);
+  if (range.kind === 'unsatisfiable') {
+    await handle.close();
+    res.writeHead(416, { ...headers, ...encoded, 'Content-Range': contentRange(stats.size), 'Content-Length': '0' });
+    res.end();
+    return;
+  }
+  const sent = range.kind === 'send' ? range : { first: 0, last: stats.size - 1 };
+  res.writeHead(range.kind === 'send' ? 206 : 200, {
+    'Content-Length': sent.last - sent.first + 1,
+    'Accept-Ranges': 'bytes',
+    'Last-Modified': stats.mtime.toUTCString(),
+    ...headers,
+    ...encoded,
+    ...(range.kind === 'send' ? { 'Content-Range': contentRange(stats.size, range) } : {}),
+  });
+  if (req.method === 'HEAD' || sent.last < sent.first) {
+    await handle.close();
+    res.end();
+    return;
+  }
+  const stream = createReadStream('', { fd: handle, start: sent.first, end: sent.last, autoClose: true });
+  stream.once('error', () => res.destroy());
+  res.once('close', () => stream.destroy());
+  stream.pipe(res);
+}
+
 /** A server of the build output in `root`, of these resources. */
 export function createApiServer(root: string, resources: readonly Routed[]): http.Server {
   const api = createApi(root, resources);
   const server = http.createServer(api.listener);
   server.on('clientError', api.refused);
   return server;
-}
-
-/** A request's line and header fields, as far as the bytes Node's parser refused hold them. */
-interface RefusedHead {
-  method: string;
-  /** The request-target as sent, raw bytes above 0x7F included (one char per byte). */
-  target: string;
-  fields: [name: string, value: string][];
-}
-
-function readHead(packet: Buffer | undefined): RefusedHead | undefined {
-  const head = packet?.toString('latin1') ?? '';
-  const line = /^([\x21-\xff]+) ([\x21-\xff]+) HTTP\/1\.[01]\r?\n/.exec(head);
-  if (!line) return undefined;
-  const end = head.search(/\r?\n\r?\n/);
-  const fields = head
-    .slice(line[0].length, end === -1 ? undefined : end)
-    .split(/\r?\n/)
-    .flatMap((text): [string, string][] => {
-      const colon = text.indexOf(':');
-      return colon > 0 ? [[text.slice(0, colon), text.slice(colon + 1).replace(/^[ \t]+/, '')]] : [];
-    });
-  return { method: line[1] as string, target: line[2] as string, fields };
-}
-
-/**
- * Whether Node's parser would refuse this head as too large (431) had it read the method: it
- * counts the request-target and each field's name and value (without the white space before
- * the value) against its limit. An unknown method is refused before the fields are read, so
- * its head is measured here, that such a request gets the 431 a GET with the same fields gets.
- */
-function overLimit(head: RefusedHead): boolean {
-  const counted = head.fields.reduce((sum, [name, value]) => sum + name.length + value.length, head.target.length);
-  return counted >= http.maxHeaderSize;
-}
-
-/**
- * A request Node's HTTP parser refuses (clientError) whose request line is still one the
- * contract covers: a method llhttp does not know (`FOO`, `get`: methods are case-sensitive tokens) or raw bytes above
- * 0x7F in the url, sent as their percent-escapes. Undefined for anything else.
- */
-function refusedRequest(code: string | undefined, head: RefusedHead | undefined): ApiRequest | undefined {
-  if (code !== 'HPE_INVALID_METHOD' && code !== 'HPE_INVALID_URL') return undefined;
-  if (head === undefined || !/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(head.method) || overLimit(head)) return undefined;
-  const url = head.target.replace(/[\x80-\xff]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
-  const field = (name: string) =>
-    head.fields.find(([given]) => given.toLowerCase() === name.toLowerCase())?.[1]?.trim();
-  return {
-    method: head.method,
-    url: originForm(url),
-    ifNoneMatch: field('If-None-Match'),
-    accept: field('Accept'),
-  };
 }
 
 /**
@@ -365,12 +323,11 @@ export function createApi(
   resources: readonly Routed[],
 ): {
   listener: http.RequestListener;
-  refused: (error: Error & { code?: string; rawPacket?: Buffer }, socket: Duplex) => void;
+  refused: (error: ParserError, socket: Duplex) => void;
 } {
   const publicDir = path.resolve(root);
   const handlerNow = headersWatcher(publicDir, readRules(root, publicDir), withBuiltQueries(publicDir, resources));
   const etags = new EtagCache();
-  const refusedSockets = new WeakSet<Duplex>();
 
   async function write(
     req: http.IncomingMessage,
@@ -380,59 +337,7 @@ export function createApi(
   ): Promise<void> {
     // A sibling's answer, or the 304 that confirms it, varies with Accept-Encoding too.
     const headers = fromSibling ? varyingWithEncoding(reply.headers) : reply.headers;
-    if ('file' in reply) {
-      const { handle, stats, file, encoding } = reply.file.body;
-      const extension = ENCODINGS.find((known) => known.encoding === encoding)?.extension ?? '';
-      const encoded = encoding === undefined ? [] : [{ key: 'Content-Encoding', value: encoding }];
-      // serve-handler answers what it cannot read of a Range with 416 and the whole file, and two
-      // ranges with the first: the Range is read here, as RFC 9110 14.2 says, and only a valid
-      // single range of a GET reaches it.
-      const range = readRange(req.method ?? 'GET', req.headers.range, stats.size).kind;
-      if (range === 'ignore') delete req.headers.range;
-      if (range === 'unsatisfiable') {
-        await handle.close();
-        const unsatisfiable = { 'Content-Range': contentRange(stats.size), 'Content-Length': '0' };
-        res.writeHead(416, {
-          ...headers,
-          ...Object.fromEntries(encoded.map((h) => [h.key, h.value])),
-          ...unsatisfiable,
-        });
-        res.end();
-        return;
-      }
-      // The handler named the file, so the URL serve-handler sees is never the client's; it
-      // sends the file already opened, whichever folder holds it now. The answer's own name,
-      // not its sibling's, so that it types the body as the answer.
-      req.url = `/${encodeURI(file.slice(0, file.length - extension.length))}`;
-      return serveHandler(
-        req,
-        res,
-        {
-          public: publicDir,
-          cleanUrls: false,
-          directoryListing: false,
-          symlinks: false,
-          headers: [
-            {
-              source: '**',
-              headers: [
-                ...Object.entries(headers).map(([key, value]) => ({ key, value })),
-                ...encoded,
-                ...SERVE_HANDLER_EXTRAS,
-              ],
-            },
-          ],
-        },
-        {
-          lstat: (async () => stats) as never,
-          createReadStream: ((_path: string, options: { start?: number; end?: number } = {}) => {
-            const stream = createReadStream('', { start: 0, ...options, fd: handle, autoClose: true });
-            res.once('close', () => stream.destroy());
-            return stream;
-          }) as never,
-        },
-      );
-    }
+    if ('file' in reply) return sendFile(req, res, headers, reply.file.body);
     if (reply.body === null) {
       res.writeHead(reply.status, headers);
       res.end();
@@ -454,44 +359,6 @@ export function createApi(
       }
     }
     res.end();
-  }
-
-  /**
-   * Writes a reply on a socket the parser gave up on: the contract's answer when the request
-   * line is one it covers, else 400 Malformed request (DRF's ParseError) with the same headers.
-   */
-  async function refused(error: Error & { code?: string; rawPacket?: Buffer }, socket: Duplex): Promise<void> {
-    // The parser stays in its error and refuses each later packet of the socket again: the
-    // first refusal is the one answered.
-    if (refusedSockets.has(socket)) return;
-    refusedSockets.add(socket);
-    if (error.code === 'ECONNRESET' || !socket.writable) {
-      socket.destroy();
-      return;
-    }
-    const handler = await handlerNow();
-    const head = readHead(error.rawPacket);
-    const request = refusedRequest(error.code, head);
-    const tooLarge = error.code === 'HPE_HEADER_OVERFLOW' || (head !== undefined && overLimit(head));
-    const reply = request
-      ? await handler.answer(
-          request,
-          folderStore(publicDir, etags, undefined, () => {}),
-        )
-      : { status: tooLarge ? 431 : 400, headers: handler.failure('/').headers, body: MALFORMED_BODY };
-    // The head of a long request may come in several packets, the request line not in the one
-    // refused: a refusal of a request whose method is unknown has no body, which frames an
-    // answer to HEAD too.
-    const body = bodyBytes('file' in reply ? await reply.file.text() : (reply.body ?? ''));
-    const bytes = head === undefined || head.method === 'HEAD' || reply.status === 304 ? Buffer.alloc(0) : body;
-    const length = head === undefined ? 0 : body.length;
-    const lines = [
-      `HTTP/1.1 ${reply.status} ${http.STATUS_CODES[reply.status] ?? ''}`,
-      ...Object.entries(reply.headers).map(([name, value]) => `${name}: ${value}`),
-      ...(reply.status === 304 ? [] : [`Content-Length: ${length}`]),
-      'Connection: close',
-    ];
-    socket.end(Buffer.concat([Buffer.from(`${lines.join('\r\n')}\r\n\r\n`, 'latin1'), bytes]));
   }
 
   const listener: http.RequestListener = (req, res) => {
@@ -527,12 +394,10 @@ export function createApi(
   };
   return {
     listener,
-    refused: (error, socket) => {
-      refused(error, socket).catch((failure: unknown) => {
-        logFailure('answering a request the HTTP parser refused', failure);
-        socket.destroy();
-      });
-    },
+    refused: refusalAnswerer(
+      handlerNow,
+      folderStore(publicDir, etags, undefined, () => {}),
+    ),
   };
 }
 

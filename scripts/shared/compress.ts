@@ -37,7 +37,7 @@ const COMPRESSED_TYPES = /\.json$/;
 /**
  * Files under these folders are read by the request handler's code, never sent as they are: the
  * records a query is answered from (`_records/`, store/format.ts) and the parts of a file too
- * large for one store (`_parts/`, parts.ts). No target serves a sibling of them.
+ * large for one store (`_parts/`, respond/cloudflare-parts.ts). No target serves a sibling of them.
  */
 const READ_BY_CODE = /^_(records|parts)\//;
 

@@ -1,7 +1,7 @@
 // What a file of a build holds before it is written: text (the answers and pages, as rendered),
-// bytes (a file already encoded, such as the parts of a file too large for one store: parts.ts),
-// or pieces of bytes (a list the live preview copies together from its records' kept bytes), so
-// that a file encoded once for one purpose is not encoded or copied again to be written.
+// bytes (a file already encoded, such as one kept as parts for a store that limits each file's
+// size), or pieces of bytes (a list the live preview copies together from its records' kept
+// bytes), so that a file encoded once for one purpose is not encoded or copied again to be written.
 
 /**
  * A file's bytes as the pieces it is written from, in order: a list of a record's bytes and the

@@ -41,7 +41,7 @@ export function siblingPath(output: string, kind: LeftoverKind, stamp: string): 
 }
 
 /** The `.tmp-`, `.new-` and `.old-` folders beside `output`, newest first. */
-export async function listLeftovers(output: string): Promise<Leftover[]> {
+async function listLeftovers(output: string): Promise<Leftover[]> {
   const parent = path.dirname(output);
   const base = path.basename(output);
   const names = await readdir(parent).catch(() => [] as string[]);
@@ -62,8 +62,16 @@ export async function listLeftovers(output: string): Promise<Leftover[]> {
 }
 
 /** The newest complete output among `leftovers` (newest first): a `.new-` folder, else an `.old-` one. */
-export function newestComplete(leftovers: readonly Leftover[]): Leftover | undefined {
+function newestComplete(leftovers: readonly Leftover[]): Leftover | undefined {
   return leftovers.find((leftover) => leftover.kind === 'new') ?? leftovers.find((leftover) => leftover.kind === 'old');
+}
+
+/**
+ * A complete output beside `output`, for a reader to answer from while a swap has `output`
+ * missing for an instant; undefined when there is none.
+ */
+export async function completeBeside(output: string): Promise<string | undefined> {
+  return newestComplete(await listLeftovers(output))?.path;
 }
 
 /** Whether another running process made this leftover: its swap is still under way, leave it. */

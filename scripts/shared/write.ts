@@ -27,7 +27,6 @@ import { errnoText, UserFacingError } from './errors.ts';
 import { exchangeFolders } from './exchange.ts';
 import { bytesOf, type FileBody } from './file-body.ts';
 import { mapLimited } from './map-limited.ts';
-import { manifestFile, parseManifest, partFile } from './parts.ts';
 import { recoverOutput, siblingPath, swapStamp } from './swap.ts';
 
 const WRITE_CONCURRENCY = 32;
@@ -184,28 +183,6 @@ async function pausePoint(step: string, output: string): Promise<void> {
   await new Promise(() => setInterval(() => {}, 60_000));
 }
 
-/**
- * The bytes of each file of `files`. A file also kept as parts that are bytes already
- * (targets/cloudflare/assets.ts) is written from its parts, where encoding its text again cost a
- * quarter of a second for a 43 MB list: as the one buffer they are views of, when they are, or
- * joined.
- */
-function bytesOfFile(files: ReadonlyMap<string, FileBody>, file: string, body: FileBody): Buffer {
-  const manifest = typeof body === 'string' ? files.get(manifestFile(file)) : undefined;
-  if (typeof manifest !== 'string') return bytesOf(body);
-  const parts = parseManifest(manifest).parts.map((_, index) => files.get(partFile(file, index + 1)));
-  if (!parts.every((part): part is Uint8Array => part instanceof Uint8Array)) return bytesOf(body);
-  const [first] = parts as [Uint8Array];
-  let end = first.byteOffset;
-  const adjacent = parts.every((part) => {
-    const next = part.buffer === first.buffer && part.byteOffset === end;
-    end += part.byteLength;
-    return next;
-  });
-  const size = end - first.byteOffset;
-  return adjacent ? Buffer.from(first.buffer, first.byteOffset, size) : Buffer.concat(parts);
-}
-
 interface WriteOptions {
   /** Writes each answer's precompressed siblings beside it (compress.ts); none when absent. */
   precompress?: boolean;
@@ -247,7 +224,7 @@ export async function writeOutput(
       const dir = path.dirname(destination);
       if (!dirs.has(dir)) dirs.set(dir, mkdir(dir, { recursive: true }));
       await dirs.get(dir);
-      const bytes = bytesOfFile(files, file, body);
+      const bytes = bytesOf(body);
       const previousFile = existing && path.join(output, file);
       const placed = await placeFile(destination, previousFile, bytes, commitTime?.(file, bytes));
       if (options.precompress && worthCompressing(file, bytes.length)) {

@@ -5,7 +5,7 @@
 import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { RESOURCES } from '../../scripts/contract/resources/index.ts';
-import { SETTINGS_FILE } from '../../scripts/shared/settings-keys.ts';
+import { SETTINGS_FILE } from '../../scripts/shared/folders.ts';
 import { importUrls } from '../unit/helpers/import-urls.ts';
 import type { ChildResult } from './child.ts';
 import {

@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { build } from '../../scripts/builder/build.ts';
-import { manifestFile, PART_BYTES, partFile } from '../../scripts/shared/parts.ts';
+import { manifestFile, PART_BYTES, partFile } from '../../scripts/respond/cloudflare-parts.ts';
 import { MAX_ASSET_BYTES } from '../../scripts/targets/cloudflare/assets.ts';
 import { generate } from '../bench/generate.ts';
 import { workerdPeakRss } from '../bench/wrangler.ts';

@@ -6,7 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { copyFile, mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { SETTINGS_FILE } from '../../scripts/shared/settings-keys.ts';
+import { SETTINGS_FILE } from '../../scripts/shared/folders.ts';
 import { ROOT } from '../unit/helpers/cli.ts';
 import { tempDirs } from '../unit/helpers/tree.ts';
 

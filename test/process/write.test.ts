@@ -14,7 +14,6 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { exchangeFolders } from '../../scripts/shared/exchange.ts';
 import type { FileBody } from '../../scripts/shared/file-body.ts';
-import { manifestFile, partFile } from '../../scripts/shared/parts.ts';
 import { recoverOutput } from '../../scripts/shared/swap.ts';
 import { writeOutput } from '../../scripts/shared/write.ts';
 import { GOOD_DATA, outputArgs, runCommand } from '../unit/helpers/cli.ts';
@@ -63,40 +62,11 @@ describe('writeOutput', () => {
     expect(await readTreeText(out)).toEqual({ 'a.json': '["東京","é"]' });
   });
 
-  it('writes bytes as they are, and a file kept in parts from its parts when they are bytes', async () => {
+  it('writes bytes as they are', async () => {
     const out = path.join(await tempDir(), 'out');
-    const file = 'company/index.json';
     const text = '["東京","é"]';
-    const encoded = Buffer.from(text);
-    // Views of one buffer, as targets/cloudflare/assets.ts cuts them; and a file whose parts
-    // were copied apart. The parts differ from the text here, so the file shows which was written.
-    const shared = Buffer.from('[1,2,3]');
-    const manifest = (parts: number[]) => JSON.stringify({ bytes: 7, sha256: '0'.repeat(64), parts });
-    await writeOutput(
-      out,
-      new Map<string, FileBody>([
-        ['bytes.json', encoded],
-        [file, text],
-        [manifestFile(file), manifest([3, 4])],
-        [partFile(file, 1), shared.subarray(0, 3)],
-        [partFile(file, 2), shared.subarray(3)],
-        ['event/index.json', text],
-        [manifestFile('event/index.json'), manifest([3, 4])],
-        [partFile('event/index.json', 1), Buffer.from('[1,')],
-        [partFile('event/index.json', 2), Buffer.from('2,3]')],
-        ['texts.json', text],
-        [manifestFile('texts.json'), manifest([3, 4])],
-        [partFile('texts.json', 1), '[1,'],
-        [partFile('texts.json', 2), '2,3]'],
-      ]),
-    );
-    const read = (name: string) => readFile(path.join(out, name), 'utf8');
-    expect(await read('bytes.json')).toBe(text);
-    expect(await read(file)).toBe('[1,2,3]');
-    expect(await read(partFile(file, 2))).toBe('2,3]');
-    expect(await read('event/index.json')).toBe('[1,2,3]');
-    // Parts that are text: the file's own text is written.
-    expect(await read('texts.json')).toBe(text);
+    await writeOutput(out, new Map<string, FileBody>([['bytes.json', Buffer.from(text)]]));
+    expect(await readFile(path.join(out, 'bytes.json'), 'utf8')).toBe(text);
   });
 
   it('replaces an existing output, dropping files no longer rendered', async () => {

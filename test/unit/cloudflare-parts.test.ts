@@ -11,9 +11,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { parseHeadersFile } from '../../scripts/contract/headers.ts';
+import { manifestFile, PART_BYTES, parseManifest, partFile } from '../../scripts/respond/cloudflare-parts.ts';
 import { createWorker, type Env } from '../../scripts/respond/cloudflare-worker.ts';
 import { bytesOf, type FileBody, sizeOf } from '../../scripts/shared/file-body.ts';
-import { manifestFile, PART_BYTES, parseManifest, partFile } from '../../scripts/shared/parts.ts';
 import { writeOutput } from '../../scripts/shared/write.ts';
 import {
   ASSETS_IGNORE_FILE,
@@ -94,11 +94,13 @@ describe('the parts the build writes', () => {
     expect([...files.keys()].filter((file) => file.includes('event'))).toEqual([]);
   });
 
-  it('are views of one encoding of the file, which the writer writes the whole file from', async () => {
+  it('are views of one encoding of the file, which takes the place of its text and is written whole', async () => {
     const parts = parseManifest(files.get(manifestFile('company/index.json')) as string).parts.map(
       (_, index) => files.get(partFile('company/index.json', index + 1)) as Uint8Array,
     );
-    expect(new Set(parts.map((part) => part.buffer)).size).toBe(1);
+    const whole = files.get('company/index.json') as Uint8Array;
+    expect(whole).toBeInstanceOf(Uint8Array);
+    expect(new Set([whole, ...parts].map((bytes) => bytes.buffer)).size).toBe(1);
     const out = path.join(await mkdtemp(path.join(os.tmpdir(), 'cloudflare-parts-')), 'public');
     try {
       await writeOutput(out, new Map([...output, ...files]));

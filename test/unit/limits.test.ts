@@ -9,7 +9,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { build } from '../../scripts/builder/build.ts';
 import { routingOf } from '../../scripts/contract/routes.ts';
-import { manifestFile, PART_BYTES, partFile } from '../../scripts/shared/parts.ts';
+import { manifestFile, PART_BYTES, partFile } from '../../scripts/respond/cloudflare-parts.ts';
 import { TARGETS } from '../../scripts/targets/index.ts';
 import { type Built, checkLimits, countRules, formatFinding, type Limit } from '../../scripts/targets/limits.ts';
 import { API, SAMPLE_DATA, SAMPLE_HEADERS } from '../fixtures/sample.ts';

@@ -6,7 +6,7 @@ import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readSettings } from '../../scripts/cli/settings.ts';
-import { SETTINGS_FILE } from '../../scripts/shared/settings-keys.ts';
+import { SETTINGS_FILE } from '../../scripts/shared/folders.ts';
 import { tempDirs } from './helpers/tree.ts';
 
 const tempDir = tempDirs('precompress-setting-');

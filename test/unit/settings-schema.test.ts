@@ -15,10 +15,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { SETTINGS_FILE_SCHEMA, settingsFileJsonSchema } from '../../scripts/builder/documents/json-schemas.ts';
 import { QuerySettingsError, shownFields, withQuerySettings } from '../../scripts/builder/pipeline/query-fields.ts';
 import { OPTIONS, readSettings, UsageError } from '../../scripts/cli/settings.ts';
-import { checkResourceSettings, SettingsFileError } from '../../scripts/cli/settings-file.ts';
+import { checkResourceSettings, SETTINGS_FILE_KEYS, SettingsFileError } from '../../scripts/cli/settings-file.ts';
 import { RESOURCE_SETTING_KEYS } from '../../scripts/contract/query.ts';
-
-import { SETTINGS_FILE_KEYS } from '../../scripts/shared/settings-keys.ts';
 import { API } from '../fixtures/sample.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');

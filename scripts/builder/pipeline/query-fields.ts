@@ -10,7 +10,7 @@ import { fieldKinds } from '../../contract/resources/fields.ts';
 import type { Resource } from '../../contract/resources/resource.ts';
 import { searchField } from '../../contract/search.ts';
 import { UserFacingError } from '../../shared/errors.ts';
-import { misspellingDistance } from './misspellings.ts';
+import { misspellingDistance } from '../../shared/misspellings.ts';
 
 /** A field the list shows: the kind a filter reads, or why it takes none; whether it may be null. */
 export interface ShownField {

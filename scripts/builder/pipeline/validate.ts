@@ -3,7 +3,7 @@
 // Every problem is collected.
 
 import type { z } from 'zod';
-import { type HeaderRule, headersFor, parseHeadersFile } from '../../contract/headers.ts';
+import { type HeaderRule, headersFor, parseHeadersFile, REQUIRED_HEADERS } from '../../contract/headers.ts';
 import type { ApiDeclarations } from '../../contract/resources/index.ts';
 import type { Embed, RecordOf, Resource } from '../../contract/resources/resource.ts';
 import { type DataError, pointerOf } from './errors.ts';
@@ -269,13 +269,6 @@ export function validate(
   }
   return { catalogue, errors };
 }
-
-/** The headers every list must carry for the API to answer as DRF does (docs/contract.md, section 2). */
-export const REQUIRED_HEADERS: Readonly<Record<string, string>> = {
-  'Content-Type': 'application/json',
-  Vary: 'Accept',
-  Allow: 'GET, HEAD, OPTIONS',
-};
 
 /** Checks `_headers`: its syntax, and that each API path gets the headers the contract needs. */
 export function validateHeadersFile(

@@ -1,14 +1,20 @@
 // What Cloudflare's static assets (Workers and Pages) upload from the output folder. They refuse
 // any file over 25 MiB (wrangler stops with "Asset too large"), and a company list grows past that
 // long before the other targets mind. So the output also holds every such file as parts that fit
-// (shared/parts.ts), the worker joins them, and `.assetsignore` keeps the whole file out of the
+// (respond/cloudflare-parts.ts), the worker joins them, and `.assetsignore` keeps the whole file out of the
 // upload: wrangler reads it for Workers, the cloudflare-pages recipe removes what it lists. The
 // big file stays in the output for every other target, which is why this is written whichever
 // targets are selected.
 
 import { createHash } from 'node:crypto';
+import {
+  manifestFile,
+  PART_BYTES,
+  PARTS_FOLDER,
+  type PartsManifest,
+  partFile,
+} from '../../respond/cloudflare-parts.ts';
 import { bytesOf, type FileBody, sizeOf } from '../../shared/file-body.ts';
-import { manifestFile, PART_BYTES, PARTS_FOLDER, type PartsManifest, partFile } from '../../shared/parts.ts';
 
 /** Cloudflare's largest asset: Workers and Pages alike (wrangler's MAX_ASSET_SIZE). */
 export const MAX_ASSET_BYTES = 25 * 1024 * 1024;
@@ -28,9 +34,7 @@ const continues = (byte: number) => (byte & 0xc0) === 0x80;
 /**
  * The manifest and parts of one file's bytes (its text encoded once, a lone surrogate as U+FFFD,
  * as the writer writes it), cut into parts of at most PART_BYTES that end between characters. Each part
- * is a view of those bytes, not a copy, and the writer joins them for the whole file
- * (shared/write.ts), so a file in parts is encoded once for its hash, its parts and itself: each
- * encoding of a 43 MB list cost a build a quarter of a second.
+ * is a view of those bytes, not a copy.
  */
 function split(file: string, bytes: Buffer): [string, FileBody][] {
   const parts: Buffer[] = [];
@@ -63,7 +67,12 @@ function assetsIgnore(whole: readonly string[]): string {
   return `${lines.join('\n')}\n`;
 }
 
-/** The parts of every file over MAX_ASSET_BYTES, and the `.assetsignore` that leaves those files out. */
+/**
+ * The parts of every file over MAX_ASSET_BYTES, and the `.assetsignore` that leaves those files
+ * out. Each such file comes back as the bytes its parts are views of, in place of its text: a
+ * file in parts is encoded once for its hash, its parts and itself (each encoding of a 43 MB list
+ * cost a build a quarter of a second).
+ */
 export function assetFiles(output: ReadonlyMap<string, FileBody>): Map<string, FileBody> {
   const files = new Map<string, FileBody>();
   const whole: string[] = [];
@@ -72,7 +81,9 @@ export function assetFiles(output: ReadonlyMap<string, FileBody>): Map<string, F
     const small = typeof body === 'string' && body.length * 3 <= MAX_ASSET_BYTES;
     if (small || sizeOf(body) <= MAX_ASSET_BYTES) continue;
     whole.push(file);
-    for (const [part, partBody] of split(file, bytesOf(body))) files.set(part, partBody);
+    const bytes = bytesOf(body);
+    files.set(file, bytes);
+    for (const [part, partBody] of split(file, bytes)) files.set(part, partBody);
   }
   files.set(ASSETS_IGNORE_FILE, assetsIgnore(whole));
   return files;

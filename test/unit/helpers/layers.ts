@@ -17,7 +17,7 @@ export const LAYERS: ReadonlyMap<string, readonly string[]> = new Map([
   ['targets', ['shared', 'contract', 'respond']],
   ['builder', ['shared', 'contract', 'store', 'targets']],
   ['review', ['shared', 'contract']],
-  ['migrate', ['shared', 'contract', 'store', 'builder', 'review']],
+  ['migrate', ['shared', 'contract', 'store', 'respond', 'builder', 'review']],
   ['cli', ['shared', 'contract', 'store', 'respond', 'targets', 'builder', 'review', 'migrate']],
 ]);
 
