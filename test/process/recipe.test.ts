@@ -1,7 +1,7 @@
 // docs/architecture.md's "Adding a resource", followed step by step on a copy of the repository:
 // a declaration module, its line in the list of declarations, its data, `npm run build`; then the
-// type check and the check of the project's own files pass with nothing else edited. The steps
-// are read from the page, so the recipe cannot change without this test.
+// lint, the type check and the check of the project's own files pass with nothing else edited.
+// The steps are read from the page, so the recipe cannot change without this test.
 
 import { execFile } from 'node:child_process';
 import { cpSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -72,7 +72,7 @@ describe('Adding a resource, as docs/architecture.md says', () => {
     ]);
   });
 
-  it('needs nothing else: the build, the type check and the check of the project pass', async () => {
+  it('needs nothing else: the build, the lint, the type check and the check of the project pass', async () => {
     writeFileSync(path.join(copy, 'scripts/contract/resources/texture-category.ts'), DECLARATION);
     const index = path.join(copy, 'scripts/contract/resources/index.ts');
     const listed = readFileSync(index, 'utf8')
@@ -89,6 +89,12 @@ describe('Adding a resource, as docs/architecture.md says', () => {
     const editor = readFileSync(path.join(copy, '.vscode/settings.json'), 'utf8');
     expect(editor).toContain('./schemas/texture-category.schema.json');
 
+    await sh(process.execPath, [
+      path.join(copy, 'node_modules/@biomejs/biome/bin/biome'),
+      'ci',
+      '--error-on-warnings',
+      '.',
+    ]);
     await sh(process.execPath, [path.join(copy, 'node_modules/typescript/bin/tsc'), '--noEmit', '-p', '.']);
     const vitest = path.join(copy, 'node_modules/vitest/vitest.mjs');
     // A failing test would make the command exit non-zero, which rejects; this says it ran them.
