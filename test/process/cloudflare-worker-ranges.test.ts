@@ -9,12 +9,12 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { build } from '../../scripts/builder/build.ts';
 import { createApiServer, listen } from '../../scripts/respond/node-server.ts';
 import { cloudflareWorkers } from '../e2e/targets/cloudflare-workers.ts';
 import { freePort } from '../e2e/targets/process.ts';
 import type { RunningTarget } from '../e2e/targets/target.ts';
-import { API, SAMPLE_DATA, SAMPLE_HEADERS } from '../fixtures/sample.ts';
+import { API } from '../fixtures/sample.ts';
+import { builtSample } from '../unit/helpers/sample-output.ts';
 
 const REQUESTS: Array<[method: string, target: string, range: string]> = [
   ['GET', '/event/', 'bytes=0-9'],
@@ -70,16 +70,7 @@ describe('the Cloudflare worker under workerd, asked a Range', () => {
     const publicDir = path.join(dir, 'public');
     const targetsDir = path.join(dir, 'targets');
     const port = await freePort();
-    await build({
-      resources: API,
-      dataDir: SAMPLE_DATA,
-      headersPath: SAMPLE_HEADERS,
-      outDir: publicDir,
-      targetsDir,
-      targets: ['cloudflare-workers'],
-      baseUrl: `http://127.0.0.1:${port}`,
-      pageSize: 10,
-    });
+    await builtSample(dir, { targets: ['cloudflare-workers'], baseUrl: `http://127.0.0.1:${port}` });
     await mkdir(path.join(dir, 'work'));
     running = await cloudflareWorkers.start({ publicDir, targetsDir, port, workDir: path.join(dir, 'work') });
     local = createApiServer(publicDir, API);

@@ -7,13 +7,12 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { build } from '../../scripts/builder/build.ts';
 import { TARGET_NAMES } from '../../scripts/targets/index.ts';
 import { fetchFromEmulator } from '../e2e/lib/emulator.ts';
 import { cloudflareWorkers } from '../e2e/targets/cloudflare-workers.ts';
 import { freePort } from '../e2e/targets/process.ts';
 import type { RunningTarget } from '../e2e/targets/target.ts';
-import { API, SAMPLE_DATA, SAMPLE_HEADERS } from '../fixtures/sample.ts';
+import { builtSample } from '../unit/helpers/sample-output.ts';
 
 describe('wrangler dev on the cloudflare-workers target', () => {
   let dir: string;
@@ -25,16 +24,7 @@ describe('wrangler dev on the cloudflare-workers target', () => {
     dir = await mkdtemp(path.join(os.tmpdir(), 'workers-dev-'));
     const publicDir = path.join(dir, 'public');
     const targetsDir = path.join(dir, 'targets');
-    await build({
-      resources: API,
-      dataDir: SAMPLE_DATA,
-      headersPath: SAMPLE_HEADERS,
-      outDir: publicDir,
-      targetsDir,
-      targets: [...TARGET_NAMES],
-      baseUrl: 'http://127.0.0.1:8000',
-      pageSize: 10,
-    });
+    await builtSample(dir, { targets: [...TARGET_NAMES], baseUrl: 'http://127.0.0.1:8000' });
     await mkdir(path.join(dir, 'work'));
     running = await cloudflareWorkers.start({
       publicDir,

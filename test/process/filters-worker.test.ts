@@ -8,14 +8,14 @@ import type http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { build } from '../../scripts/builder/build.ts';
 import type { ResourceSettings } from '../../scripts/contract/query.ts';
 import { createApiServer, listen } from '../../scripts/respond/node-server.ts';
 import { cloudflareWorkers } from '../e2e/targets/cloudflare-workers.ts';
 import { freePort } from '../e2e/targets/process.ts';
 import type { RunningTarget } from '../e2e/targets/target.ts';
-import { API, SAMPLE_DATA, SAMPLE_HEADERS } from '../fixtures/sample.ts';
+import { API } from '../fixtures/sample.ts';
 import { ROOT } from '../unit/helpers/cli.ts';
+import { builtSample } from '../unit/helpers/sample-output.ts';
 
 const REQUESTS = [
   '/company/?country_name=Germany&platform_plus_status=true',
@@ -43,15 +43,9 @@ describe('the Cloudflare worker with filters, search and ordering on', () => {
       await readFile(path.join(ROOT, 'test/fixtures/filters/static-api.config.json'), 'utf8'),
     ) as { resources: Record<string, ResourceSettings> };
     const port = await freePort();
-    await build({
-      resources: API,
-      dataDir: SAMPLE_DATA,
-      headersPath: SAMPLE_HEADERS,
-      outDir: publicDir,
-      targetsDir,
+    await builtSample(dir, {
       targets: ['cloudflare-workers'],
       baseUrl: 'http://127.0.0.1:8000',
-      pageSize: 10,
       resourceSettings: settings.resources,
     });
     await mkdir(path.join(dir, 'work'));

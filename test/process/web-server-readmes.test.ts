@@ -11,15 +11,13 @@ import { mkdir, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { build } from '../../scripts/builder/build.ts';
-import { DEFAULTS } from '../../scripts/cli/settings.ts';
 import { LOCAL_PORT } from '../../scripts/targets/web-servers/local-run.ts';
 import { Answer } from '../e2e/lib/http.ts';
 import { sendRaw } from '../e2e/lib/raw-http.ts';
 import { freePort, type Spawned, waitForPort } from '../e2e/targets/process.ts';
 import { type LocalServer, startFromReadme } from '../e2e/targets/readme-command.ts';
-import { API, SAMPLE_DATA, SAMPLE_HEADERS } from '../fixtures/sample.ts';
 import { findProgram } from '../installed.ts';
+import { builtSample } from '../unit/helpers/sample-output.ts';
 import { installedWebServers } from '../unit/helpers/web-servers.ts';
 
 /** How each README names its program, and the file and text that hold the example's address. */
@@ -49,17 +47,7 @@ describe.each(installed)("%s: the README's command for this machine", (server) =
     dir = await mkdtemp(path.join(os.tmpdir(), `readme-${server}-`));
     const publicDir = path.join(dir, 'public');
     const targetsDir = path.join(dir, 'targets');
-    await build({
-      resources: API,
-      dataDir: SAMPLE_DATA,
-      headersPath: SAMPLE_HEADERS,
-      baseUrl: DEFAULTS.baseUrl,
-      pageSize: DEFAULTS.pageSize,
-      outDir: publicDir,
-      targetsDir,
-      targets: [server],
-      precompress: false,
-    });
+    await builtSample(dir, { targets: [server], precompress: false });
     workDir = path.join(dir, 'clone');
     await mkdir(workDir);
     const port = await freePort();

@@ -6,16 +6,17 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll } from 'vitest';
-import { build } from '../../../scripts/builder/build.ts';
+import { type BuildOptions, build } from '../../../scripts/builder/build.ts';
 import { schemaFiles } from '../../../scripts/builder/documents/openapi.ts';
 import { DEFAULTS } from '../../../scripts/cli/settings.ts';
 import { API, SAMPLE_DATA, SAMPLE_HEADERS } from '../../fixtures/sample.ts';
 
 /**
- * The output folder of the sample's build, in `parent` (a temp folder the caller removes), or in
- * one of its own removed when the test file ends (called outside a test).
+ * The output folder of the sample's build, `public/` in `parent` (a temp folder the caller
+ * removes, which also gets `targets/`), or in one of its own removed when the test file ends
+ * (called outside a test). `options` change the default settings, and name the targets to write.
  */
-export async function builtSample(parent?: string): Promise<string> {
+export async function builtSample(parent?: string, options: Partial<BuildOptions> = {}): Promise<string> {
   let dir = parent;
   if (dir === undefined) {
     const made = await mkdtemp(path.join(tmpdir(), 'sample-output-'));
@@ -32,7 +33,7 @@ export async function builtSample(parent?: string): Promise<string> {
     outDir,
     targetsDir: path.join(dir, 'targets'),
     targets: [],
-    precompress: false,
+    ...options,
   });
   return outDir;
 }
