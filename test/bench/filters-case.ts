@@ -128,15 +128,19 @@ async function timedAsks(origin: string, request: string, asks: number): Promise
 }
 
 /** `npm run build` with the settings and without, alternating; the bytes each wrote to public/. */
-async function buildBoth(dataDir: string, settingsFile: string, outOf: (kind: string, round: number) => string) {
+async function buildBoth(
+  dataDir: string,
+  settingsFiles: { with: string; without: string },
+  outOf: (kind: string, round: number) => string,
+) {
   await runCommand(process.execPath, [LAUNCHER, 'build', '--help'], { cwd: ROOT, label: 'filters: launcher ready' });
   const timedBuild = (outDir: string, more: string[], label: string) => {
     settleDisk();
     return runCommand(process.execPath, [...buildCommand(dataDir, outDir), ...more], { cwd: ROOT, label });
   };
   const rounds = await alternatingRounds(
-    (round) => timedBuild(outOf('with', round), ['--config', settingsFile], `build with settings r${round}`),
-    (round) => timedBuild(outOf('without', round), [], `build without r${round}`),
+    (round) => timedBuild(outOf('with', round), ['--config', settingsFiles.with], `build with settings r${round}`),
+    (round) => timedBuild(outOf('without', round), ['--config', settingsFiles.without], `build without r${round}`),
     BUILD_ROUNDS,
   );
   const bytesWith = (await summariseTree(path.join(outOf('with', BUILD_ROUNDS - 1), 'public'))).bytes;
@@ -199,9 +203,12 @@ export async function runFiltersCase(benchDir: string, dataDir: string): Promise
   const { baseUrl, pageSize } = DEFAULTS;
   const settingsFile = path.join(benchDir, 'filters-settings.json');
   await writeFile(settingsFile, JSON.stringify({ baseUrl, pageSize, resources: RESOURCE_SETTINGS }));
+  // The build without: the same settings but the queries, whatever the project's own file says.
+  const plainFile = path.join(benchDir, 'plain-settings.json');
+  await writeFile(plainFile, JSON.stringify({ baseUrl, pageSize }));
   const outOf = (kind: string, round: number) => path.join(dir, `${kind}-r${round}`);
   try {
-    const builds = await buildBoth(dataDir, settingsFile, outOf);
+    const builds = await buildBoth(dataDir, { with: settingsFile, without: plainFile }, outOf);
     const served = outOf('with', BUILD_ROUNDS - 1);
     const answers = await askLocalServer(served);
     const worker = await askWorker(served, path.join(dir, 'wrangler'));

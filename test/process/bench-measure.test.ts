@@ -7,6 +7,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseStage } from '../bench/child.ts';
 import { differingFiles, peakRss, runChild, runCommand, summariseTree } from '../bench/measure.ts';
+import { SAMPLE_DATA, SAMPLE_HEADERS } from '../fixtures/sample.ts';
 import { findProgram } from '../installed.ts';
 import { tempDirs, writeTree } from '../unit/helpers/tree.ts';
 
@@ -67,11 +68,11 @@ describe('a child run', () => {
       {
         kind: 'build',
         options: {
-          dataDir: 'data',
+          dataDir: SAMPLE_DATA,
           outDir: path.join(dir, 'public'),
           targetsDir: path.join(dir, 'targets'),
           targets: ['nginx'],
-          headersPath: '_headers',
+          headersPath: SAMPLE_HEADERS,
           baseUrl: 'http://localhost:3000',
           pageSize: 10,
         },

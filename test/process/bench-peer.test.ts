@@ -13,7 +13,7 @@ import { worthCompressing } from '../../scripts/shared/compress.ts';
 import { type CommandRun, commandEnv, ROOT, summariseTree, type TreeSummary } from '../bench/measure.ts';
 import { compareAnswers, type PeerResult, siblingCheck } from '../bench/peer-case.ts';
 import { peerReport } from '../bench/report.ts';
-import { SAMPLE_DATA } from '../fixtures/sample.ts';
+import { SAMPLE_DATA, SAMPLE_HEADERS } from '../fixtures/sample.ts';
 import { builtSample } from '../unit/helpers/sample-output.ts';
 import { tempDirs, writeTree } from '../unit/helpers/tree.ts';
 
@@ -85,7 +85,10 @@ describe('the Eleventy project', () => {
         `--output=${out}`,
         '--quiet',
       ],
-      { cwd: ROOT, env: { ...commandEnv(), CATALOGUE_DIR: SAMPLE_DATA, ...env } },
+      {
+        cwd: ROOT,
+        env: { ...commandEnv(), CATALOGUE_DIR: SAMPLE_DATA, HEADERS_FILE: path.relative(ROOT, SAMPLE_HEADERS), ...env },
+      },
     );
 
   it("writes the sample catalogue's answers as the build does, byte for byte, and with PRECOMPRESS=off no sibling", async () => {

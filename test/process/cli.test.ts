@@ -12,11 +12,19 @@ import {
   type CommandName,
   DEFAULTS,
   OPTIONS,
-  readSettings,
+  readSettings as readSettingsIn,
   UsageError,
   usage,
 } from '../../scripts/cli/settings.ts';
+import { SAMPLE_DIR } from '../fixtures/sample.ts';
 import { cleanEnv, commandLine, outputArgs } from '../unit/helpers/cli.ts';
+
+/** The settings a command reads, run in the sample project (its settings file, not the project's). */
+const readSettings = (
+  argv: readonly string[],
+  env: NodeJS.ProcessEnv,
+  command?: Parameters<typeof readSettingsIn>[2],
+) => readSettingsIn(argv, env, command, SAMPLE_DIR);
 
 /** Each command as its npm script runs it: `npm run check` is the build command with --check. */
 const SCRIPTS: Record<CommandName, string[]> = {

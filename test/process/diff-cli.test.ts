@@ -26,7 +26,7 @@ async function buildInto(
   await build({
     resources: API,
     dataDir: path.join(FIXTURES, from, 'data'),
-    headersPath: '_headers',
+    headersPath: SAMPLE_HEADERS,
     outDir,
     targetsDir: path.join(scratch, 'targets'),
     targets: [],

@@ -152,7 +152,7 @@ describe.skipIf(gunicorn === undefined)('npm run drf-service', () => {
     const port = await freePort();
     const child = spawn(
       process.execPath,
-      ['--import', 'tsx', 'test/drf-service/start.ts', '--data', 'data', '--port', String(port)],
+      ['--import', 'tsx', 'test/drf-service/start.ts', '--data', SAMPLE_DATA, '--port', String(port)],
       { cwd: ROOT, env: { ...process.env, TMPDIR: tmp }, stdio: ['ignore', 'ignore', 'pipe'] },
     );
     const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
@@ -168,7 +168,7 @@ describe.skipIf(gunicorn === undefined)('npm run drf-service', () => {
       const url = `http://127.0.0.1:${port}/`;
       expect(stderr).toMatch(
         new RegExp(
-          `^DRF test service at ${url} \\(gunicorn, pid \\d+\\): \\d+ records of data/, 10 textures per page\\. Ctrl-C stops it\\.$`,
+          `^DRF test service at ${url} \\(gunicorn, pid \\d+\\): \\d+ records of ${SAMPLE_DATA.replaceAll('/', '\\/')}/, 10 textures per page\\. Ctrl-C stops it\\.$`,
           'm',
         ),
       );

@@ -4,7 +4,7 @@
 // The steps are read from the page, so the recipe cannot change without this test.
 
 import { execFile } from 'node:child_process';
-import { cpSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -52,7 +52,9 @@ beforeAll(async () => {
   copy = await mkdtemp(path.join(tmpdir(), 'recipe-'));
   // The repository's files as a clone has them, with its installed packages.
   const { stdout } = await run('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: ROOT });
-  for (const file of stdout.split('\0').filter((name) => name !== '' && name !== 'node_modules')) {
+  // As the work tree has them: a file deleted there is not copied.
+  const files = stdout.split('\0').filter((name) => name !== 'node_modules' && existsSync(path.join(ROOT, name)));
+  for (const file of files.filter((name) => name !== '')) {
     mkdirSync(path.dirname(path.join(copy, file)), { recursive: true });
     cpSync(path.join(ROOT, file), path.join(copy, file));
   }

@@ -39,7 +39,7 @@ import { cloudflareWorkers } from '../e2e/targets/cloudflare-workers.ts';
 import { netlify } from '../e2e/targets/netlify.ts';
 import { freePort } from '../e2e/targets/process.ts';
 import type { RunningTarget, Target } from '../e2e/targets/target.ts';
-import { API, SAMPLE_HEADERS } from '../fixtures/sample.ts';
+import { API, SAMPLE_DATA, SAMPLE_HEADERS } from '../fixtures/sample.ts';
 import { findProgram, reportMissing } from '../installed.ts';
 import { readTree } from '../unit/helpers/tree.ts';
 
@@ -61,8 +61,8 @@ beforeAll(async () => {
     builds.map(([name, overrides]) =>
       build({
         resources: API,
-        dataDir: 'data',
-        headersPath: '_headers',
+        dataDir: SAMPLE_DATA,
+        headersPath: SAMPLE_HEADERS,
         baseUrl: 'http://localhost:3000',
         pageSize: 10,
         outDir: path.join(folder(name), 'public'),

@@ -11,7 +11,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { type BuildOptions, build } from '../../scripts/builder/build.ts';
 import { referencePage } from '../../scripts/builder/documents/reference.ts';
-import { readSettings } from '../../scripts/cli/settings.ts';
+import { readSettings as readSettingsIn } from '../../scripts/cli/settings.ts';
 import { fixedBody } from '../../scripts/contract/bodies.ts';
 import { formatOrdering } from '../../scripts/contract/ordering.ts';
 import { event } from '../../scripts/contract/resources/index.ts';
@@ -27,19 +27,26 @@ import { apache } from '../e2e/targets/apache.ts';
 import { caddy } from '../e2e/targets/caddy.ts';
 import { nginx } from '../e2e/targets/nginx.ts';
 import { freePort } from '../e2e/targets/process.ts';
-import { API } from '../fixtures/sample.ts';
+import { API, SAMPLE_DATA, SAMPLE_DIR, SAMPLE_HEADERS } from '../fixtures/sample.ts';
 import { findProgram, reportMissing } from '../installed.ts';
 import { readTree, tempDirs } from '../unit/helpers/tree.ts';
 
+/** The settings a command reads, run in the sample project (its settings file, not the project's). */
+const readSettings = (
+  argv: readonly string[],
+  env: NodeJS.ProcessEnv,
+  command?: Parameters<typeof readSettingsIn>[2],
+) => readSettingsIn(argv, env, command, SAMPLE_DIR);
+
 const tempDir = tempDirs('reference-test-');
-const HEADERS = '_headers';
+const HEADERS = SAMPLE_HEADERS;
 
 async function built(overrides: Partial<BuildOptions> = {}, dir?: string): Promise<Map<string, Buffer>> {
   const folder = dir ?? (await tempDir());
   const outDir = path.join(folder, 'public');
   await build({
     resources: API,
-    dataDir: 'data',
+    dataDir: SAMPLE_DATA,
     headersPath: HEADERS,
     baseUrl: 'http://localhost:3000',
     pageSize: 10,

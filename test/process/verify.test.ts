@@ -268,7 +268,7 @@ describe('npm run verify', () => {
         API,
       ),
     ).rejects.toThrow(ServiceError);
-    const result = await runVerify(['--against', against, '--data', 'data']);
+    const result = await runVerify(['--against', against, '--data', SAMPLE_DATA]);
     expect(result.stderr).toContain(`: connection refused (tried 4 times)\n`);
     expect(result.stderr).toMatch(new RegExp(`^GET ${against}[^ ]*: connection refused`, 'm'));
     expect(hasStackTrace(result.stderr)).toBe(false);

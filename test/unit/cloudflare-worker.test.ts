@@ -16,7 +16,7 @@ import { parseHeadersFile } from '../../scripts/contract/headers.ts';
 import { createWorker, type Env } from '../../scripts/respond/cloudflare-worker.ts';
 import { createHandler, type FileStore, notModified } from '../../scripts/respond/handler.ts';
 import { createApiServer, listen } from '../../scripts/respond/node-server.ts';
-import { API } from '../fixtures/sample.ts';
+import { API, SAMPLE_DATA, SAMPLE_HEADERS } from '../fixtures/sample.ts';
 
 const ORIGIN = 'https://api.example.com';
 
@@ -58,6 +58,8 @@ beforeAll(async () => {
   await build({
     resources: API,
     ...DEFAULTS,
+    dataDir: SAMPLE_DATA,
+    headersPath: SAMPLE_HEADERS,
     outDir: dir,
     targetsDir: path.join(parent, 'targets'),
     schemasDir: undefined,

@@ -29,7 +29,7 @@ import type { FunctionConfig } from '../../scripts/targets/netlify/bundle.ts';
 import { FUNCTION_FILE, FUNCTIONS_DIR, functionConfig } from '../../scripts/targets/netlify/netlify.ts';
 import { FILES_PREFIX } from '../../scripts/targets/netlify/redirects.ts';
 import { netlify as netlifyTarget } from '../../scripts/targets/netlify/target.ts';
-import { API } from '../fixtures/sample.ts';
+import { API, SAMPLE_DATA, SAMPLE_HEADERS } from '../fixtures/sample.ts';
 
 const ORIGIN = 'https://api.example.com';
 
@@ -72,6 +72,8 @@ beforeAll(async () => {
   built = await build({
     resources: API,
     ...DEFAULTS,
+    dataDir: SAMPLE_DATA,
+    headersPath: SAMPLE_HEADERS,
     outDir: dir,
     targetsDir,
     schemasDir: undefined,
@@ -363,7 +365,14 @@ describe('with filters, search and ordering in the settings (test/fixtures/filte
     const outDir = path.join(filtersParent, 'public');
     const settingsPath = path.join(import.meta.dirname, '../fixtures/filters/static-api.config.json');
     const { resources: resourceSettings } = JSON.parse(await readFile(settingsPath, 'utf8'));
-    const options = { ...DEFAULTS, outDir, targetsDir: path.join(filtersParent, 'targets'), baseUrl: ORIGIN };
+    const options = {
+      ...DEFAULTS,
+      dataDir: SAMPLE_DATA,
+      headersPath: SAMPLE_HEADERS,
+      outDir,
+      targetsDir: path.join(filtersParent, 'targets'),
+      baseUrl: ORIGIN,
+    };
     await build({ resources: API, ...options, schemasDir: undefined, targets: ['netlify'], resourceSettings });
     bundled = await readFile(path.join(options.targetsDir, 'netlify', FUNCTIONS_DIR, FUNCTION_FILE), 'utf8');
     filtersServer = createApiServer(outDir, API);

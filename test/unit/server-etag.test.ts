@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { build } from '../../scripts/builder/build.ts';
 import { DEFAULTS } from '../../scripts/cli/settings.ts';
 import { createApiServer, listen } from '../../scripts/respond/node-server.ts';
-import { API } from '../fixtures/sample.ts';
+import { API, SAMPLE_DATA, SAMPLE_HEADERS } from '../fixtures/sample.ts';
 
 let parent: string;
 let dir: string;
@@ -36,6 +36,8 @@ beforeAll(async () => {
   await build({
     resources: API,
     ...DEFAULTS,
+    dataDir: SAMPLE_DATA,
+    headersPath: SAMPLE_HEADERS,
     outDir: dir,
     targets: [],
     targetsDir: parent,

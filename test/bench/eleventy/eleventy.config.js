@@ -4,7 +4,7 @@
 //   CATALOGUE_DIR=data npx @11ty/eleventy --config=test/bench/eleventy/eleventy.config.js --output=<dir>
 // BASE_URL, PAGE_SIZE and PRECOMPRESS work as for `npm run build`: the answers' `.br` and `.gz`
 // siblings are written by a step of the project (siblings.js) unless PRECOMPRESS=off. The
-// project's `_headers` is copied as it is.
+// project's `_headers` (or HEADERS_FILE, a path from the project's root) is copied as it is.
 
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,7 +13,7 @@ import { writeSiblings } from './siblings.js';
 const here = path.relative(process.cwd(), path.dirname(fileURLToPath(import.meta.url)));
 
 export default function (eleventyConfig) {
-  eleventyConfig.addPassthroughCopy({ _headers: '_headers' });
+  eleventyConfig.addPassthroughCopy({ [process.env.HEADERS_FILE ?? '_headers']: '_headers' });
   if (process.env.PRECOMPRESS !== 'off') eleventyConfig.on('eleventy.after', writeSiblings);
   return {
     dir: { input: here, data: '_data', includes: '_lib' },
