@@ -23,19 +23,19 @@ function recipeSteps(): string[] {
 
 const DECLARATION = `import { declare, UNIQUE_IDS } from './resource.ts';
 
-export const textureCategory = declare({
-  name: 'texture-category',
-  path: '/texture-category/',
-  title: 'Texture Category List',
-  one: 'a texture category',
-  many: 'texture categories',
+export const recipeExample = declare({
+  name: 'recipe-example',
+  path: '/recipe-example/',
+  title: 'Recipe Example List',
+  one: 'a recipe example',
+  many: 'recipe examples',
   record: (field) => field.z.strictObject({ id: field.uuid(), name: field.nonEmpty() }),
   order: [{ field: 'name', descending: false }],
   orderingFields: [],
   paginated: false,
   buildOnlyRules: [UNIQUE_IDS],
-  component: 'TextureCategory',
-  componentDescription: 'A category of booth textures.',
+  component: 'RecipeExample',
+  componentDescription: 'A list added by the recipe.',
 });
 `;
 
@@ -75,21 +75,21 @@ describe('Adding a resource, as docs/architecture.md says', () => {
   });
 
   it('needs nothing else: the build, the lint, the type check and the check of the project pass', async () => {
-    writeFileSync(path.join(copy, 'scripts/contract/resources/texture-category.ts'), DECLARATION);
+    writeFileSync(path.join(copy, 'scripts/contract/resources/recipe-example.ts'), DECLARATION);
     const index = path.join(copy, 'scripts/contract/resources/index.ts');
     const listed = readFileSync(index, 'utf8')
-      .replace(/^(import { company } .*\n)/m, "$1import { textureCategory } from './texture-category.ts';\n")
-      .replace(/^(const API = \[.*)\] as const;$/m, '$1, textureCategory] as const;');
-    expect(listed).toContain(', textureCategory] as const;');
+      .replace(/^(import { company } .*\n)/m, "$1import { recipeExample } from './recipe-example.ts';\n")
+      .replace(/^(const API = \[.*)\] as const;$/m, '$1, recipeExample] as const;');
+    expect(listed).toContain(', recipeExample] as const;');
     writeFileSync(index, listed);
-    mkdirSync(path.join(copy, 'data/texture-category'), { recursive: true });
-    writeFileSync(path.join(copy, 'data/texture-category/categories.json'), `${JSON.stringify(RECORDS, null, 2)}\n`);
+    mkdirSync(path.join(copy, 'data/recipe-example'), { recursive: true });
+    writeFileSync(path.join(copy, 'data/recipe-example/examples.json'), `${JSON.stringify(RECORDS, null, 2)}\n`);
 
     await sh(process.execPath, ['scripts/command.mjs', 'build']);
-    const list = JSON.parse(readFileSync(path.join(copy, 'public/texture-category/index.json'), 'utf8'));
+    const list = JSON.parse(readFileSync(path.join(copy, 'public/recipe-example/index.json'), 'utf8'));
     expect(list.map((record: { name: string }) => record.name)).toEqual(['Fabric', 'Glass', 'Metal', 'Stone', 'Wood']);
     const editor = readFileSync(path.join(copy, '.vscode/settings.json'), 'utf8');
-    expect(editor).toContain('./schemas/texture-category.schema.json');
+    expect(editor).toContain('./schemas/recipe-example.schema.json');
 
     await sh(process.execPath, [
       path.join(copy, 'node_modules/@biomejs/biome/bin/biome'),
