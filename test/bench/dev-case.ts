@@ -1,5 +1,5 @@
 // The dev case: `npm run dev`, timed from saving a file to the first answer over HTTP that has
-// the change, for an edit of one company, one event and one texture, on the sample data (data/)
+// the change, for an edit of one company, one event and one texture, on the sample data (test/fixtures/sample/data/)
 // and on the benchmark catalogue. Each runs in a project folder of its own under .bench/ (a copy
 // of the data and _headers, its working directory), as a user runs it. On the benchmark
 // catalogue, the full build that `npm run dev` ran on every save before it kept the catalogue in
@@ -8,6 +8,7 @@
 
 import { cp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { SAMPLE_DATA, SAMPLE_HEADERS } from '../fixtures/sample.ts';
 import type { ChildResult } from './child.ts';
 import { generate } from './generate.ts';
 import { importedCatalogue } from './import-case.ts';
@@ -160,7 +161,7 @@ async function answerWith(url: string, marker: string, etag: string | null): Pro
 async function timeEdits(projectDir: string, dataDir: string, rounds: number, label: string) {
   await rm(projectDir, { recursive: true, force: true });
   await cp(dataDir, path.join(projectDir, 'data'), { recursive: true });
-  await cp(path.join(ROOT, '_headers'), path.join(projectDir, '_headers'));
+  await cp(SAMPLE_HEADERS, path.join(projectDir, '_headers'));
   const serving = /^Serving \S+ at (http:\/\/\S+)$/m;
   const dev = await startCommand(process.execPath, [LAUNCHER, 'dev', '--port', '0'], {
     cwd: projectDir,
@@ -255,7 +256,7 @@ export async function runDevCase(
   const dir = path.join(benchDir, 'dev');
   const results: DevCatalogueResult[] = [];
   if (only === undefined || only === 'sample') {
-    const sample = await timeEdits(path.join(dir, 'sample'), path.join(ROOT, 'data'), ROUNDS.sample, 'sample');
+    const sample = await timeEdits(path.join(dir, 'sample'), SAMPLE_DATA, ROUNDS.sample, 'sample');
     results.push({ catalogue: 'sample', ...sample });
   }
   if (only === 'sample') return results;

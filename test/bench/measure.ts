@@ -10,6 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DEFAULTS } from '../../scripts/cli/settings.ts';
+import { SAMPLE_HEADERS } from '../fixtures/sample.ts';
 import { type ChildResult, filesUnder, type Job } from './child.ts';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -36,7 +37,7 @@ export function buildJob(
   const { baseUrl, pageSize } = DEFAULTS;
   return {
     kind: 'build',
-    options: { dataDir, ...files, headersPath: path.join(ROOT, '_headers'), baseUrl, pageSize, ...options },
+    options: { dataDir, ...files, headersPath: SAMPLE_HEADERS, baseUrl, pageSize, ...options },
   };
 }
 
