@@ -7,24 +7,8 @@ import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import {
-  COMMANDS,
-  type CommandName,
-  DEFAULTS,
-  OPTIONS,
-  readSettings as readSettingsIn,
-  UsageError,
-  usage,
-} from '../../scripts/cli/settings.ts';
-import { SAMPLE_DIR } from '../fixtures/sample.ts';
-import { cleanEnv, commandLine, outputArgs } from '../unit/helpers/cli.ts';
-
-/** The settings a command reads, run in the sample project (its settings file, not the project's). */
-const readSettings = (
-  argv: readonly string[],
-  env: NodeJS.ProcessEnv,
-  command?: Parameters<typeof readSettingsIn>[2],
-) => readSettingsIn(argv, env, command, SAMPLE_DIR);
+import { COMMANDS, type CommandName, DEFAULTS, OPTIONS, UsageError, usage } from '../../scripts/cli/settings.ts';
+import { cleanEnv, commandLine, outputArgs, readSampleSettings as readSettings } from '../unit/helpers/cli.ts';
 
 /** Each command as its npm script runs it: `npm run check` is the build command with --check. */
 const SCRIPTS: Record<CommandName, string[]> = {

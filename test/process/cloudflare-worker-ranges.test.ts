@@ -4,17 +4,9 @@
 // without Accept-Encoding: miniflare's stand-in for Cloudflare's edge gzips a 206 too, which the
 // edge does not (it compresses only a 200, 403 or 404), and the fuzzer documents it.
 
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import http from 'node:http';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApiServer, listen } from '../../scripts/respond/node-server.ts';
-import { cloudflareWorkers } from '../e2e/targets/cloudflare-workers.ts';
-import { freePort } from '../e2e/targets/process.ts';
-import type { RunningTarget } from '../e2e/targets/target.ts';
-import { API } from '../fixtures/sample.ts';
-import { builtSample } from '../unit/helpers/sample-output.ts';
+import { type WorkerBesideLocal, workerBesideLocal } from '../unit/helpers/worker-sample.ts';
 
 const REQUESTS: Array<[method: string, target: string, range: string]> = [
   ['GET', '/event/', 'bytes=0-9'],
@@ -60,33 +52,18 @@ function ask(origin: string, method: string, target: string, range: string): Pro
 }
 
 describe('the Cloudflare worker under workerd, asked a Range', () => {
-  let dir: string;
-  let running: RunningTarget;
-  let local: http.Server;
-  let localOrigin: string;
+  let served: WorkerBesideLocal;
 
   beforeAll(async () => {
-    dir = await mkdtemp(path.join(os.tmpdir(), 'worker-ranges-'));
-    const publicDir = path.join(dir, 'public');
-    const targetsDir = path.join(dir, 'targets');
-    const port = await freePort();
-    await builtSample(dir, { targets: ['cloudflare-workers'], baseUrl: `http://127.0.0.1:${port}` });
-    await mkdir(path.join(dir, 'work'));
-    running = await cloudflareWorkers.start({ publicDir, targetsDir, port, workDir: path.join(dir, 'work') });
-    local = createApiServer(publicDir, API);
-    localOrigin = await listen(local, '127.0.0.1', 0);
+    served = await workerBesideLocal('worker-ranges-', (port) => ({ baseUrl: `http://127.0.0.1:${port}` }));
   }, 120_000);
 
-  afterAll(async () => {
-    await running?.stop();
-    await new Promise((resolve) => (local ? local.close(resolve) : resolve(undefined)));
-    if (dir) await rm(dir, { recursive: true, force: true });
-  });
+  afterAll(() => served?.stop());
 
   it.each(REQUESTS)('%s %s Range: %s', async (method, target, range) => {
     const [worker, server] = await Promise.all([
-      ask(running.origin, method, target, range),
-      ask(localOrigin, method, target, range),
+      ask(served.worker.origin, method, target, range),
+      ask(served.localOrigin, method, target, range),
     ]);
     // The ETags differ (the worker's is the asset server's); their presence is compared.
     const withoutTag = ({ headers, ...rest }: Seen) => ({
@@ -98,7 +75,7 @@ describe('the Cloudflare worker under workerd, asked a Range', () => {
 
   it('sends 206 and 416 where the contract says so', async () => {
     const answers = await Promise.all(
-      REQUESTS.map(([method, target, range]) => ask(running.origin, method, target, range)),
+      REQUESTS.map(([method, target, range]) => ask(served.worker.origin, method, target, range)),
     );
     expect(answers.map((answer) => answer.status)).toEqual([206, 206, 206, 206, 416, 200, 200, 200, 404]);
   });

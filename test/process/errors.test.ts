@@ -6,20 +6,12 @@ import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readSettings as readSettingsIn, UsageError } from '../../scripts/cli/settings.ts';
+import { UsageError } from '../../scripts/cli/settings.ts';
 import { SettingsFileError } from '../../scripts/cli/settings-file.ts';
 import { HeadersFileError } from '../../scripts/contract/headers.ts';
 import { ProjectError, UserFacingError } from '../../scripts/shared/errors.ts';
 import { OutputError } from '../../scripts/shared/write.ts';
-import { SAMPLE_DIR } from '../fixtures/sample.ts';
-import { cleanEnv, commandLine } from '../unit/helpers/cli.ts';
-
-/** The settings a command reads, run in the sample project (its settings file, not the project's). */
-const readSettings = (
-  argv: readonly string[],
-  env: NodeJS.ProcessEnv,
-  command?: Parameters<typeof readSettingsIn>[2],
-) => readSettingsIn(argv, env, command, SAMPLE_DIR);
+import { cleanEnv, commandLine, readSampleSettings as readSettings } from '../unit/helpers/cli.ts';
 
 describe('the project errors', () => {
   it('are named after their class', () => {

@@ -11,7 +11,6 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { type BuildOptions, build } from '../../scripts/builder/build.ts';
 import { referencePage } from '../../scripts/builder/documents/reference.ts';
-import { readSettings as readSettingsIn } from '../../scripts/cli/settings.ts';
 import { fixedBody } from '../../scripts/contract/bodies.ts';
 import { formatOrdering } from '../../scripts/contract/ordering.ts';
 import { event } from '../../scripts/contract/resources/index.ts';
@@ -27,16 +26,10 @@ import { apache } from '../e2e/targets/apache.ts';
 import { caddy } from '../e2e/targets/caddy.ts';
 import { nginx } from '../e2e/targets/nginx.ts';
 import { freePort } from '../e2e/targets/process.ts';
-import { API, SAMPLE_DATA, SAMPLE_DIR, SAMPLE_HEADERS } from '../fixtures/sample.ts';
+import { API, SAMPLE_DATA, SAMPLE_HEADERS } from '../fixtures/sample.ts';
 import { findProgram, reportMissing } from '../installed.ts';
+import { readSampleSettings as readSettings } from '../unit/helpers/cli.ts';
 import { readTree, tempDirs } from '../unit/helpers/tree.ts';
-
-/** The settings a command reads, run in the sample project (its settings file, not the project's). */
-const readSettings = (
-  argv: readonly string[],
-  env: NodeJS.ProcessEnv,
-  command?: Parameters<typeof readSettingsIn>[2],
-) => readSettingsIn(argv, env, command, SAMPLE_DIR);
 
 const tempDir = tempDirs('reference-test-');
 const HEADERS = SAMPLE_HEADERS;

@@ -4,10 +4,20 @@
 
 import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
+import { readSettings } from '../../../scripts/cli/settings.ts';
 import { SAMPLE_DIR } from '../../fixtures/sample.ts';
 
 export const ROOT = path.resolve(import.meta.dirname, '../../..');
 export const GOOD_DATA = path.join(ROOT, 'test/fixtures/good/data');
+
+/** The settings a command reads, read in the sample project (its settings file, not the project's). */
+export function readSampleSettings(
+  argv: readonly string[],
+  env: NodeJS.ProcessEnv,
+  command?: Parameters<typeof readSettings>[2],
+): ReturnType<typeof readSettings> {
+  return readSettings(argv, env, command, SAMPLE_DIR);
+}
 
 /** The flags that put every folder a build writes under `dir`: a test never writes into the project. */
 export function outputArgs(dir: string): string[] {
