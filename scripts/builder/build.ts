@@ -8,7 +8,6 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { HeaderRule } from '../contract/headers.ts';
 import type { ResourceSettings } from '../contract/query.ts';
-
 import type { Resource } from '../contract/resources/resource.ts';
 import { FILTERS_FOLDER, type FilterRoute, planDocuments, type Route, routingOf } from '../contract/routes.ts';
 import { readCommitTimes, subfolderTimes } from '../shared/commit-times.ts';

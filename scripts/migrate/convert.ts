@@ -11,7 +11,6 @@ import type { SourceRecord } from '../builder/pipeline/load.ts';
 import { Float, type Json, pythonFloat } from '../contract/json.ts';
 import { compareStrings } from '../contract/ordering.ts';
 import { fieldKinds } from '../contract/resources/fields.ts';
-
 import type { Embed, Resource } from '../contract/resources/resource.ts';
 import { layoutOf } from './layout.ts';
 

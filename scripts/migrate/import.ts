@@ -8,7 +8,6 @@ import path from 'node:path';
 import { byLocation, type DataError } from '../builder/pipeline/errors.ts';
 import { locateInFiles } from '../builder/pipeline/json-positions.ts';
 import type { ResourceSettings } from '../contract/query.ts';
-
 import { countedAs, type Resource } from '../contract/resources/resource.ts';
 import { recoverOutput } from '../shared/swap.ts';
 import { writeOutput } from '../shared/write.ts';

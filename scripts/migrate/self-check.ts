@@ -5,7 +5,6 @@
 import type { DataError } from '../builder/pipeline/errors.ts';
 import { render, routesOf } from '../builder/pipeline/render.ts';
 import { emptyCatalogue, recordsOf, validate } from '../builder/pipeline/validate.ts';
-
 import type { Resource } from '../contract/resources/resource.ts';
 import { fileFor } from '../contract/routes.ts';
 import { bytesOf } from '../shared/file-body.ts';

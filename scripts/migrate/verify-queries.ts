@@ -9,7 +9,6 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { ORDERING_PARAM, PAGE_PARAM } from '../contract/query.ts';
-
 import type { Resource } from '../contract/resources/resource.ts';
 import { SEARCH_PARAM } from '../contract/search.ts';
 import { partRecords, type RecordsManifest, recordsManifestFile, recordsPartFile } from '../store/format.ts';

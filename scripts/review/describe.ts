@@ -2,7 +2,6 @@
 // marked added, removed, changed or a note; the text and Markdown formats lay these out.
 
 import type { PlainJson } from '../contract/json.ts';
-
 import { countedAs, type Resource } from '../contract/resources/resource.ts';
 import type { ListPagesDiff, Shift } from './answers.ts';
 import type { Report } from './compare.ts';

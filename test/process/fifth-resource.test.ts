@@ -19,7 +19,6 @@ import { build, targetContext } from '../../scripts/builder/build.ts';
 import { referencePage } from '../../scripts/builder/documents/reference.ts';
 import { LiveBuild } from '../../scripts/builder/preview/live-build.ts';
 import { DEFAULTS } from '../../scripts/cli/settings.ts';
-
 import { declare, UNIQUE_IDS } from '../../scripts/contract/resources/resource.ts';
 import { planRoutes, resolve, routingOf } from '../../scripts/contract/routes.ts';
 import { createApiServer, listen } from '../../scripts/respond/node-server.ts';

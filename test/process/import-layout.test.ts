@@ -11,7 +11,6 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { build } from '../../scripts/builder/build.ts';
 import { settingsFileText } from '../../scripts/cli/settings-file.ts';
-
 import { routingOf } from '../../scripts/contract/routes.ts';
 import { importService } from '../../scripts/migrate/import.ts';
 import { FILE_RECORDS, layoutOf } from '../../scripts/migrate/layout.ts';

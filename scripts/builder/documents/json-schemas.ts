@@ -7,7 +7,6 @@ import { applyEdits, modify } from 'jsonc-parser';
 import { z } from 'zod';
 import { FILTER_KINDS } from '../../contract/filters.ts';
 import type { RESOURCE_SETTING_KEYS } from '../../contract/query.ts';
-
 import type { Resource } from '../../contract/resources/resource.ts';
 import { SETTINGS_FILE } from '../../shared/folders.ts';
 import { TARGET_NAMES } from '../../targets/index.ts';

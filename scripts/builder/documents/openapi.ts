@@ -6,7 +6,6 @@
 import { methodNotAllowedBody } from '../../contract/bodies.ts';
 import type { FilterKind } from '../../contract/filters.ts';
 import { type HeaderRule, headersFor, parseHeadersFile } from '../../contract/headers.ts';
-
 import type { Resource } from '../../contract/resources/resource.ts';
 import { CONTRACT_METHODS, FORMATS, REJECTED_METHODS, UNSUPPORTED_ORDERING_FILE } from '../../contract/routes.ts';
 import { SEARCH_PARAM } from '../../contract/search.ts';

@@ -8,7 +8,6 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { ORDERING_PARAM } from '../../contract/query.ts';
-
 import type { Resource } from '../../contract/resources/resource.ts';
 import { REFERENCE_DOCUMENT, REJECTED_METHODS } from '../../contract/routes.ts';
 import { SEARCH_PARAM } from '../../contract/search.ts';

@@ -3,7 +3,6 @@
 
 import { readFile, stat } from 'node:fs/promises';
 import type { HeaderRule } from '../../contract/headers.ts';
-
 import type { Resource } from '../../contract/resources/resource.ts';
 import type { Route } from '../../contract/routes.ts';
 import { byLocation, type DataError, DataErrors, formatDataError } from './errors.ts';

@@ -20,7 +20,6 @@ import {
   sortRecords,
 } from '../../contract/ordering.ts';
 import { pageCount, pageLinks } from '../../contract/pagination.ts';
-
 import type { Embed, OrderKey, Resource } from '../../contract/resources/resource.ts';
 import {
   INVALID_PAGE_FILE,

@@ -7,7 +7,6 @@
 
 import type { HeaderRule } from '../../contract/headers.ts';
 import { pageCount } from '../../contract/pagination.ts';
-
 import type { Resource } from '../../contract/resources/resource.ts';
 import type { Route } from '../../contract/routes.ts';
 import { type FileBody, sameBody, sizeOf } from '../../shared/file-body.ts';

@@ -6,7 +6,6 @@
 
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
-
 import type { Embed, Resource } from '../../contract/resources/resource.ts';
 import { mapLimited } from '../../shared/map-limited.ts';
 import { dataProblems } from '../pipeline/catalogue.ts';

@@ -2,7 +2,6 @@
 
 import type { z } from 'zod';
 import { validatorOf } from '../../../scripts/builder/pipeline/validators.ts';
-
 import { API, type ResourceName } from '../../fixtures/sample.ts';
 
 export const SCHEMAS = Object.fromEntries(API.map((resource) => [resource.name, validatorOf(resource)])) as Record<
