@@ -121,9 +121,11 @@ async function compile() {
   const pointer = `${CURRENT}.${process.pid}`;
   writeFileSync(pointer, JSON.stringify({ root: ROOT, commands: COMMANDS, folder, inputs }));
   renameSync(pointer, CURRENT);
+  // Another command compiling at the same time may remove an old folder between the listing and its stat.
   for (const entry of readdirSync(CACHE)) {
     const old = path.join(CACHE, entry);
-    if (entry.startsWith('build-') && entry !== folder && Date.now() - statSync(old).mtimeMs > KEEP_OLD_MS)
+    const modified = statSync(old, { throwIfNoEntry: false })?.mtimeMs;
+    if (entry.startsWith('build-') && entry !== folder && modified !== undefined && Date.now() - modified > KEEP_OLD_MS)
       rmSync(old, { recursive: true, force: true });
   }
   return path.join(CACHE, folder);

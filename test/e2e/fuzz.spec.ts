@@ -5,9 +5,9 @@
 // with its reason; its count goes into docs/targets.md's table) or a failure that prints the
 // request, the answer, what the contract says and the seed.
 //
-// `npm test` sends 300 requests per target, 100 to the targets run under a local emulator
-// (wrangler, netlify dev); `npm run fuzz` 3,000 to every target, one target at a time
-// (playwright.fuzz.config.ts; lib/fuzz-plan.ts gives counts and timeouts). FUZZ_SEED replays a run.
+// `npm test` sends 300 requests per target, 100 to netlify dev; `npm run fuzz` 3,000 to every
+// target, one target at a time (playwright.fuzz.config.ts; lib/fuzz-plan.ts gives counts and
+// timeouts). FUZZ_SEED replays a run.
 
 import { writeFileSync } from 'node:fs';
 import { FUZZ_TITLE, fuzzDifference } from './expectations.ts';

@@ -1,7 +1,10 @@
 // One HTTP/1.1 exchange over a bare TCP socket (node:net): the request goes out byte for byte as
 // given, malformed or not, so that what a parser in front of the server (Node's, nginx's, Go's,
 // workerd's) makes of it is part of the answer under test. The request asks for
-// `Connection: close`, so the answer ends where the connection does.
+// `Connection: close`, but an answer ends where its own framing says (Content-Length, the last
+// chunk, no body for HEAD, 204 and 304), as a client reads it: wrangler's dev proxy keeps
+// some connections open for seconds after a complete answer. An answer without framing ends with
+// the connection.
 
 import net from 'node:net';
 import { Answer } from './http.ts';
@@ -60,7 +63,10 @@ export function sendRaw(origin: string, request: RawRequest, timeoutMs = 10_000)
       done(`no complete answer within ${timeoutMs} ms (${Buffer.concat(chunks).length} bytes)`);
     }, timeoutMs);
     socket.on('connect', () => socket.write(requestBytes(request, `${hostname}:${port}`)));
-    socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+    socket.on('data', (chunk: Buffer) => {
+      chunks.push(chunk);
+      if (isComplete(request.method, Buffer.concat(chunks))) socket.destroy();
+    });
     // A reset after the answer (a server that closes with unread bytes) still leaves the answer.
     socket.on('error', () => socket.destroy());
     socket.on('close', () => {
@@ -69,6 +75,20 @@ export function sendRaw(origin: string, request: RawRequest, timeoutMs = 10_000)
       done(parseAnswer(request.method, request.target, bytes));
     });
   });
+}
+
+/** Whether the bytes hold a whole answer by its framing, so that nothing more belongs to it. */
+function isComplete(method: string, bytes: Buffer): boolean {
+  const headEnd = bytes.indexOf('\r\n\r\n');
+  if (headEnd < 0) return false;
+  const head = bytes.subarray(0, headEnd).toString('latin1');
+  const code = Number(/^HTTP\/1\.[01] (\d{3})/.exec(head)?.[1]);
+  if (Number.isNaN(code) || code < 200) return false;
+  const body = bytes.subarray(headEnd + 4);
+  if (method === 'HEAD' || code === 304 || code === 204) return true;
+  if (/\r\ntransfer-encoding:[^\r]*chunked/i.test(head)) return dechunk(body) !== null;
+  const length = /\r\ncontent-length:\s*(\d+)/i.exec(head)?.[1];
+  return length !== undefined && body.length >= Number(length);
 }
 
 function parseAnswer(method: string, target: string, bytes: Buffer): Answer | string {
