@@ -1,18 +1,21 @@
 // The project's own DRF service (this folder: Django, DRF with its default renderers,
 // OrderingFilter, PageNumberPagination; django-filter and SearchFilter where the settings file
 // asks for them) under gunicorn from the system's packages, on SQLite or PostgreSQL: found,
-// loaded with a catalogue, started and stopped. drf-service.test.ts runs import and verify
-// against it, filters-differential.test.ts the build's filters; `npm run drf-service` (start.ts)
-// starts it on a data folder for a user to rehearse them.
+// told the lists of the declarations it is given (lists.ts), loaded with a catalogue, started
+// and stopped. drf-service.test.ts runs import and verify against it, filters-differential.test.ts
+// the build's filters, drf-service-declarations.test.ts a list the API does not have; `npm run
+// drf-service` (start.ts) starts it on a data folder for a user to rehearse them.
 
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { build } from '../../scripts/builder/build.ts';
+import type { ResourceSettings } from '../../scripts/contract/query.ts';
+import type { Resource } from '../../scripts/contract/resources/resource.ts';
 import { REPO_ROOT, type Spawned, spawnProcess, waitForPort } from '../e2e/targets/process.ts';
-import { API } from '../fixtures/sample.ts';
 import { findPostgres, findProgram } from '../installed.ts';
+import { describeLists } from './lists.ts';
 
 const SERVICE_DIR = path.join(REPO_ROOT, 'test/drf-service');
 
@@ -58,22 +61,23 @@ export function findFilteringService(gunicorn: string | undefined): string | und
   return gunicorn !== undefined && bin !== undefined && imports(gunicorn, 'django_filters, psycopg2') ? bin : undefined;
 }
 
-/** The records the service is loaded with, as the API shows them (catalogue/load.py). */
-export interface Catalogue {
-  companies: Array<Record<string, unknown>>;
-  virtualfairs: unknown[];
-  events: unknown[];
-  textures: unknown[];
-}
+/** The records the service is loaded with, as the API shows them, by list name (catalogue/load.py). */
+export type Catalogue = Record<string, Array<Record<string, unknown>>>;
 
 /**
- * The catalogue of `dataDir`: the lists of its build (into `workDir`), and the textures of every
- * page. Throws the build's DataErrors when the data has problems.
+ * The catalogue of `dataDir` for the lists of `resources`: the lists of its build (into
+ * `workDir`), every page of a paginated one. Throws the build's DataErrors when the data has
+ * problems.
  */
-export async function catalogueOf(dataDir: string, headersPath: string, workDir: string): Promise<Catalogue> {
+export async function catalogueOf(
+  resources: readonly Resource[],
+  dataDir: string,
+  headersPath: string,
+  workDir: string,
+): Promise<Catalogue> {
   const outDir = path.join(workDir, 'public');
   await build({
-    resources: API,
+    resources,
     dataDir,
     headersPath,
     outDir,
@@ -84,24 +88,30 @@ export async function catalogueOf(dataDir: string, headersPath: string, workDir:
     precompress: false,
   });
   const read = async (file: string) => JSON.parse(await readFile(path.join(outDir, file), 'utf8'));
-  const textures: unknown[] = [];
-  for (let page = 1, next: unknown = 'first'; next !== null; page += 1) {
-    const envelope = await read(`virtualbooth-texture/${page === 1 ? 'index' : `page=${page}`}.json`);
-    textures.push(...envelope.results);
-    next = envelope.next;
+  const catalogue: Catalogue = {};
+  for (const resource of resources) {
+    const folder = resource.path.replace(/^\/|\/$/g, '');
+    if (!resource.paginated) {
+      catalogue[resource.name] = await read(`${folder}/index.json`);
+      continue;
+    }
+    const records: Array<Record<string, unknown>> = [];
+    for (let page = 1, next: unknown = 'first'; next !== null; page += 1) {
+      const envelope = await read(`${folder}/${page === 1 ? 'index' : `page=${page}`}.json`);
+      records.push(...envelope.results);
+      next = envelope.next;
+    }
+    catalogue[resource.name] = records;
   }
-  return {
-    companies: await read('company/index.json'),
-    virtualfairs: await read('virtualfair/index.json'),
-    events: await read('event/index.json'),
-    textures,
-  };
+  return catalogue;
 }
 
 export interface ServiceOptions {
+  /** The declarations of the lists it serves, each at its path. */
+  resources: readonly Resource[];
   /** On 127.0.0.1, the one address the service's ALLOWED_HOSTS and the tests know. */
   port: number;
-  /** The texture list's page size (DRF's PAGE_SIZE); 10 by default. */
+  /** The paginated lists' page size (DRF's PAGE_SIZE); 10 by default. */
   pageSize?: number;
   /** A handler404 that answers JSON (`JsonResponse`), as many services set, instead of Django's HTML page. */
   jsonNotFound?: boolean;
@@ -131,6 +141,10 @@ export async function startService(
 ): Promise<Service> {
   await mkdir(dir, { recursive: true });
   await writeFile(path.join(dir, 'catalogue.json'), JSON.stringify(catalogue));
+  const settings: Record<string, ResourceSettings> = options.settingsFile
+    ? (JSON.parse(await readFile(options.settingsFile, 'utf8')).resources ?? {})
+    : {};
+  await writeFile(path.join(dir, 'lists.json'), JSON.stringify(describeLists(options.resources, settings)));
   const args = ['--preload', '--workers', '2', '--bind', `127.0.0.1:${options.port}`, '--chdir', SERVICE_DIR];
   const service = spawnProcess(
     gunicorn,
@@ -140,11 +154,11 @@ export async function startService(
         ...process.env,
         DJANGO_SETTINGS_MODULE: 'settings',
         DATA_DIR: dir,
+        LISTS: path.join(dir, 'lists.json'),
         CATALOGUE: path.join(dir, 'catalogue.json'),
         PAGE_SIZE: String(options.pageSize ?? 10),
         ...(options.jsonNotFound ? { NOT_FOUND: 'json' } : {}),
         ...(options.databaseUrl ? { DATABASE_URL: options.databaseUrl } : {}),
-        ...(options.settingsFile ? { STATIC_API_CONFIG: options.settingsFile } : {}),
         // No __pycache__ in test/drf-service/.
         PYTHONDONTWRITEBYTECODE: '1',
       },

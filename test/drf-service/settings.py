@@ -1,14 +1,16 @@
-# A small Django REST Framework project serving the catalogue's four lists, for the tests of
+# A small Django REST Framework project serving the lists it is told of, for the tests of
 # `npm run import` and `npm run verify` (test/process/drf-service.test.ts) and for rehearsing them
 # (`npm run drf-service`), and for the filters' differential test (test/process/filters-differential.test.ts),
 # under gunicorn. Environment:
 # - DATA_DIR, a folder of its own (the SQLite file);
 # - DATABASE_URL, PostgreSQL instead of SQLite: postgresql://USER@/NAME?host=SOCKET_FOLDER (or
 #   postgresql://USER:PASSWORD@HOST:PORT/NAME), an empty database the service fills at start;
-# - CATALOGUE, the JSON file of records loaded at start (wsgi.py);
-# - PAGE_SIZE, the texture list's page size;
-# - STATIC_API_CONFIG, the project's settings file (static-api.config.json): its `resources`
-#   section gives each list its filters, search and orderings (catalogue/api.py);
+# - LISTS, the JSON file describing the lists (test/drf-service/lists.ts, from the declarations):
+#   each list's path, fields, order, ordering fields, pagination, and the filters, search and
+#   orderings the settings file's `resources` section gives it; catalogue/models.py and api.py
+#   build the models and views from it;
+# - CATALOGUE, the JSON file of records loaded at start, by list name (wsgi.py);
+# - PAGE_SIZE, the paginated lists' page size;
 # - NOT_FOUND=json, a handler404 answering JSON (urls.py).
 #
 # DRF's defaults are kept wherever they show in an answer (the renderers, content negotiation and
@@ -33,21 +35,10 @@ INSTALLED_APPS = [
     "catalogue",
 ]
 
-
-
-def resource_settings():
-    """The `resources` section of the project's settings file: per list, the filters, search and
-    orderings it takes, in DRF's own terms (catalogue/api.py)."""
-    path = os.environ.get("STATIC_API_CONFIG")
-    if not path:
-        return {}
-    with open(path, encoding="utf-8") as file:
-        return json.load(file).get("resources") or {}
-
-
-STATIC_API_RESOURCES = resource_settings()
+with open(os.environ["LISTS"], encoding="utf-8") as _file:
+    STATIC_API_LISTS = json.load(_file)
 # django-filter's templates (the browsable API's filter form), when a list has filters.
-if STATIC_API_RESOURCES:
+if any(description["settings"] is not None for description in STATIC_API_LISTS):
     INSTALLED_APPS.append("django_filters")
 # A new project's middleware, less sessions, CSRF and messages, which a read-only API without
 # logins never uses: the contract's security headers, and the redirect of a path without its slash.

@@ -1,6 +1,7 @@
 // `npm run drf-service -- [--data <dir>] [--config <file>] [--postgres] [--port <n>] [--page-size <n>]`:
-// the project's own DRF test service, on the catalogue of a data folder (the sample by default),
-// with the filters, search and orderings of the settings file's `resources` section, on
+// the project's own DRF test service, serving the project's declared lists (read as every command
+// reads them, scripts/cli/settings.ts) on the catalogue of a data folder (data/ by default), with
+// the filters, search and orderings of the settings file's `resources` section, on
 // 127.0.0.1, until Ctrl-C; to rehearse `npm run import` and `npm run verify` before pointing them
 // at production (docs/migrating.md). The data is built first and loaded into the service's
 // SQLite database, or with --postgres into a throwaway PostgreSQL cluster, in a temporary folder
@@ -12,6 +13,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { DataErrors, formatDataError } from '../../scripts/builder/pipeline/errors.ts';
+import { readSettings } from '../../scripts/cli/settings.ts';
 import { SETUP_COMMAND } from '../installed.ts';
 import { type Postgres, startPostgres } from './postgres.ts';
 import {
@@ -77,6 +79,13 @@ const postgresBin = values.postgres ? findFilteringService(gunicorn) : undefined
 if (values.postgres && postgresBin === undefined)
   fail(`drf-service: --postgres needs ${FILTER_PACKAGES}; ${SETUP_COMMAND} installs them`);
 const settingsFile = existsSync(values.config) ? path.resolve(values.config) : undefined;
+let resources: ReturnType<typeof readSettings>['resources'];
+try {
+  // No environment: its variables (BASE_URL, PAGE_SIZE) are the build's settings, not the service's.
+  ({ resources } = readSettings(['--config', values.config], {}, 'build'));
+} catch (error) {
+  fail(`drf-service: ${(error as Error).message}`, 2);
+}
 
 const dir = await mkdtemp(path.join(os.tmpdir(), 'drf-service-'));
 let service: Service | undefined;
@@ -93,10 +102,11 @@ const stop = async (status: number) => {
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => void stop(0));
 
 try {
-  const catalogue = await catalogueOf(values.data, values.headers, path.join(dir, 'build'));
+  const catalogue = await catalogueOf(resources, values.data, values.headers, path.join(dir, 'build'));
   if (postgresBin !== undefined) postgres = await startPostgres(postgresBin);
   const databaseUrl = await postgres?.createDatabase('catalogue');
   service = await startService(gunicorn, catalogue, path.join(dir, 'service'), {
+    resources,
     port,
     pageSize,
     ...(databaseUrl ? { databaseUrl } : {}),
@@ -112,7 +122,7 @@ try {
   });
   const records = Object.values(catalogue).reduce((sum, list: unknown[]) => sum + list.length, 0);
   console.error(
-    `DRF test service at ${service.url} (gunicorn, pid ${service.process.child.pid}${postgres ? `, PostgreSQL pid ${postgres.pid}` : ''}): ${records} records of ${values.data}/, ${pageSize} textures per page. Ctrl-C stops it.`,
+    `DRF test service at ${service.url} (gunicorn, pid ${service.process.child.pid}${postgres ? `, PostgreSQL pid ${postgres.pid}` : ''}): ${records} records of ${values.data}/, ${pageSize} to a page. Ctrl-C stops it.`,
   );
   // The import writes a settings file too: both go into a folder of their own, not the project's.
   const apart = '--data rehearsal/data --config rehearsal/static-api.config.json';

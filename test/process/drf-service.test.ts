@@ -20,7 +20,7 @@ import {
   startService as startGunicorn,
 } from '../drf-service/service.ts';
 import { freePort } from '../e2e/targets/process.ts';
-import { SAMPLE_DATA, SAMPLE_HEADERS } from '../fixtures/sample.ts';
+import { API, SAMPLE_DATA, SAMPLE_HEADERS } from '../fixtures/sample.ts';
 import { reportMissing } from '../installed.ts';
 import { outputArgs, ROOT, runCommand } from '../unit/helpers/cli.ts';
 
@@ -30,12 +30,13 @@ const PAGE_SIZE = 7;
 const gunicorn = findGunicorn();
 if (gunicorn === undefined) reportMissing(SERVICE_PACKAGES, 'the real DRF service tests');
 
-/** The sample catalogue: the lists of a build of data/, and the textures of every page. */
-const sampleCatalogue = (dir: string) => catalogueOf(SAMPLE_DATA, SAMPLE_HEADERS, dir);
+/** The sample catalogue: the lists of a build of data/, every page of a paginated one. */
+const sampleCatalogue = (dir: string) => catalogueOf(API, SAMPLE_DATA, SAMPLE_HEADERS, dir);
 
 /** Serves `catalogue` under gunicorn on a free port of 127.0.0.1, writing into `dir`. */
 async function startService(catalogue: Catalogue, dir: string, options: Partial<ServiceOptions> = {}) {
-  return startGunicorn(gunicorn as string, catalogue, dir, { port: await freePort(), pageSize: PAGE_SIZE, ...options });
+  const port = await freePort();
+  return startGunicorn(gunicorn as string, catalogue, dir, { resources: API, port, pageSize: PAGE_SIZE, ...options });
 }
 
 /** stdout's lines without the last, empty one. */
@@ -83,7 +84,7 @@ describe.skipIf(gunicorn === undefined)('npm run import and verify against a DRF
     // without its slash, and its 404 page. Then gunicorn's body on HEAD, said once, as the
     // service's own.
     // Every texture page with `format=api`: 1, `last`, 2..N.
-    const browsable = Math.ceil(catalogue.textures.length / PAGE_SIZE) + 1;
+    const browsable = Math.ceil((catalogue['virtualbooth-texture'] ?? []).length / PAGE_SIZE) + 1;
     const redirects = 5;
     expect(linesOf(verified.stdout)).toEqual([
       `GET virtualbooth-texture/?format=api, virtualbooth-texture/?format=api&page=last, virtualbooth-texture/?format=api&page=2 and ${browsable - 3} more: differs only as the contract decides: DRF's browsable API is an HTML page, the build answers the JSON (docs/contract.md, section 8, decision 11)`,
@@ -101,10 +102,10 @@ describe.skipIf(gunicorn === undefined)('npm run import and verify against a DRF
 
   // Verifies the project the test above imported and built.
   it('names the record changed in the service, and exits 1', async () => {
-    const [first, ...rest] = catalogue.companies;
+    const [first, ...rest] = catalogue.company ?? [];
     if (first === undefined) throw new Error('the sample has no company');
     const changed = await startService(
-      { ...catalogue, companies: [{ ...first, city: 'Bonn' }, ...rest] },
+      { ...catalogue, company: [{ ...first, city: 'Bonn' }, ...rest] },
       path.join(dir, 'changed'),
     );
     try {
@@ -150,11 +151,13 @@ describe.skipIf(gunicorn === undefined)('npm run drf-service', () => {
   it('serves the catalogue of a data folder until stopped by its PID, and leaves nothing behind', async () => {
     const tmp = await mkdtemp(path.join(os.tmpdir(), 'drf-service-command-'));
     const port = await freePort();
-    const child = spawn(
-      process.execPath,
-      ['--import', 'tsx', 'test/drf-service/start.ts', '--data', SAMPLE_DATA, '--port', String(port)],
-      { cwd: ROOT, env: { ...process.env, TMPDIR: tmp }, stdio: ['ignore', 'ignore', 'pipe'] },
-    );
+    // A settings file that does not exist: the project's own is not the test's.
+    const args = ['--data', SAMPLE_DATA, '--config', path.join(tmp, 'none.json'), '--port', String(port)];
+    const child = spawn(process.execPath, ['--import', 'tsx', 'test/drf-service/start.ts', ...args], {
+      cwd: ROOT,
+      env: { ...process.env, TMPDIR: tmp },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
     const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
     let stderr = '';
     child.stderr.setEncoding('utf8').on('data', (text: string) => (stderr += text));
@@ -168,14 +171,14 @@ describe.skipIf(gunicorn === undefined)('npm run drf-service', () => {
       const url = `http://127.0.0.1:${port}/`;
       expect(stderr).toMatch(
         new RegExp(
-          `^DRF test service at ${url} \\(gunicorn, pid \\d+\\): \\d+ records of ${SAMPLE_DATA.replaceAll('/', '\\/')}/, 10 textures per page\\. Ctrl-C stops it\\.$`,
+          `^DRF test service at ${url} \\(gunicorn, pid \\d+\\): \\d+ records of ${SAMPLE_DATA.replaceAll('/', '\\/')}/, 10 to a page\\. Ctrl-C stops it\\.$`,
           'm',
         ),
       );
       const companies = await fetch(`${url}company/`);
       expect(companies.status).toBe(200);
       const sample = await sampleCatalogue(path.join(tmp, 'sample'));
-      expect(await companies.json()).toEqual(sample.companies);
+      expect(await companies.json()).toEqual(sample.company);
       await rm(path.join(tmp, 'sample'), { recursive: true });
     } finally {
       child.kill('SIGTERM');

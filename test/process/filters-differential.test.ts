@@ -23,7 +23,7 @@ import {
   startService,
 } from '../drf-service/service.ts';
 import { freePort, spawnProcess, waitForPort } from '../e2e/targets/process.ts';
-import { SAMPLE_HEADERS } from '../fixtures/sample.ts';
+import { API, SAMPLE_HEADERS } from '../fixtures/sample.ts';
 import { reportMissing } from '../installed.ts';
 import { cleanEnv, commandLine, outputArgs, runCommand } from '../unit/helpers/cli.ts';
 import {
@@ -52,11 +52,11 @@ let databases = 0;
 /** The records as the service loads them (test/drf-service/catalogue/load.py): the API's fields. */
 function serviceCatalogue(catalogue: GeneratedCatalogue): Catalogue {
   return {
-    companies: catalogue.companies.map((company) => ({ ...company })),
-    virtualfairs: [],
+    company: catalogue.companies.map((company) => ({ ...company })),
+    virtualfair: [],
     // /event/ does not list short_code.
-    events: catalogue.events.map(({ short_code: _, ...event }) => event),
-    textures: catalogue.textures,
+    event: catalogue.events.map(({ short_code: _, ...event }) => event),
+    'virtualbooth-texture': catalogue.textures.map((texture) => ({ ...texture })),
   };
 }
 
@@ -85,6 +85,7 @@ async function serve(postgres: Postgres, catalogue: Catalogue, dir: string, sett
   databases += 1;
   const databaseUrl = await postgres.createDatabase(`catalogue_${databases}`);
   return startService(gunicorn as string, catalogue, dir, {
+    resources: API,
     port: port ?? (await freePort()),
     pageSize: PAGE_SIZE,
     databaseUrl,
@@ -178,14 +179,14 @@ describe.skipIf(postgresBin === undefined)("filters, search and ordering against
       categories: ['d4256858-43f2-499f-a6a9-77e4aafe0770'],
     });
     const catalogue: Catalogue = {
-      companies: [
+      company: [
         company(1, 'Straße Öl', 'İstanbul'),
         company(2, 'STRASSE', 'istanbul', { phone: '030 1' }),
         company(3, '東京 Tools', 'Tōkyō', { platform_plus_status: true }),
       ],
-      virtualfairs: [],
-      events: [],
-      textures: [1, 2, 3, 4, 5].map((n) => texture(n, n === 2 ? `Ash ${n}` : `Oak ${n}`)),
+      virtualfair: [],
+      event: [],
+      'virtualbooth-texture': [1, 2, 3, 4, 5].map((n) => texture(n, n === 2 ? `Ash ${n}` : `Oak ${n}`)),
     };
     const settingsFile = path.join(dir, 'expectations.config.json');
     await writeFile(settingsFile, settingsText('http://127.0.0.1'));
