@@ -89,19 +89,17 @@ export function stageLogger(log: (line: string) => void): (line: string) => void
 export const EDITOR_SETTINGS = '.vscode/settings.json';
 
 /**
- * Maps each resource's source files to its schema in the editor's settings `file`, keeping the
- * user's other settings; whether the file changed.
+ * The editor's settings `file` mapping each resource's source files to its schema, keeping the
+ * user's other settings; none when it holds that already.
  */
-async function writeEditorSettings(file: string, resources: readonly Resource[]): Promise<boolean> {
-  const { editorSettingsText } = await import('./documents/json-schemas.ts');
+async function editorSettingsText(file: string, resources: readonly Resource[]): Promise<string | undefined> {
+  const { editorSettingsText: withSchemas } = await import('./documents/json-schemas.ts');
   const before = await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => {
     if (error.code === 'ENOENT') return undefined;
     throw error;
   });
-  const after = editorSettingsText(before, resources);
-  if (after === before) return false;
-  await replaceFiles(path.dirname(file), new Map([[path.basename(file), after]]));
-  return true;
+  const after = withSchemas(before, resources);
+  return after === before ? undefined : after;
 }
 
 /**
@@ -168,6 +166,11 @@ export async function build(options: BuildOptions, report: BuildReport = {}): Pr
     step,
     warn,
   );
+  // The documents beside the output are rendered too, before anything is written: the write is the last stage.
+  const schemasDir = options.check ? undefined : options.schemasDir;
+  const editorSettings = options.check ? undefined : options.editorSettings;
+  const schemas = schemasDir === undefined ? undefined : await schemaFiles(settings, headersText);
+  const editorText = editorSettings === undefined ? undefined : await editorSettingsText(editorSettings, resources);
   step(`render: ${routes.length} routes, ${files.size} files`);
   const { written, leftOut } = judgeTargets(await targetFiles, {
     output: files,
@@ -195,14 +198,14 @@ export async function build(options: BuildOptions, report: BuildReport = {}): Pr
     await writeOutput(path.join(options.targetsDir, target.name), readme);
   const folders = [`${options.outDir}/`, ...(written.length + leftOut.length > 0 ? [`${options.targetsDir}/`] : [])];
   let count = files.size + targetFileCount;
-  if (options.schemasDir !== undefined) {
-    const schemas = await schemaFiles(settings, headersText);
-    await writeOutput(options.schemasDir, schemas);
-    folders.push(`${options.schemasDir}/`);
+  if (schemasDir !== undefined && schemas !== undefined) {
+    await writeOutput(schemasDir, schemas);
+    folders.push(`${schemasDir}/`);
     count += schemas.size;
   }
-  if (options.editorSettings !== undefined && (await writeEditorSettings(options.editorSettings, resources))) {
-    folders.push(options.editorSettings);
+  if (editorSettings !== undefined && editorText !== undefined) {
+    await replaceFiles(path.dirname(editorSettings), new Map([[path.basename(editorSettings), editorText]]));
+    folders.push(editorSettings);
     count += 1;
   }
   step(`write: ${count} files into ${folders.join(', ')}`);
