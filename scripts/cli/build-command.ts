@@ -6,8 +6,16 @@ import { runCommand } from './fail.ts';
 import { runBuild } from './run-build.ts';
 import { DEFAULTS, settingsOrExit } from './settings.ts';
 
-await runCommand({ command: process.argv.includes('--check') ? 'check' : 'build' }, async () => {
-  const settings = settingsOrExit(process.argv.includes('--check') ? 'check' : 'build');
+const checking = process.argv.includes('--check');
+
+await runCommand({ command: checking ? 'check' : 'build' }, async () => {
+  if (checking) {
+    // Nothing is written: the folders are the defaults, named only by the messages.
+    const settings = settingsOrExit('check');
+    process.exitCode = await runBuild({ ...settings, outDir: DEFAULTS.outDir, targetsDir: DEFAULTS.targetsDir });
+    return;
+  }
+  const settings = settingsOrExit('build');
   // The editor's mapping names the schemas in their place in the project: kept only when they go there.
   const editorSettings = settings.schemasDir === DEFAULTS.schemasDir ? EDITOR_SETTINGS : undefined;
   process.exitCode = await runBuild({ ...settings, editorSettings });

@@ -28,7 +28,7 @@ function describeChanges(paths: readonly string[]): string {
 }
 
 /** Whether every one of `paths` is inside the data folder: then the settings and the headers are as they were. */
-function onlyData(paths: readonly string[], settings: Settings): boolean {
+function onlyData(paths: readonly string[], settings: Settings<'dev'>): boolean {
   const dataDir = path.resolve(settings.dataDir);
   const others = [settings.headersPath, settings.configPath].map((file) => path.resolve(file));
   return paths.every((named) => {
@@ -48,7 +48,7 @@ function sayFailure(error: unknown, stop: Stop, kinds: readonly Failure['kind'][
 }
 
 /** The first build, a full one, printed as `npm run build` prints it; false when the data has problems. */
-async function firstBuild(preview: Preview, settings: Settings): Promise<{ live: LiveBuild; served: boolean }> {
+async function firstBuild(preview: Preview, settings: Settings<'dev'>): Promise<{ live: LiveBuild; served: boolean }> {
   const step = stageLogger((line) => console.error(line));
   const live = await LiveBuild.open(preview.buildOptions(settings));
   const { records, sourceFiles, sourceBytes } = live.sources.counts;

@@ -15,7 +15,7 @@ import { formatText } from '../review/format-text.ts';
 import { readSide, type Side, settingsOf, WORKING_TREE } from '../review/side.ts';
 import { EXIT_STATUS } from './exit-status.ts';
 import { failureOf, failureText } from './fail.ts';
-import { DEFAULTS, type DiffFormat, readSettings, type Settings, usage } from './settings.ts';
+import { DEFAULTS, readSettings, type Settings, usage } from './settings.ts';
 
 /** Where the command writes, so that a test can run it in-process. */
 export interface DiffIo {
@@ -26,21 +26,8 @@ export interface DiffIo {
   err: (text: string) => void;
 }
 
-interface DiffArgs {
-  resources: Settings['resources'];
-  sides: string[];
-  format: DiffFormat;
-  exitCode: boolean;
-  /** Absolute. */
-  repo: string;
-  /** The settings file, absolute. */
-  configPath: string;
-  baseUrl: string;
-  pageSize: number;
-  resourceSettings: Settings['resourceSettings'];
-  allowEmpty: boolean;
-  help: boolean;
-}
+/** The settings of `npm run diff`, its repository and settings file made absolute. */
+type DiffArgs = Settings<'diff'>;
 
 /** The settings as every command reads them: flags, then variables, then the repo's settings file. */
 function parse(argv: string[], io: DiffIo): DiffArgs {

@@ -11,13 +11,16 @@ import { REFERENCE_DOCUMENT } from '../contract/routes.ts';
 import { addressForPeople, closeOnSignals, createApi, listen } from '../respond/node-server.ts';
 import { DEFAULTS, type Settings } from './settings.ts';
 
+/** The settings of `npm start` and `npm run dev`, which take the same options. */
+type PreviewSettings = Settings<'start' | 'dev'>;
+
 export interface Preview {
   /** `.preview/<port>/`: a folder per port, so that two previews never write the same one. */
   outDir: string;
   /** `Serving .preview/3000/ at http://127.0.0.1:3000`, and where the reference page is when it is on. */
   banner: string;
   /** What to build from `settings` (read again by `npm run dev` on each change) for the origin served. */
-  buildOptions(settings: Settings): BuildOptions;
+  buildOptions(settings: PreviewSettings): BuildOptions;
   /**
    * Answers from `outDir` from now on; it must hold a build. Until then every request gets a 503
    * saying it is building. `anew`: the output was built under other settings (its lists' filters,
@@ -65,7 +68,7 @@ const hasProblems = unavailable('Nothing is built yet: the source data has probl
  * Listens first, and only then builds: with `--port 0` only the bound socket knows the port that
  * the page links must name, and a port in use is said before any work.
  */
-export async function openPreview(settings: Settings): Promise<Preview> {
+export async function openPreview(settings: PreviewSettings): Promise<Preview> {
   let answer = building;
   // What Node's parser refuses gets the contract's answer once there is a build to answer from.
   let refused: ReturnType<typeof createApi>['refused'] | undefined;
@@ -111,7 +114,8 @@ export async function openPreview(settings: Settings): Promise<Preview> {
       baseUrl: current.baseUrlGiven ? current.baseUrl : `http://${linkHost(current.host)}:${port}`,
       outDir,
       targets: [],
-      targetsDir: current.targetsDir,
+      // No target is written: the folder is only named.
+      targetsDir: DEFAULTS.targetsDir,
     }),
     serve: (anew = false) => {
       if (anew || answer === building || answer === hasProblems) {

@@ -8,8 +8,7 @@ import { reportFailure } from './fail.ts';
 /** Runs the build with the CLI's settings; prints every problem (fail.ts) and returns the exit status. */
 export async function runBuild(settings: BuildOptions): Promise<number> {
   try {
-    const result = await build({
-      ...settings,
+    const result = await build(settings, {
       log: (line) => console.error(line),
       warn: (line) => console.error(`warning: ${line}`),
     });

@@ -27,7 +27,7 @@ async function nextLink(file: string): Promise<unknown> {
 async function otherLinkBase(
   root: string,
   served: string,
-  resources: Settings['resources'],
+  resources: Settings<'serve'>['resources'],
 ): Promise<string | undefined> {
   let base: string | undefined;
   for (const resource of resources.filter((declared) => declared.paginated)) {

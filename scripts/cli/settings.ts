@@ -1,6 +1,7 @@
 // The commands' settings: each flag wins over its environment variable, which wins over the
-// settings file (static-api.config.json), which wins over the default. One table of options
-// drives the parsing, the checks and each command's --help.
+// settings file (static-api.config.json), which wins over the default, merged once, here. One
+// table of options drives the parsing, the checks and each command's --help; each command names
+// the options it takes and gets one value holding those alone (`Settings<'build'>`).
 
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -39,51 +40,6 @@ export const DEFAULTS = {
   repo: '.',
 } as const;
 
-export interface Settings {
-  /** The API's declarations (contract/resources/), read once here and passed down. */
-  resources: readonly Resource[];
-  dataDir: string;
-  outDir: string;
-  headersPath: string;
-  targetsDir: string;
-  schemasDir: string;
-  /** The project settings file (settings-file.ts). */
-  configPath: string;
-  /** The deploy targets to write, named by the user (a flag or the settings file); every target when absent. */
-  targets: string[] | undefined;
-  /** Whose limits the Cloudflare targets are checked against. */
-  cloudflarePlan: CloudflarePlan;
-  baseUrl: string;
-  /** Whether a flag or the environment set the base URL (`npm start` and `dev` otherwise use the served origin). */
-  baseUrlGiven: boolean;
-  pageSize: number;
-  /** Whether the build writes the API reference page at /_reference/ (builder/documents/reference.ts). */
-  reference: boolean;
-  /** Whether the build writes each answer's `.br` and `.gz` siblings (shared/compress.ts), for the web servers to send. */
-  precompress: boolean;
-  /** Whether a data folder without a record builds (an API of empty lists) rather than stops. */
-  allowEmpty: boolean;
-  /** The settings file's filters, search and ordering per resource (settings-file.ts); none when absent. */
-  resourceSettings: Record<string, ResourceSettings> | undefined;
-  host: string;
-  port: number;
-  check: boolean;
-  /** `npm run import`: the running DRF service's base URL. */
-  from: string | undefined;
-  /** `npm run verify`: the running DRF service's base URL. */
-  against: string | undefined;
-  /** `npm run import`: replace a data folder that holds files. */
-  force: boolean;
-  /** `npm run diff`: the sides named, none to two. */
-  sides: string[];
-  /** `npm run diff`: the report's format. */
-  format: DiffFormat;
-  /** `npm run diff`: exit 1 when the sides differ. */
-  exitCode: boolean;
-  /** `npm run diff`: the project whose revisions and working tree are read, as given. */
-  repo: string;
-}
-
 export const DIFF_FORMATS = ['text', 'markdown', 'json'] as const;
 export type DiffFormat = (typeof DIFF_FORMATS)[number];
 
@@ -100,30 +56,71 @@ export class UsageError extends ProjectError {
 
 interface Option {
   flag: string;
-  /** The value's placeholder in the help; none for a switch. */
+  /** The value's placeholder in the help; none for a switch, which the flag turns on. */
   value?: string;
   variable?: string;
   /** Its key in the settings file, when the file may hold it. */
   fileKey?: SettingsFileKey;
   description: string;
+  /** The default, as the help says it. */
   default: string;
+  /** Its name in the command's settings. */
+  key: string;
+  /** The setting from the text of a flag or variable (a switch's flag gives `on`); `source` names where, for the message. */
+  read(raw: string, source: string): unknown;
+  /** The settings file's value as a flag would give it, when the file holds it otherwise (a list, a switch). */
+  stored?(stored: unknown, source: string): string;
+  /** The setting when nothing gives one. */
+  fallback: unknown;
+  /** Whether a command that takes it stops without it. */
+  required?: boolean;
 }
 
 export const OPTIONS = {
-  data: { flag: '--data', value: '<dir>', description: 'source data folder', default: DEFAULTS.dataDir },
-  out: { flag: '--out', value: '<dir>', description: 'output folder', default: DEFAULTS.outDir },
-  headers: { flag: '--headers', value: '<file>', description: 'the headers file', default: DEFAULTS.headersPath },
+  data: {
+    flag: '--data',
+    value: '<dir>',
+    description: 'source data folder',
+    default: DEFAULTS.dataDir,
+    key: 'dataDir',
+    read: nonEmpty,
+    fallback: DEFAULTS.dataDir,
+  },
+  out: {
+    flag: '--out',
+    value: '<dir>',
+    description: 'output folder',
+    default: DEFAULTS.outDir,
+    key: 'outDir',
+    read: nonEmpty,
+    fallback: DEFAULTS.outDir,
+  },
+  headers: {
+    flag: '--headers',
+    value: '<file>',
+    description: 'the headers file',
+    default: DEFAULTS.headersPath,
+    key: 'headersPath',
+    read: nonEmpty,
+    fallback: DEFAULTS.headersPath,
+  },
   'targets-dir': {
     flag: '--targets-dir',
     value: '<dir>',
     description: "where the deploy targets' files go",
     default: DEFAULTS.targetsDir,
+    key: 'targetsDir',
+    read: nonEmpty,
+    fallback: DEFAULTS.targetsDir,
   },
   'schemas-dir': {
     flag: '--schemas-dir',
     value: '<dir>',
     description: "where the data files' JSON Schemas and the OpenAPI document go",
     default: DEFAULTS.schemasDir,
+    key: 'schemasDir',
+    read: nonEmpty,
+    fallback: DEFAULTS.schemasDir,
   },
   target: {
     flag: '--target',
@@ -131,6 +128,10 @@ export const OPTIONS = {
     fileKey: 'targets',
     description: "deploy targets to write, comma-separated; one its host's limits refuse stops the build",
     default: 'all',
+    key: 'targets',
+    read: targetList,
+    stored: storedTargets,
+    fallback: undefined,
   },
   'cloudflare-plan': {
     flag: '--cloudflare-plan',
@@ -138,12 +139,18 @@ export const OPTIONS = {
     fileKey: 'cloudflarePlan',
     description: 'free or paid: the Cloudflare plan whose limits (files per deployment) the build checks',
     default: DEFAULTS.cloudflarePlan,
+    key: 'cloudflarePlan',
+    read: cloudflarePlan,
+    fallback: DEFAULTS.cloudflarePlan,
   },
   config: {
     flag: '--config',
     value: '<file>',
     description: `the project settings file (${SETTINGS_FILE_KEYS.filter((key) => key !== 'resources').join(', ')}); optional`,
     default: DEFAULTS.configPath,
+    key: 'configPath',
+    read: nonEmpty,
+    fallback: DEFAULTS.configPath,
   },
   'base-url': {
     flag: '--base-url',
@@ -152,6 +159,9 @@ export const OPTIONS = {
     fileKey: 'baseUrl',
     description: 'public origin of the API, for the absolute page links',
     default: DEFAULTS.baseUrl,
+    key: 'baseUrl',
+    read: absoluteUrl,
+    fallback: DEFAULTS.baseUrl,
   },
   'page-size': {
     flag: '--page-size',
@@ -160,6 +170,9 @@ export const OPTIONS = {
     fileKey: 'pageSize',
     description: 'textures per page',
     default: String(DEFAULTS.pageSize),
+    key: 'pageSize',
+    read: (raw, source) => wholeNumber(raw, source, 1, Number.MAX_SAFE_INTEGER),
+    fallback: DEFAULTS.pageSize,
   },
   reference: {
     flag: '--reference',
@@ -168,6 +181,10 @@ export const OPTIONS = {
     fileKey: 'reference',
     description: 'the API reference page at /_reference/, beside the API (true or false in the settings file)',
     default: 'off; on in npm start and npm run dev',
+    key: 'reference',
+    read: onOff,
+    stored: storedSwitch,
+    fallback: false,
   },
   precompress: {
     flag: '--precompress',
@@ -177,6 +194,10 @@ export const OPTIONS = {
     description:
       "each answer's .br and .gz siblings, which nginx, Caddy and Apache send; off for a host that compresses by itself (true or false in the settings file)",
     default: 'on',
+    key: 'precompress',
+    read: onOff,
+    stored: storedSwitch,
+    fallback: true,
   },
   'allow-empty': {
     flag: '--allow-empty',
@@ -184,6 +205,10 @@ export const OPTIONS = {
     description:
       'build a data folder without a record, as an API of empty lists (true or false in the settings file); otherwise such a folder stops the build',
     default: 'off',
+    key: 'allowEmpty',
+    read: onOff,
+    stored: storedSwitch,
+    fallback: false,
   },
   host: {
     flag: '--host',
@@ -191,6 +216,9 @@ export const OPTIONS = {
     variable: 'HOST',
     description: 'address to listen on',
     default: DEFAULTS.host,
+    key: 'host',
+    read: nonEmpty,
+    fallback: DEFAULTS.host,
   },
   port: {
     flag: '--port',
@@ -198,50 +226,95 @@ export const OPTIONS = {
     variable: 'PORT',
     description: 'port to listen on',
     default: String(DEFAULTS.port),
+    key: 'port',
+    read: (raw, source) => wholeNumber(raw, source, 0, 65_535),
+    fallback: DEFAULTS.port,
   },
-  check: { flag: '--check', description: 'validate only, write nothing', default: 'off' },
+  check: {
+    flag: '--check',
+    description: 'validate only, write nothing',
+    default: 'off',
+    key: 'check',
+    read: onOff,
+    fallback: false,
+  },
   from: {
     flag: '--from',
     value: '<url>',
     description: "the running DRF service's base URL, such as https://example.com/api/",
     default: 'none, required',
+    key: 'from',
+    read: serviceUrl,
+    fallback: undefined,
+    required: true,
   },
   against: {
     flag: '--against',
     value: '<url>',
     description: "the running DRF service's base URL, such as https://example.com/api/",
     default: 'none, required',
+    key: 'against',
+    read: serviceUrl,
+    fallback: undefined,
+    required: true,
   },
-  force: { flag: '--force', description: 'replace a data folder that already holds files', default: 'off' },
+  force: {
+    flag: '--force',
+    description: 'replace a data folder that already holds files',
+    default: 'off',
+    key: 'force',
+    read: onOff,
+    fallback: false,
+  },
   format: {
     flag: '--format',
     value: '<format>',
     description:
       'text (coloured on a terminal unless NO_COLOR is set), markdown (for a pull-request comment) or json (for scripts)',
     default: DEFAULTS.diffFormat,
+    key: 'format',
+    read: diffFormat,
+    fallback: DEFAULTS.diffFormat,
   },
-  'exit-code': { flag: '--exit-code', description: 'exit with 1 when the sides differ', default: 'off' },
+  'exit-code': {
+    flag: '--exit-code',
+    description: 'exit with 1 when the sides differ',
+    default: 'off',
+    key: 'exitCode',
+    read: onOff,
+    fallback: false,
+  },
   repo: {
     flag: '--repo',
     value: '<dir>',
     description: 'the project (a git clone) to work on: its revisions, working tree and settings file',
     default: DEFAULTS.repo,
+    key: 'repo',
+    read: nonEmpty,
+    fallback: DEFAULTS.repo,
   },
 } as const satisfies Record<string, Option>;
 
 type OptionName = keyof typeof OPTIONS;
+
+/** An option's setting: what its reader gives, or its fallback. */
+type ValueOf<N extends OptionName> = ReturnType<(typeof OPTIONS)[N]['read']> | (typeof OPTIONS)[N]['fallback'];
 
 export interface Command {
   /** How the user runs it. */
   name: string;
   summary: string;
   options: readonly OptionName[];
+  /** Options its npm script gives it (`npm run check` is the build command with --check): taken, not the user's, not in its help. */
+  given?: readonly OptionName[];
+  /** Fallbacks of its own, where this command differs from the others. */
+  defaults?: { readonly [N in OptionName]?: ValueOf<N> };
   /** The positional arguments it takes, as the usage line shows them; none when absent. */
   positionals?: { usage: string; most: number; noun: string };
   example: string;
 }
 
-const BUILD_OPTIONS: readonly OptionName[] = [
+const BUILD_OPTIONS = [
   'data',
   'out',
   'headers',
@@ -255,9 +328,9 @@ const BUILD_OPTIONS: readonly OptionName[] = [
   'reference',
   'precompress',
   'allow-empty',
-];
+] as const satisfies readonly OptionName[];
 
-const PREVIEW_OPTIONS: readonly OptionName[] = [
+const PREVIEW_OPTIONS = [
   'data',
   'headers',
   'config',
@@ -267,7 +340,10 @@ const PREVIEW_OPTIONS: readonly OptionName[] = [
   'allow-empty',
   'host',
   'port',
-];
+] as const satisfies readonly OptionName[];
+
+// On where people look at the API by hand; off for a deploy, whose paths stay DRF's alone.
+const PREVIEW_DEFAULTS = { reference: true };
 
 export const COMMANDS = {
   build: {
@@ -280,6 +356,8 @@ export const COMMANDS = {
     name: 'npm run check',
     summary: 'Validates the source data and the headers file; writes nothing.',
     options: ['data', 'headers', 'cloudflare-plan', 'config', 'base-url', 'page-size', 'allow-empty'],
+    given: ['check'],
+    defaults: { check: true },
     example: 'npm run check -- --data test/fixtures/good/data',
   },
   serve: {
@@ -292,12 +370,14 @@ export const COMMANDS = {
     name: 'npm start',
     summary: `Builds the source data into ${DEFAULTS.previewDir}/<port>/ (which git ignores) with links on the served origin, then serves it; never writes the committed folders.`,
     options: PREVIEW_OPTIONS,
+    defaults: PREVIEW_DEFAULTS,
     example: 'npm start -- --port 8080',
   },
   dev: {
     name: 'npm run dev',
     summary: `A live preview: builds like npm start, then rebuilds into ${DEFAULTS.previewDir}/<port>/ on every change of the data, the headers file or the settings file, and keeps serving the last good build when a change has problems.`,
     options: PREVIEW_OPTIONS,
+    defaults: PREVIEW_DEFAULTS,
     example: 'npm run dev -- --port 8080',
   },
   import: {
@@ -332,6 +412,40 @@ export const COMMANDS = {
 } as const satisfies Record<string, Command>;
 
 export type CommandName = keyof typeof COMMANDS;
+
+type OptionOf<C extends CommandName> =
+  | (typeof COMMANDS)[C]['options'][number]
+  | ((typeof COMMANDS)[C] extends { given: readonly (infer N extends OptionName)[] } ? N : never);
+
+/**
+ * What command `C` is run with: one field per option it takes (`--page-size` → `pageSize`), the
+ * declared API, and what comes with some options: the settings file's lists' settings with
+ * `--config`, whether the user gave the base URL with `--base-url`, the words with positionals.
+ */
+export type Settings<C extends CommandName> = C extends CommandName ? SettingsOf<C> : never;
+
+type SettingsOf<C extends CommandName> = {
+  /** The API's declarations (contract/resources/), read once here and passed down. */
+  resources: readonly Resource[];
+  help: boolean;
+} & { -readonly [N in OptionOf<C> as (typeof OPTIONS)[N]['key']]: ValueOf<N> } & ('config' extends OptionOf<C>
+    ? {
+        /** The settings file's filters, search and ordering per resource (settings-file.ts); none when absent. */
+        resourceSettings: Record<string, ResourceSettings> | undefined;
+      }
+    : unknown) &
+  ('base-url' extends OptionOf<C>
+    ? {
+        /** Whether a flag or the environment set the base URL (`npm start` and `dev` otherwise use the served origin). */
+        baseUrlGiven: boolean;
+      }
+    : unknown) &
+  ((typeof COMMANDS)[C] extends { positionals: object }
+    ? {
+        /** The words after the flags, none to `positionals.most`. */
+        sides: string[];
+      }
+    : unknown);
 
 /** The command's --help: what it does, its options with their variables and defaults, an example. */
 export function usage(commandName: CommandName): string {
@@ -426,6 +540,12 @@ function storedSwitch(stored: unknown, source: string): string {
   return stored ? 'on' : 'off';
 }
 
+function diffFormat(raw: string, source: string): DiffFormat {
+  if (!(DIFF_FORMATS as readonly string[]).includes(raw))
+    throw new UsageError(`${source} must be one of ${DIFF_FORMATS.join(', ')}, got ${JSON.stringify(raw)}`);
+  return raw as DiffFormat;
+}
+
 function cloudflarePlan(raw: string, source: string): CloudflarePlan {
   if (!(CLOUDFLARE_PLANS as readonly string[]).includes(raw))
     throw new UsageError(`${source} must be one of ${CLOUDFLARE_PLANS.join(', ')}, got ${JSON.stringify(raw)}`);
@@ -441,19 +561,6 @@ function serviceUrl(raw: string, source: string): string {
     );
   }
   return raw.endsWith('/') ? raw : `${raw}/`;
-}
-
-function required(
-  raw: string | undefined,
-  source: string,
-  needed: boolean,
-  check: (raw: string, source: string) => string,
-): string | undefined {
-  if (raw === undefined) {
-    if (needed) throw new UsageError(`${source} is required`);
-    return undefined;
-  }
-  return check(raw, source);
 }
 
 function fileSettings(file: string, shown: string, resources: readonly Resource[]): Record<string, unknown> {
@@ -512,17 +619,52 @@ function npmTookFlags(argv: readonly string[], env: NodeJS.ProcessEnv, command: 
   return `npm took ${named} as its own ${settings}, so the command never got ${them}: put the command's flags after --, as in: ${line}`;
 }
 
+/** Where a setting's text comes from, in the order one wins over the next: the flags, the environment, the settings file. */
+interface Givers {
+  flags: Readonly<Record<string, string | boolean | undefined>>;
+  env: NodeJS.ProcessEnv;
+  file: Readonly<Record<string, unknown>>;
+  /** The settings file, as the messages name it. */
+  configPath: string;
+}
+
 /**
- * The settings of `commandName` from its arguments, the environment and the settings file, for
- * every command alike. Throws UsageError for a wrong value or a flag the command does not take;
- * `help` is true for -h/--help. Relative paths are taken from `cwd`.
+ * The option's setting: the flag's, else its variable's, else the settings file's, else the
+ * command's default, else the option's fallback. The one merge, for every option of every command.
  */
-export function readSettings(
+function settingOf<N extends OptionName>(
+  name: N,
+  givers: Givers,
+  defaults: Command['defaults'] & object,
+  help: boolean,
+): ValueOf<N> {
+  const option: Option = OPTIONS[name];
+  const read = (raw: string, source: string) => option.read(raw, source) as ValueOf<N>;
+  const flag = givers.flags[name];
+  if (flag !== undefined) return read(flag === true ? 'on' : (flag as string), option.flag);
+  const variable = option.variable === undefined ? undefined : givers.env[option.variable];
+  if (variable !== undefined) return read(variable, option.variable as string);
+  const stored = option.fileKey === undefined ? undefined : givers.file[option.fileKey];
+  if (stored !== undefined) {
+    const source = `${option.fileKey} in ${givers.configPath}`;
+    if (option.stored) return read(option.stored(stored, source), source);
+    return read(typeof stored === 'string' ? stored : JSON.stringify(stored), source);
+  }
+  if (option.required && !help) throw new UsageError(`${option.flag} is required`);
+  return (name in defaults ? defaults[name] : option.fallback) as ValueOf<N>;
+}
+
+/**
+ * The settings of `commandName` from its arguments, the environment and the settings file: each
+ * option it takes, merged once. Throws UsageError for a wrong value or a flag the command does not
+ * take; `help` is true for -h/--help. Relative paths are taken from `cwd`.
+ */
+export function readSettings<C extends CommandName = 'build'>(
   argv: readonly string[],
   env: NodeJS.ProcessEnv,
-  commandName: CommandName = 'build',
+  commandName: C = 'build' as C,
   cwd = '.',
-): Settings & { help: boolean } {
+): Settings<C> {
   const command: Command = COMMANDS[commandName];
   // Before the arguments are read: a value npm passed on alone is an argument the command refuses.
   const tookFlags = npmTookFlags(argv, env, command);
@@ -562,100 +704,44 @@ export function readSettings(
     throw new UsageError(message.replace(/\.? To specify a positional.*$/s, ''));
   }
   const help = values.help === true;
+  const taken: readonly OptionName[] = [...command.options, ...(command.given ?? [])];
   for (const name of Object.keys(OPTIONS) as OptionName[]) {
-    // `npm run check` is the build command with --check, which is not the user's to give again.
-    const implied = name === 'check' && commandName === 'check';
-    if (values[name] !== undefined && !command.options.includes(name) && !implied) {
+    if (values[name] !== undefined && !taken.includes(name))
       throw new UsageError(`${OPTIONS[name].flag} does not apply to ${command.name}`);
-    }
   }
   const most = command.positionals?.most ?? 0;
   if (positionals.length > most)
     throw new UsageError(`at most ${most} ${command.positionals?.noun}, got ${positionals.length}`);
-  const text = (name: OptionName) => values[name] as string | undefined;
-  const repo = nonEmpty(text('repo') ?? DEFAULTS.repo, '--repo');
-  // diff reads the settings of the project it compares, wherever it is run from.
-  const configPath = nonEmpty(
-    text('config') ?? (command.options.includes('repo') ? path.join(repo, DEFAULTS.configPath) : DEFAULTS.configPath),
-    '--config',
-  );
-  // Read only by the commands that take it: `npm run serve` has nothing in it to use.
+  // The repository and the settings file first, from the flags alone: the other settings may come from that file.
+  const flagsOnly: Givers = { flags: values, env: {}, file: {}, configPath: DEFAULTS.configPath };
+  const repo = taken.includes('repo') ? settingOf('repo', flagsOnly, {}, help) : undefined;
+  // diff and setup-git work on the project of --repo, wherever they are run from: its settings file is theirs.
+  const defaults = {
+    ...command.defaults,
+    ...(repo === undefined ? {} : { config: path.join(repo, DEFAULTS.configPath) }),
+  };
+  const configPath = settingOf('config', flagsOnly, defaults, help);
   // The one place a command reads the declared API; everything below is given it.
   const resources = RESOURCES;
+  // Read only by the commands that take it: `npm run serve` has nothing in it to use.
   const file =
-    command.options.includes('config') && !help
-      ? fileSettings(path.resolve(cwd, configPath), configPath, resources)
-      : {};
-  const format = text('format') ?? DEFAULTS.diffFormat;
-  if (!(DIFF_FORMATS as readonly string[]).includes(format))
-    throw new UsageError(`--format must be one of ${DIFF_FORMATS.join(', ')}, got ${JSON.stringify(format)}`);
-  /** The flag's value, else its variable's, else the settings file's, with where it came from for messages. */
-  const given = (name: OptionName): [string, string] | undefined => {
-    const option: Option = OPTIONS[name];
-    const flag = text(name);
-    if (flag !== undefined) return [flag, option.flag];
-    const variable = option.variable ? env[option.variable] : undefined;
-    if (variable !== undefined) return [variable, option.variable as string];
-    // Read by the commands that write what they decide: `npm run check` writes nothing, and the
-    // previews write no targets and always the siblings, which their local server sends.
-    const skipped =
-      option.fileKey === undefined ||
-      ((name === 'target' || name === 'reference' || name === 'precompress') && !command.options.includes(name));
-    const stored = skipped ? undefined : file[option.fileKey as string];
-    if (stored === undefined) return undefined;
-    const source = `${option.fileKey} in ${configPath}`;
-    if (name === 'target') return [storedTargets(stored, source), source];
-    if (name === 'reference' || name === 'precompress') return [storedSwitch(stored, source), source];
-    return [typeof stored === 'string' ? stored : JSON.stringify(stored), source];
-  };
-  const targets = given('target');
-  const plan = given('cloudflare-plan');
-  const baseUrl = given('base-url');
-  const pageSize = given('page-size');
-  const reference = given('reference');
-  const precompress = given('precompress');
-  const storedAllowEmpty = command.options.includes('allow-empty') ? file.allowEmpty : undefined;
-  const port = given('port');
-  const host = given('host');
-  return {
-    resources,
-    dataDir: nonEmpty(text('data') ?? DEFAULTS.dataDir, '--data'),
-    outDir: nonEmpty(text('out') ?? DEFAULTS.outDir, '--out'),
-    headersPath: nonEmpty(text('headers') ?? DEFAULTS.headersPath, '--headers'),
-    targetsDir: nonEmpty(text('targets-dir') ?? DEFAULTS.targetsDir, '--targets-dir'),
-    schemasDir: nonEmpty(text('schemas-dir') ?? DEFAULTS.schemasDir, '--schemas-dir'),
-    configPath,
-    targets: targets ? targetList(...targets) : undefined,
-    cloudflarePlan: plan ? cloudflarePlan(...plan) : DEFAULTS.cloudflarePlan,
-    baseUrl: baseUrl ? absoluteUrl(...baseUrl) : DEFAULTS.baseUrl,
-    baseUrlGiven: text('base-url') !== undefined || env[OPTIONS['base-url'].variable] !== undefined,
-    pageSize: pageSize ? wholeNumber(...pageSize, 1, Number.MAX_SAFE_INTEGER) : DEFAULTS.pageSize,
-    // On where people look at the API by hand; off for a deploy, whose paths stay DRF's alone.
-    reference: reference ? onOff(...reference) : commandName === 'start' || commandName === 'dev',
-    precompress: precompress ? onOff(...precompress) : true,
-    allowEmpty:
-      values['allow-empty'] === true ||
-      (storedAllowEmpty !== undefined && storedSwitch(storedAllowEmpty, `allowEmpty in ${configPath}`) === 'on'),
-    resourceSettings: file.resources as Record<string, ResourceSettings> | undefined,
-    host: host ? nonEmpty(...host) : DEFAULTS.host,
-    port: port ? wholeNumber(...port, 0, 65_535) : DEFAULTS.port,
-    check: commandName === 'check' || values.check === true,
-    from: required(text('from'), '--from', commandName === 'import' && !help, serviceUrl),
-    against: required(text('against'), '--against', commandName === 'verify' && !help, serviceUrl),
-    force: values.force === true,
-    sides: positionals,
-    format: format as DiffFormat,
-    exitCode: values['exit-code'] === true,
-    repo,
-    help,
-  };
+    taken.includes('config') && !help ? fileSettings(path.resolve(cwd, configPath), configPath, resources) : {};
+  const givers: Givers = { flags: values, env, file, configPath };
+  const settings: Record<string, unknown> = Object.fromEntries(
+    taken.map((name) => [OPTIONS[name].key, settingOf(name, givers, defaults, help)]),
+  );
+  if (taken.includes('config')) settings.resourceSettings = file.resources;
+  if (taken.includes('base-url'))
+    settings.baseUrlGiven = values['base-url'] !== undefined || env[OPTIONS['base-url'].variable] !== undefined;
+  if (command.positionals !== undefined) settings.sides = positionals;
+  return { ...settings, resources, help } as Settings<C>;
 }
 
 /**
  * The settings of this process's command line; prints the help (exit 0). A usage error is thrown
  * with the command named, for runCommand (fail.ts) to say.
  */
-export function settingsOrExit(commandName: CommandName): Settings {
+export function settingsOrExit<C extends CommandName>(commandName: C): Settings<C> {
   try {
     const settings = readSettings(process.argv.slice(2), process.env, commandName);
     if (settings.help) {

@@ -153,7 +153,7 @@ async function runBuild(job: Extract<Job, { kind: 'build' }>): Promise<ChildResu
     if (stage) clocks.record(stage);
   };
   try {
-    const result = await build({ ...job.options, resources: RESOURCES, log });
+    const result = await build({ ...job.options, resources: RESOURCES }, { log });
     return { ...clocks.result(), routes: result.routes.length };
   } catch (error) {
     if (error instanceof DataErrors)

@@ -44,11 +44,32 @@ describe('readSettings', () => {
       baseUrl: DEFAULTS.baseUrl,
       baseUrlGiven: false,
       pageSize: 10,
-      host: '127.0.0.1',
-      port: 3000,
       targets: undefined,
       check: false,
     });
+    expect(readSettings([], {}, 'serve')).toMatchObject({ outDir: 'public', host: '127.0.0.1', port: 3000 });
+  });
+
+  it("gives each command its options' settings alone, and reads no other variable", () => {
+    expect(Object.keys(readSettings([], {}, 'serve')).sort()).toEqual(['help', 'host', 'outDir', 'port', 'resources']);
+    expect(Object.keys(readSettings([], {}, 'setup-git')).sort()).toEqual(['help', 'repo', 'resources']);
+    expect(Object.keys(readSettings(['--check'], {}, 'check')).sort()).toEqual([
+      'allowEmpty',
+      'baseUrl',
+      'baseUrlGiven',
+      'check',
+      'cloudflarePlan',
+      'configPath',
+      'dataDir',
+      'headersPath',
+      'help',
+      'pageSize',
+      'resourceSettings',
+      'resources',
+    ]);
+    // The build serves nothing: a port for another program in its environment is none of its business.
+    expect(readSettings([], { PORT: 'x', HOST: '' }, 'build')).not.toHaveProperty('port');
+    expect(readSettings([], { PAGE_SIZE: 'x' }, 'serve')).not.toHaveProperty('pageSize');
   });
 
   it('takes the environment, and flags over it', () => {

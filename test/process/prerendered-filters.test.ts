@@ -15,11 +15,13 @@ import path from 'node:path';
 import { rewritesSchema } from '@vercel/routing-utils';
 import Ajv from 'ajv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { build, withDeclaredQueries } from '../../scripts/builder/build.ts';
+import { build } from '../../scripts/builder/build.ts';
+import { declaredWithQueries } from '../../scripts/builder/site.ts';
 import { UNSUPPORTED_QUERY_BODY } from '../../scripts/contract/bodies.ts';
 import type { ResourceSettings } from '../../scripts/contract/query.ts';
 import { filterSegment, routingOf } from '../../scripts/contract/routes.ts';
 import { createApiServer, listen } from '../../scripts/respond/node-server.ts';
+import { SETTINGS_FILE } from '../../scripts/shared/folders.ts';
 import { API_HEADERS } from '../e2e/lib/contract.ts';
 import { freePort } from '../e2e/targets/process.ts';
 import type { RunningTarget } from '../e2e/targets/target.ts';
@@ -91,7 +93,7 @@ beforeAll(async () => {
   targetsDir = path.join(dir, 'targets');
   awkwardData(path.join(dir, 'data'));
   await build({ resources: API, ...options(), targets: ['nginx', 'caddy', 'apache', 'vercel'] });
-  const { resources } = withDeclaredQueries({ ...options(), resources: API });
+  const resources = declaredWithQueries(API, SETTINGS, SETTINGS_FILE);
   local = createApiServer(publicDir, routingOf(resources));
   localOrigin = await listen(local, '127.0.0.1', 0);
 }, 60_000);
@@ -245,7 +247,7 @@ describe('prerendered_filters', () => {
       /^vercel: .*vercel\.json has 2,\d{3} rules, over the limit of 2,048 routes/,
     );
     const warnings: string[] = [];
-    await build({ resources: API, ...manyOptions, targets: undefined, warn: (line) => warnings.push(line) });
+    await build({ resources: API, ...manyOptions, targets: undefined }, { warn: (line) => warnings.push(line) });
     expect(warnings.join('\n')).toMatch(/^vercel is left out/m);
     // A target left out keeps a folder that holds only a README saying why, never a stale deploy.
     for (const left of ['cloudflare-pages-static', 'vercel'])

@@ -251,10 +251,10 @@ describe.runIf(installed.length > 0)('the reference page on the web servers', ()
 describe('the reference page of a build with filters, search and ordering (test/fixtures/filters/)', () => {
   it("lists each list's filters, its search and its ordering as parameters", async () => {
     const { readFile } = await import('node:fs/promises');
-    const { withDeclaredQueries } = await import('../../scripts/builder/build.ts');
+    const { declaredWithQueries } = await import('../../scripts/builder/site.ts');
     const settingsPath = path.join(import.meta.dirname, '../fixtures/filters/static-api.config.json');
     const { resources: resourceSettings } = JSON.parse(await readFile(settingsPath, 'utf8'));
-    const { resources } = withDeclaredQueries({ resources: API, resourceSettings, configPath: settingsPath });
+    const resources = declaredWithQueries(API, resourceSettings, settingsPath);
     const page = referencePage({ baseUrl: 'http://localhost:3000', pageSize: 10, resources }, 'x');
     /** The section of one list, up to the next list's. */
     const section = (name: string) => {

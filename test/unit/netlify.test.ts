@@ -13,7 +13,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type BuildResult, build, withDeclaredQueries } from '../../scripts/builder/build.ts';
+import { type BuildResult, build } from '../../scripts/builder/build.ts';
+import { declaredWithQueries } from '../../scripts/builder/site.ts';
 import { DEFAULTS } from '../../scripts/cli/settings.ts';
 import { type HeaderRule, parseHeadersFile } from '../../scripts/contract/headers.ts';
 import {
@@ -385,7 +386,7 @@ describe('with filters, search and ordering in the settings (test/fixtures/filte
       );
       return body === null ? new Response('Not Found', { status: 404 }) : new Response(body, { status: 200 });
     };
-    const { resources } = withDeclaredQueries({ resources: API, resourceSettings, configPath: settingsPath });
+    const resources = declaredWithQueries(API, resourceSettings, settingsPath);
     answer = createNetlifyFunction(rules, FILES_PREFIX, routingOf(resources ?? []), readSite as typeof fetch);
   }, 60_000);
 

@@ -11,11 +11,12 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import { Ajv2020 } from 'ajv2020/dist/2020.js';
 import fg from 'fast-glob';
 import { describe, expect, it } from 'vitest';
-import { withDeclaredQueries } from '../../scripts/builder/build.ts';
+
 import { schemaFiles } from '../../scripts/builder/documents/openapi.ts';
 import type { SourceRecord } from '../../scripts/builder/pipeline/load.ts';
 import { render, routesOf } from '../../scripts/builder/pipeline/render.ts';
 import { validate } from '../../scripts/builder/pipeline/validate.ts';
+import { declaredWithQueries } from '../../scripts/builder/site.ts';
 import { DEFAULTS } from '../../scripts/cli/settings.ts';
 import { headersFor, parseHeadersFile } from '../../scripts/contract/headers.ts';
 import { pageCount } from '../../scripts/contract/pagination.ts';
@@ -281,7 +282,7 @@ describe('every answer in public/ validates against its response schema (ajv)', 
 describe('with filters, search and ordering in the settings (test/fixtures/filters/)', () => {
   const settingsPath = path.join(ROOT, 'test/fixtures/filters/static-api.config.json');
   const { resources: resourceSettings } = JSON.parse(readFileSync(settingsPath, 'utf8'));
-  const { resources } = withDeclaredQueries({ resources: API, resourceSettings, configPath: settingsPath });
+  const resources = declaredWithQueries(API, resourceSettings, settingsPath);
   const doc: Doc = JSON.parse(schemaFiles(SETTINGS, HEADERS_FILE, resources).get('schemas/openapi.json') as string);
   const names = (apiPath: string) =>
     doc.paths[apiPath].get.parameters.map((parameter: Doc) => parameter.name ?? parameter.$ref.split('/').at(-1));

@@ -1,45 +1,53 @@
 // The live preview's build (`npm run dev`): the catalogue stays in memory (live-sources.ts), and
 // after a change only the answers whose bytes it can alter are rendered again, by render.ts's
 // own renderers, and only the files whose bytes changed are written, each replaced in place
-// (shared/replace-files.ts) in the folder being served. Its first publication is a full build,
-// written whole as build() writes it; every later one leaves the folder with the same files and
-// bytes as a full build of the data then (test/unit/dev-live.test.ts holds it to that).
+// (shared/replace-files.ts) in the folder being served. It runs the build's render (../site.ts)
+// with its own writer: its first publication renders the whole output and writes it whole, as
+// build() does; every later one renders what a change alters and leaves the folder with the same
+// files and bytes as a full build of the data then (test/unit/dev-live.test.ts holds it to that).
 
 import type { HeaderRule } from '../../contract/headers.ts';
 import { pageCount } from '../../contract/pagination.ts';
+import type { ResourceSettings } from '../../contract/query.ts';
 import type { Resource } from '../../contract/resources/resource.ts';
 import type { Route } from '../../contract/routes.ts';
 import { type FileBody, sameBody, sizeOf } from '../../shared/file-body.ts';
+import { SETTINGS_FILE } from '../../shared/folders.ts';
 import { replaceFiles, writeSiblingsOf } from '../../shared/replace-files.ts';
-import {
-  type BuildOptions,
-  build,
-  publishSite,
-  type SiteWriter,
-  targetContext,
-  withDeclaredQueries,
-} from '../build.ts';
+import { writeOutput } from '../../shared/write.ts';
 import { readHeaders } from '../pipeline/catalogue.ts';
 import type { DataError } from '../pipeline/errors.ts';
 import { filterRoutesOf } from '../pipeline/prerendered-filters.ts';
 import { pageShown, recordTexts, resortedOf, routesOf, sortedOf } from '../pipeline/render.ts';
 import { recordsOf } from '../pipeline/validate.ts';
+import {
+  changedAnswers,
+  declaredWithQueries,
+  renderSite,
+  type Site,
+  type SiteChange,
+  type SiteSettings,
+  type SiteSource,
+  siteAfter,
+  targetContext,
+} from '../site.ts';
 import { LiveSources } from './live-sources.ts';
 
-export type LiveBuildOptions = Pick<
-  BuildOptions,
-  | 'dataDir'
-  | 'outDir'
-  | 'headersPath'
-  | 'baseUrl'
-  | 'pageSize'
-  | 'reference'
-  | 'precompress'
-  | 'resources'
-  | 'resourceSettings'
-  | 'configPath'
-  | 'allowEmpty'
->;
+export interface LiveBuildOptions extends SiteSettings {
+  dataDir: string;
+  /** The folder served, which the preview writes. */
+  outDir: string;
+  /** The project's `_headers`, copied into the output. */
+  headersPath: string;
+  /** The settings file's `resources` section (filters, search, ordering); none when absent. */
+  resourceSettings?: Readonly<Record<string, ResourceSettings>>;
+  /** The settings file, as its messages name it. */
+  configPath?: string;
+  /** Write each answer's precompressed `.br` and `.gz` siblings (shared/compress.ts); on when absent. */
+  precompress?: boolean;
+  /** Build a data folder without a record (an API of empty lists) rather than stop; off when absent. */
+  allowEmpty?: boolean;
+}
 
 export interface Published {
   routes: number;
@@ -77,12 +85,8 @@ function changesBetween(
 }
 
 export class LiveBuild {
-  /** Whether `outDir` holds this build's output, which later changes are applied to. */
-  private published = false;
-  /** The rendered answers and pages: what the targets' files inside the output are made from. */
-  private answers = new Map<string, FileBody>();
-  /** What `outDir` holds. */
-  private written = new Map<string, FileBody>();
+  /** What `outDir` holds, which later changes are applied to; none until it holds this build's output. */
+  private site: Site | undefined;
   private routes: Route[] = [];
   /**
    * Of each resource kept sorted, its records in their order as last published, and the records
@@ -98,6 +102,8 @@ export class LiveBuild {
 
   private constructor(
     readonly options: LiveBuildOptions,
+    /** What the render reads of the options: the declarations with the settings file's queries. */
+    private readonly settings: SiteSettings,
     readonly sources: LiveSources,
     private readonly headersText: string,
     private readonly headers: { rules: HeaderRule[]; errors: DataError[] },
@@ -113,14 +119,19 @@ export class LiveBuild {
     previous?: LiveSources,
     changed: readonly string[] = [],
   ): Promise<LiveBuild> {
-    options = withDeclaredQueries(options);
-    const { text: headersText, ...headers } = await readHeaders(options.headersPath, options.resources);
+    const { baseUrl, pageSize, reference } = options;
+    const resources = declaredWithQueries(
+      options.resources,
+      options.resourceSettings,
+      options.configPath ?? SETTINGS_FILE,
+    );
+    const { text: headersText, ...headers } = await readHeaders(options.headersPath, resources);
     let sources: LiveSources;
     if (previous?.dataDir === options.dataDir) {
       sources = previous;
       await sources.reload(changed);
-    } else sources = await LiveSources.open(options.dataDir, options.resources);
-    return new LiveBuild(options, sources, headersText, headers);
+    } else sources = await LiveSources.open(options.dataDir, resources);
+    return new LiveBuild(options, { resources, baseUrl, pageSize, reference }, sources, headersText, headers);
   }
 
   /**
@@ -128,7 +139,7 @@ export class LiveBuild {
    * sources, kept from the build this one replaces, may have been read under other settings.
    */
   private get resources(): readonly Resource[] {
-    return this.options.resources;
+    return this.settings.resources;
   }
 
   /** Takes in the changed files (or folders) of the data folder; publish() then shows them. */
@@ -168,7 +179,7 @@ export class LiveBuild {
       resources.filter((resource) => resource.paginated).map((resource) => pageCount(sortedOf(resource), pageSize));
     // The routes change only with the number of pages (thousands of routes to make again).
     const samePages =
-      this.published &&
+      this.site !== undefined &&
       pageCounts((resource) => recordsOf(catalogue, resource.name).length).join() ===
         pageCounts((resource) => this.sorted.get(resource.name)?.length ?? 0).join();
     const routes = samePages ? this.routes : routesOf(catalogue, pageSize, resources);
@@ -177,76 +188,46 @@ export class LiveBuild {
       const before = this.sorted.get(resource.name);
       sorted.set(
         resource.name,
-        !this.published || before === undefined
+        this.site === undefined || before === undefined
           ? sortedOf(resource, recordsOf(catalogue, resource.name) as object[])
           : resortedOf(resource, before, this.setOf(this.gone, resource.name), [
               ...this.setOf(this.come, resource.name),
             ]),
       );
     }
-    const precompress = this.options.precompress ?? true;
-    let changedFiles: number;
+    const context = targetContext(
+      routes,
+      this.headers.rules,
+      this.settings,
+      filterRoutesOf(catalogue, pageSize, resources),
+    );
+    const source: SiteSource = {
+      catalogue,
+      context,
+      headersText: this.headersText,
+      prepared: { sorted, texts: this.texts },
+    };
+    let published: { site: Site; changedFiles: number };
     try {
-      if (!this.published) {
-        // The first publication is the build itself, from the catalogue kept here.
-        let output = new Map<string, FileBody>();
-        await build(
-          // Only the output: no target (whose folder is then not read) and no schemas.
-          {
-            ...this.options,
-            targets: [],
-            targetsDir: this.options.outDir,
-            schemasDir: undefined,
-            check: false,
-            precompress,
-          },
-          {
-            checked: {
-              catalogue,
-              routes,
-              headersText: this.headersText,
-              headerRules: this.headers.rules,
-              ...this.sources.counts,
-            },
-            prepared: { sorted, texts: this.texts },
-            step,
-            rendered: (site) => {
-              this.answers = site.answers;
-              output = site.files;
-            },
-          },
-        );
-        this.written = output;
-        changedFiles = output.size;
-        this.published = true;
-      } else {
-        // The same stages as the build's, on what the changes can alter, each changed file replaced in place.
-        const context = targetContext(
-          routes,
-          this.headers.rules,
-          this.options,
-          filterRoutesOf(catalogue, pageSize, resources),
-        );
-        const inPlace = this.inPlaceWriter(precompress, answersWritten);
-        const site = await publishSite(
-          { catalogue, context, headersText: this.headersText, prepared: { sorted, texts: this.texts } },
-          this.options,
-          inPlace.writer,
-          {
-            answers: this.answers,
-            routes: this.routes,
-            lists: this.routesToRender(routes, sorted),
-            resources: this.dirty,
-          },
-        );
-        this.answers = site.answers;
-        changedFiles = inPlace.changedFiles();
-      }
+      published =
+        this.site === undefined
+          ? await this.writeWhole(source, step)
+          : await this.writeChanges(
+              source,
+              {
+                site: this.site,
+                routes: this.routes,
+                lists: this.routesToRender(routes, sorted),
+                resources: this.dirty,
+              },
+              answersWritten,
+            );
     } catch (error) {
       // The folder may hold part of the changes: the next publication writes it whole.
-      this.published = false;
+      this.site = undefined;
       throw error;
     }
+    this.site = published.site;
     this.routes = routes;
     this.sorted = sorted;
     this.gone.clear();
@@ -255,9 +236,60 @@ export class LiveBuild {
     return {
       routes: routes.length,
       records: this.sources.counts.records,
-      outputFiles: this.written.size,
-      changedFiles,
+      outputFiles: published.site.files.size,
+      changedFiles: published.changedFiles,
     };
+  }
+
+  /** The first publication, or one after a failure: the whole output rendered and written whole, as build() writes it. */
+  private async writeWhole(
+    source: SiteSource,
+    step: (line: string) => void,
+  ): Promise<{ site: Site; changedFiles: number }> {
+    const site = await renderSite(source, this.settings);
+    step(`render: ${source.context.routes.length} routes, ${site.files.size} files`);
+    const { outDir } = this.options;
+    await writeOutput(outDir, site.files, undefined, { precompress: this.options.precompress ?? true });
+    step(`write: ${site.files.size} files into ${outDir}/`);
+    return { site, changedFiles: site.files.size };
+  }
+
+  /**
+   * A change, rendered by the build's stages on what it can alter, each changed file replaced in
+   * place: the changed answers, which a client waits for, written as they are rendered, in
+   * batches of WRITE_BATCH_BYTES (an event edit renders 15 lists of 2 MB on a large catalogue, and
+   * the first is sent while the others are rendered); then, once `answersWritten`, their siblings
+   * and the files made from them that changed.
+   */
+  private async writeChanges(
+    source: SiteSource,
+    change: SiteChange,
+    answersWritten: () => Promise<void>,
+  ): Promise<{ site: Site; changedFiles: number }> {
+    const { outDir } = this.options;
+    const precompress = this.options.precompress ?? true;
+    const changes = new Map<string, FileBody | null>();
+    let batch = new Map<string, FileBody | null>();
+    let batchBytes = 0;
+    for (const [file, body] of changedAnswers(source, this.settings, change)) {
+      changes.set(file, body);
+      batch.set(file, body);
+      batchBytes += body === null ? 0 : sizeOf(body);
+      if (batchBytes < WRITE_BATCH_BYTES) continue;
+      await replaceFiles(outDir, batch, { precompress });
+      [batch, batchBytes] = [new Map(), 0];
+    }
+    if (batch.size > 0) await replaceFiles(outDir, batch, { precompress });
+    if (changes.size === 0) return { site: change.site, changedFiles: 0 };
+    await answersWritten();
+    if (precompress) await writeSiblingsOf(outDir, changes);
+    const site = siteAfter(change.site, changes, source.context);
+    // The answers are in place already: what is left are the files made from them.
+    const made = changesBetween(change.site.files, site.files);
+    for (const file of changes.keys()) made.delete(file);
+    if (made.size > 0) await replaceFiles(outDir, made, { precompress });
+    if (precompress) await writeSiblingsOf(outDir, made);
+    return { site, changedFiles: changes.size + made.size };
   }
 
   /**
@@ -306,54 +338,5 @@ export class LiveBuild {
       sets.set(resource, set);
     }
     return set;
-  }
-
-  /**
-   * The writer of a change (publishSite's SiteWriter): the changed answers, which a client waits
-   * for, written as they are rendered, in batches of WRITE_BATCH_BYTES (an event edit renders 15
-   * lists of 2 MB on a large catalogue, and the first is sent while the others are rendered);
-   * then, once `answersWritten`, their siblings and the files made from them that changed.
-   */
-  private inPlaceWriter(
-    precompress: boolean,
-    answersWritten: () => Promise<void>,
-  ): { writer: SiteWriter; changedFiles: () => number } {
-    let batch = new Map<string, FileBody | null>();
-    let batchBytes = 0;
-    let answerChanges = 0;
-    let siteChanges = 0;
-    const writer: SiteWriter = {
-      answer: async (file, body) => {
-        batch.set(file, body);
-        batchBytes += body === null ? 0 : sizeOf(body);
-        if (batchBytes < WRITE_BATCH_BYTES) return;
-        await this.apply(batch, precompress);
-        [batch, batchBytes] = [new Map(), 0];
-      },
-      answersDone: async (changes) => {
-        await this.apply(batch, precompress);
-        answerChanges = changes.size;
-        if (changes.size === 0) return;
-        await answersWritten();
-        if (precompress) await writeSiblingsOf(this.options.outDir, changes);
-      },
-      site: async (files) => {
-        if (answerChanges === 0) return;
-        const changes = changesBetween(this.written, files);
-        await this.apply(changes, precompress);
-        if (precompress) await writeSiblingsOf(this.options.outDir, changes);
-        siteChanges = changes.size;
-      },
-    };
-    return { writer, changedFiles: () => answerChanges + siteChanges };
-  }
-
-  private async apply(changes: ReadonlyMap<string, FileBody | null>, precompress: boolean): Promise<void> {
-    if (changes.size === 0) return;
-    await replaceFiles(this.options.outDir, changes, { precompress });
-    for (const [file, body] of changes) {
-      if (body === null) this.written.delete(file);
-      else this.written.set(file, body);
-    }
   }
 }

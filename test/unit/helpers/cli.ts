@@ -4,18 +4,18 @@
 
 import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
-import { readSettings } from '../../../scripts/cli/settings.ts';
+import { type CommandName, readSettings, type Settings } from '../../../scripts/cli/settings.ts';
 import { SAMPLE_DIR } from '../../fixtures/sample.ts';
 
 export const ROOT = path.resolve(import.meta.dirname, '../../..');
 export const GOOD_DATA = path.join(ROOT, 'test/fixtures/good/data');
 
 /** The settings a command reads, read in the sample project (its settings file, not the project's). */
-export function readSampleSettings(
+export function readSampleSettings<C extends CommandName = 'build'>(
   argv: readonly string[],
   env: NodeJS.ProcessEnv,
-  command?: Parameters<typeof readSettings>[2],
-): ReturnType<typeof readSettings> {
+  command?: C,
+): Settings<C> {
   return readSettings(argv, env, command, SAMPLE_DIR);
 }
 

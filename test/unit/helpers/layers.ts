@@ -32,8 +32,9 @@ export const ROOMS: ReadonlyMap<string, ReadonlyMap<string, readonly string[]>> 
     new Map([
       ['pipeline/', []],
       ['documents/', ['pipeline/']],
-      ['build.ts', ['pipeline/', 'documents/']],
-      ['preview/', ['pipeline/', 'build.ts']],
+      ['site.ts', ['pipeline/', 'documents/']],
+      ['build.ts', ['pipeline/', 'documents/', 'site.ts']],
+      ['preview/', ['pipeline/', 'site.ts']],
     ]),
   ],
 ]);
