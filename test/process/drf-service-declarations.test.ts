@@ -11,7 +11,8 @@ import type http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { build, withDeclaredQueries } from '../../scripts/builder/build.ts';
+import { build } from '../../scripts/builder/build.ts';
+import { declaredWithQueries } from '../../scripts/builder/site.ts';
 import type { ResourceSettings } from '../../scripts/contract/query.ts';
 import { routingOf } from '../../scripts/contract/routes.ts';
 import { createApiServer, listen } from '../../scripts/respond/node-server.ts';
@@ -124,10 +125,7 @@ describe.skipIf(gunicorn === undefined)('the DRF test service on the declaration
         ...(settingsFile ? { resourceSettings: SETTINGS } : {}),
       });
       // The local server answers the filters of the declarations the settings were applied to.
-      const { resources } = withDeclaredQueries({
-        resources: RESOURCES,
-        resourceSettings: settingsFile ? SETTINGS : undefined,
-      });
+      const resources = declaredWithQueries(RESOURCES, settingsFile ? SETTINGS : undefined, 'static-api.config.json');
       const server = createApiServer(outDir, routingOf(resources));
       servers.push(server);
       const ours = `${await listen(server, '127.0.0.1', 0)}/`;
