@@ -9,7 +9,7 @@ import path from 'node:path';
 import type { ResourceSettings } from '../contract/query.ts';
 import type { Resource } from '../contract/resources/resource.ts';
 import type { Route } from '../contract/routes.ts';
-import { readCommitTimes, subfolderTimes } from '../shared/commit-times.ts';
+import { readCommitTimesOf, subfolderTimes } from '../shared/commit-times.ts';
 import { SETTINGS_FILE } from '../shared/folders.ts';
 import { replaceFiles } from '../shared/replace-files.ts';
 import { recoverOutput } from '../shared/swap.ts';
@@ -159,6 +159,16 @@ export async function build(options: BuildOptions, report: BuildReport = {}): Pr
     if (options.schemasDir !== undefined) outputs.push(options.schemasDir);
     await Promise.all(outputs.map((dir) => recoverOutput(path.resolve(dir))));
   }
+  // The commit times of the folders it writes, read as it starts: git then runs beside the load,
+  // forked while this process is small (a fork costs more the larger the heap), not one process
+  // after another between the writes.
+  const [siteTimes, targetTimes, schemaTimes] = readCommitTimesOf(
+    options.check
+      ? []
+      : [options.outDir, selected.length > 0 ? options.targetsDir : undefined, options.schemasDir].map(
+          (folder) => folder && path.resolve(folder),
+        ),
+  );
   const { routes, counts, headersText, files, targetFiles } = await renderedSite(
     options,
     settings,
@@ -186,20 +196,17 @@ export async function build(options: BuildOptions, report: BuildReport = {}): Pr
     step(`targets: ${targetFileCount} files for ${written.map(({ target }) => target.name).join(', ')}`);
   const result = { routes, ...counts, outputFiles: files.size };
   if (options.check) return result;
-  await writeOutput(options.outDir, files, undefined, { precompress: options.precompress ?? true });
-  // One read of the history for every target's folder, each under targetsDir.
-  const targetTimes = written.length > 0 ? readCommitTimes(path.resolve(options.targetsDir)) : undefined;
-  for (const { target, files: ofTarget } of written) {
+  await writeOutput(options.outDir, files, siteTimes, { precompress: options.precompress ?? true });
+  // One read of the history for every target's folder, each under targetsDir. A left-out target's
+  // folder from an earlier build would deploy an API that is no longer this one: it is written too.
+  for (const { target, files: ofTarget } of [...written, ...leftOut]) {
     const times = targetTimes?.then((ofTargets) => ofTargets && subfolderTimes(ofTargets, target.name));
     await writeOutput(path.join(options.targetsDir, target.name), ofTarget, times);
   }
-  // A left-out target's folder from an earlier build would deploy an API that is no longer this one.
-  for (const { target, files: readme } of leftOut)
-    await writeOutput(path.join(options.targetsDir, target.name), readme);
   const folders = [`${options.outDir}/`, ...(written.length + leftOut.length > 0 ? [`${options.targetsDir}/`] : [])];
   let count = files.size + targetFileCount;
   if (schemasDir !== undefined && schemas !== undefined) {
-    await writeOutput(schemasDir, schemas);
+    await writeOutput(schemasDir, schemas, schemaTimes);
     folders.push(`${schemasDir}/`);
     count += schemas.size;
   }

@@ -67,19 +67,54 @@ export function subfolderTimes(ofFolder: CommitTime, subfolder: string): CommitT
 }
 
 /**
- * The commit times of the files of `output` (a folder, present or not) as committed at HEAD;
- * undefined outside a git work tree, without git, or when HEAD holds no file under `output`.
+ * The real path of `folder`, present or not: that of its nearest existing folder with the rest
+ * appended (git names the work tree by its real path, and a temporary folder may be behind a
+ * symlink), and that existing folder, where git runs; so the times read before a build writes
+ * its first folder are those read after. Undefined when no part of it exists.
  */
-export async function readCommitTimes(output: string): Promise<CommitTime | undefined> {
-  // The real path: git names the work tree by it, and a temporary folder may be behind a symlink.
-  const parent = await realpath(path.dirname(output)).catch(() => undefined);
-  if (parent === undefined) return undefined;
-  const top = (await git(parent, ['rev-parse', '--show-toplevel']))?.trim();
-  if (!top) return undefined;
-  const folder = path
-    .relative(top, path.join(parent, path.basename(output)))
-    .split(path.sep)
-    .join('/');
+async function realFolder(folder: string): Promise<{ real: string; existing: string } | undefined> {
+  const missing: string[] = [];
+  for (let at = folder; ; at = path.dirname(at)) {
+    const real = await realpath(at).catch(() => undefined);
+    if (real !== undefined) return { real: path.join(real, ...missing.reverse()), existing: real };
+    if (path.dirname(at) === at) return undefined;
+    missing.push(path.basename(at));
+  }
+}
+
+/**
+ * The commit times of the files of each of `outputs` (folders, present or not) as committed at
+ * HEAD; for each, undefined outside a git work tree, without git, or when HEAD holds no file under
+ * it (or no folder is given). Folders in one place share the look-up of their work tree: a build
+ * reads its output's, its targets' and its schemas' together.
+ */
+export function readCommitTimesOf(outputs: ReadonlyArray<string | undefined>): Promise<CommitTime | undefined>[] {
+  const tops = new Map<string, Promise<string | undefined>>();
+  const topOf = (existing: string) => {
+    let top = tops.get(existing);
+    if (top === undefined) {
+      top = git(existing, ['rev-parse', '--show-toplevel']).then((text) => text?.trim() || undefined);
+      tops.set(existing, top);
+    }
+    return top;
+  };
+  return outputs.map(async (output) => {
+    if (output === undefined) return undefined;
+    const parent = await realFolder(path.dirname(output));
+    if (parent === undefined) return undefined;
+    const top = await topOf(parent.existing);
+    return top === undefined ? undefined : readFolderTimes(top, path.join(parent.real, path.basename(output)));
+  });
+}
+
+/** The commit times of the files of one output (readCommitTimesOf). */
+export function readCommitTimes(output: string): Promise<CommitTime | undefined> {
+  return readCommitTimesOf([output])[0] as Promise<CommitTime | undefined>;
+}
+
+/** The commit times of the files under the real path `output` of the work tree `top`. */
+async function readFolderTimes(top: string, output: string): Promise<CommitTime | undefined> {
+  const folder = path.relative(top, output).split(path.sep).join('/');
   if (folder === '' || folder.startsWith('..')) return undefined;
   const tree = await git(top, ['ls-tree', '-r', '-z', '--full-tree', 'HEAD', '--', `${folder}/`]);
   const committed = new Map<string, string>();

@@ -13,6 +13,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { build } from '../../scripts/builder/build.ts';
 import { verifyRequests } from '../../scripts/migrate/verify-requests.ts';
+import { readCommitTimesOf } from '../../scripts/shared/commit-times.ts';
 import { nginx } from '../e2e/targets/nginx.ts';
 import { freePort } from '../e2e/targets/process.ts';
 import type { RunningTarget } from '../e2e/targets/target.ts';
@@ -142,6 +143,21 @@ describe('builds in fresh clones', () => {
     expect(await git(clone, ['status', '--porcelain', '--', 'public'])).toBe('');
     const afterUndo = await times(clone);
     for (const line of edited) expect(afterUndo.get(line.slice(3)), line).toBeGreaterThanOrEqual(started);
+  });
+
+  it('are read as a build starts: the same for a folder whose parent is not there yet', async () => {
+    const clone = path.join(scratch, 'clone-emptied');
+    await git(scratch, ['clone', '-q', origin, clone]);
+    const file = 'nginx/README.md';
+    const bytes = await readFile(path.join(clone, 'targets', file));
+    const expected = (changedInSecond.includes(`targets/${file}`) ? SECOND : FIRST) as number;
+    const [before] = readCommitTimesOf([path.join(clone, 'targets')]);
+    expect((await before)?.('nginx/README.md', bytes)).toBe(expected);
+    // A build reads the times of targets/<name>/ before it writes targets/: here it is not there.
+    await rm(path.join(clone, 'targets'), { recursive: true });
+    const [fresh, missing] = readCommitTimesOf([path.join(clone, 'targets', 'nginx'), undefined]);
+    expect((await fresh)?.('README.md', bytes)).toBe(expected);
+    expect(await missing).toBeUndefined();
   });
 
   it('outside a git repository, leave every file the time of its writing', async () => {
