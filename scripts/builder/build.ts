@@ -14,6 +14,7 @@ import { SETTINGS_FILE } from '../shared/folders.ts';
 import { replaceFiles } from '../shared/replace-files.ts';
 import { recoverOutput } from '../shared/swap.ts';
 import { writeOutput } from '../shared/write.ts';
+import { startBundler } from '../targets/bundle.ts';
 import type { CloudflarePlan } from '../targets/limits.ts';
 import { askTargets, judgeTargets, selectTargets } from '../targets/selection.ts';
 import type { Target } from '../targets/target.ts';
@@ -153,6 +154,8 @@ export async function build(options: BuildOptions, report: BuildReport = {}): Pr
   const step = stageLogger(report.log ?? (() => {}));
   const warn = report.warn ?? (() => {});
   const selected = selectTargets(options.targets);
+  // Started beside the load; a failure to start is the targets' to report, when they bundle.
+  if (selected.length > 0) startBundler().catch(() => {});
   // First repair what a killed build left where this one writes, even if it stops on bad data.
   if (!options.check) {
     const outputs = [options.outDir, ...selected.map((target) => path.join(options.targetsDir, target.name))];

@@ -22,9 +22,24 @@ export interface Entry {
   languageTarget: string;
 }
 
+let bundler: Promise<typeof import('esbuild')> | undefined;
+
+/**
+ * esbuild, loaded and its service process started on the first call: a build calls this as it
+ * starts, so that both happen while it reads the data rather than when the first bundle is asked
+ * for. Not at the start of every command: a preview writes no target and never needs it.
+ */
+export function startBundler(): Promise<typeof import('esbuild')> {
+  bundler ??= import('esbuild').then(async (esbuild) => {
+    // The service is unreferenced while no bundle is asked for: it never holds the process open.
+    await esbuild.initialize({});
+    return esbuild;
+  });
+  return bundler;
+}
+
 export async function bundleEntry(entry: Entry): Promise<string> {
-  // Loaded here, not at start: a preview writes no target and never needs it.
-  const { build } = await import('esbuild');
+  const { build } = await startBundler();
   const result = await build({
     stdin: {
       contents: entry.contents,
