@@ -5,7 +5,7 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readCatalogue } from '../../scripts/builder/pipeline/catalogue.ts';
-import { recordTexts, renderLists } from '../../scripts/builder/pipeline/render.ts';
+import { joinedBytes, recordTexts, renderLists } from '../../scripts/builder/pipeline/render.ts';
 import { bytesOf, Pieces } from '../../scripts/shared/file-body.ts';
 import { API, SAMPLE_DATA, SAMPLE_HEADERS } from '../fixtures/sample.ts';
 
@@ -45,5 +45,21 @@ describe('lists from kept bytes', () => {
     expect(againList.pieces.every((piece, index) => piece === firstList.pieces[index])).toBe(true);
     expect(catalogue.company.every((record) => texts.bytes.get('company')?.has(record))).toBe(true);
     expect(catalogue.company.some((record) => texts.plain.get('company')?.has(record))).toBe(false);
+  });
+});
+
+describe('a list written into one buffer', () => {
+  const lists: Array<[string, string[]]> = [
+    ['no record', []],
+    ['ASCII', ['{"id":1}', '{"id":2,"name":"Fair"}']],
+    ['Latin-1', ['{"name":"Fördertechnik"}', '{"city":"Zürich"}']],
+    // Three bytes per UTF-16 unit: far past the room made for characters over one byte.
+    ['CJK', Array.from({ length: 200 }, (_, i) => `{"name":"東京${'展示会'.repeat(i % 7)}"}`)],
+    ['emoji', ['{"name":"🎪"}', '{"name":"a🎪b"}']],
+    // Written as U+FFFD, three bytes, as Buffer.from writes it.
+    ['a lone surrogate', [`{"name":"${String.fromCharCode(0xd800)}"}`, `"${String.fromCharCode(0xdc00)}x"`]],
+  ];
+  it.each(lists)('%s: the bytes of the array as one text', (_name, items) => {
+    expect(joinedBytes(items).equals(Buffer.from(`[${items.join(',')}]`))).toBe(true);
   });
 });
