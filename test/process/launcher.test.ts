@@ -1,13 +1,14 @@
 // scripts/command.mjs, which every npm script runs: its kept compilation is never stale. A copy
 // of scripts/ with a node_modules/ of its own (links to the project's packages) keeps its own
-// compilation, so this test never touches the project's.
+// compilation, so this test never touches the project's; its declared API is its copy of the
+// sample's declarations module.
 
 import { spawnSync } from 'node:child_process';
 import { cp, mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SAMPLE_HEADERS } from '../fixtures/sample.ts';
+import { SAMPLE_API_MODULE, SAMPLE_HEADERS } from '../fixtures/sample.ts';
 import { cleanEnv, GOOD_DATA, ROOT } from '../unit/helpers/cli.ts';
 
 let project: string;
@@ -16,6 +17,7 @@ beforeAll(async () => {
   project = await mkdtemp(path.join(os.tmpdir(), 'launcher-'));
   await cp(path.join(ROOT, 'scripts'), path.join(project, 'scripts'), { recursive: true });
   await cp(SAMPLE_HEADERS, path.join(project, '_headers'));
+  await cp(SAMPLE_API_MODULE, path.join(project, path.relative(ROOT, SAMPLE_API_MODULE)));
   await mkdir(path.join(project, 'node_modules'));
   for (const entry of await readdir(path.join(ROOT, 'node_modules'))) {
     if (entry !== '.cache')
@@ -32,19 +34,20 @@ function check() {
     {
       cwd: project,
       encoding: 'utf8',
-      env: cleanEnv(),
+      env: cleanEnv({ API_MODULE: path.join(project, path.relative(ROOT, SAMPLE_API_MODULE)) }),
       timeout: 30_000,
     },
   );
   return { status: result.status, last: result.stderr.trimEnd().split('\n').at(-1) };
 }
 
-const current = async () =>
-  (
-    JSON.parse(await readFile(path.join(project, 'node_modules/.cache/static-drf-api/current.json'), 'utf8')) as {
-      folder: string;
-    }
-  ).folder;
+/** The folder of the current compilation: the one pointer's, of the one declarations module used. */
+async function current(): Promise<string> {
+  const cache = path.join(project, 'node_modules/.cache/static-drf-api');
+  const pointers = (await readdir(cache)).filter((entry) => /^current-\w+\.json$/.test(entry));
+  expect(pointers).toHaveLength(1);
+  return (JSON.parse(await readFile(path.join(cache, pointers[0] as string), 'utf8')) as { folder: string }).folder;
+}
 
 describe('scripts/command.mjs', () => {
   it('compiles once, runs from the kept compilation while nothing changed, and compiles again after an edit', async () => {
