@@ -46,13 +46,13 @@ function refuse(message) {
 }
 
 /**
- * The declarations module the commands run against, `file` (an absolute path), and the setting
- * that named it, `source` (none for the project's): the flag --api-module,
- * else the variable API_MODULE (each from the working directory), else apiModule in the settings
- * file (from the file's folder), else the project's. Read here, before anything is compiled,
- * because the module is compiled in; settings.ts lists the setting for the parsing and the help.
- * The settings file is found as settings.ts finds it (--config, else in --repo, else here); one
- * that does not parse is left for the command to say.
+ * The declarations module the commands run against: `file`, absolute; `given`, as the setting
+ * `source` named it (none for the project's). The flag --api-module, else the variable API_MODULE
+ * (each from the working directory), else apiModule in the settings file (from the file's
+ * folder), else the project's. Read here, before anything is compiled, because the module is
+ * compiled in; settings.ts lists the setting for the parsing and the help. The settings file is
+ * found as settings.ts finds it (--config, else in --repo, else here); one that does not parse is
+ * left for the command to say.
  */
 function apiModule(argv, env) {
   const { values } = parseArgs({
@@ -86,9 +86,12 @@ function apiModule(argv, env) {
   return { file: PROJECT_API_FILE, source: undefined };
 }
 
-/** The pointer to the current compilation with `module` as the declared API: one per module. */
+/**
+ * The pointer to the current compilation with `module` as the declared API: one per module, and
+ * per copy of the project (a test's copy may share this node_modules/).
+ */
 const pointerFor = (module) =>
-  path.join(CACHE, `current-${createHash('sha256').update(module).digest('hex').slice(0, 16)}.json`);
+  path.join(CACHE, `current-${createHash('sha256').update(`${ROOT}\n${module}`).digest('hex').slice(0, 16)}.json`);
 
 /** The folder of the current compilation with `module` when every source it was made from is unchanged. */
 function freshCompilation(module) {
@@ -148,8 +151,8 @@ const englishOnlyZod = {
 /**
  * The declared API: the project's declarations, imported by the commands' settings
  * (scripts/cli/), become `module`, compiled in with the commands so that its declarations share
- * their zod and contract modules. `seen.redirected` says whether an import was seen, so that a move of
- * that import cannot leave the setting without effect.
+ * their zod and contract modules. `seen.redirected` says whether the import was seen, so that a
+ * move of that import cannot leave the setting without effect.
  */
 function declaredApi(module) {
   const seen = { redirected: false };

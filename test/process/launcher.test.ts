@@ -12,12 +12,17 @@ import { SAMPLE_API_MODULE, SAMPLE_HEADERS } from '../fixtures/sample.ts';
 import { cleanEnv, GOOD_DATA, ROOT } from '../unit/helpers/cli.ts';
 
 let project: string;
+/** The copy's own declarations modules: the sample's, which check() runs against, and the project's. */
+let sampleModule: string;
+let projectModule: string;
 
 beforeAll(async () => {
   project = await mkdtemp(path.join(os.tmpdir(), 'launcher-'));
   await cp(path.join(ROOT, 'scripts'), path.join(project, 'scripts'), { recursive: true });
   await cp(SAMPLE_HEADERS, path.join(project, '_headers'));
-  await cp(SAMPLE_API_MODULE, path.join(project, path.relative(ROOT, SAMPLE_API_MODULE)));
+  sampleModule = path.join(project, path.relative(ROOT, SAMPLE_API_MODULE));
+  projectModule = path.join(project, 'scripts/contract/resources/index.ts');
+  await cp(SAMPLE_API_MODULE, sampleModule);
   await mkdir(path.join(project, 'node_modules'));
   for (const entry of await readdir(path.join(ROOT, 'node_modules'))) {
     if (entry !== '.cache')
@@ -27,27 +32,32 @@ beforeAll(async () => {
 
 afterAll(() => rm(project, { recursive: true, force: true }));
 
-function check() {
+function check(apiModule = sampleModule) {
   const result = spawnSync(
     process.execPath,
     [path.join(project, 'scripts/command.mjs'), 'build', '--check', '--data', GOOD_DATA],
     {
       cwd: project,
       encoding: 'utf8',
-      env: cleanEnv({ API_MODULE: path.join(project, path.relative(ROOT, SAMPLE_API_MODULE)) }),
+      env: cleanEnv({ API_MODULE: apiModule }),
       timeout: 30_000,
     },
   );
   return { status: result.status, last: result.stderr.trimEnd().split('\n').at(-1) };
 }
 
-/** The folder of the current compilation: the one pointer's, of the one declarations module used. */
-async function current(): Promise<string> {
+/** The folder of the current compilation of each declarations module, by the module's path. */
+async function compilations(): Promise<Record<string, string>> {
   const cache = path.join(project, 'node_modules/.cache/static-drf-api');
   const pointers = (await readdir(cache)).filter((entry) => /^current-\w+\.json$/.test(entry));
-  expect(pointers).toHaveLength(1);
-  return (JSON.parse(await readFile(path.join(cache, pointers[0] as string), 'utf8')) as { folder: string }).folder;
+  const read = pointers.map(
+    async (entry) => JSON.parse(await readFile(path.join(cache, entry), 'utf8')) as { module: string; folder: string },
+  );
+  return Object.fromEntries((await Promise.all(read)).map(({ module, folder }) => [module, folder]));
 }
+
+/** The folder of the current compilation with the sample's declarations. */
+const current = async () => (await compilations())[sampleModule] as string;
 
 describe('scripts/command.mjs', () => {
   it('compiles once, runs from the kept compilation while nothing changed, and compiles again after an edit', async () => {
@@ -75,6 +85,17 @@ describe('scripts/command.mjs', () => {
     }
     expect([...sources].filter((source) => source.startsWith('zod/')).length).toBeGreaterThan(10);
     expect([...sources].filter((source) => source.startsWith('zod/v4/locales/'))).toEqual(['zod/v4/locales/en.js']);
+  }, 60_000);
+
+  it('keeps a compilation per declarations module: another module compiles its own, and leaves the first current', async () => {
+    expect(check().status).toBe(0);
+    const sample = await current();
+    expect(check(projectModule).status).toBe(0);
+    const both = await compilations();
+    expect(Object.keys(both).sort()).toEqual([projectModule, sampleModule].sort());
+    expect(both[projectModule]).not.toBe(sample);
+    expect(check().status).toBe(0);
+    expect(await current()).toBe(sample);
   }, 60_000);
 
   it('refuses a command that does not exist, with the list of those that do', () => {
