@@ -20,7 +20,7 @@ import { caddy } from './e2e/targets/caddy.ts';
 import { nginx } from './e2e/targets/nginx.ts';
 import { freePort, spawnProcess, waitForPort } from './e2e/targets/process.ts';
 import type { Target } from './e2e/targets/target.ts';
-import { API, SAMPLE_DATA, SAMPLE_HEADERS } from './fixtures/sample.ts';
+import { API, SAMPLE_API_MODULE, SAMPLE_DATA, SAMPLE_HEADERS } from './fixtures/sample.ts';
 import { findProgram, missingLine } from './installed.ts';
 import { memoryGrowth } from './memory-growth.ts';
 
@@ -90,6 +90,8 @@ try {
   const local = spawnProcess(process.execPath, [
     'scripts/command.mjs',
     'serve',
+    '--api-module',
+    SAMPLE_API_MODULE,
     '--out',
     publicDir,
     '--port',

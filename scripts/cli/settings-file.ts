@@ -23,6 +23,7 @@ export const SETTINGS_FILE_KEYS = [
   'reference',
   'precompress',
   'allowEmpty',
+  'apiModule',
   'resources',
 ] as const;
 
@@ -39,6 +40,8 @@ export interface FileSettings {
   reference?: boolean;
   /** Whether `npm run build` writes the answers' `.br` and `.gz` siblings. */
   precompress?: boolean;
+  /** The declarations module, from the file's folder; read by the launcher, scripts/command.mjs. */
+  apiModule?: string;
   /** Filters, search and ordering per resource, in DRF's terms (checkResourceSettings). */
   resources?: Record<string, ResourceSettings>;
 }

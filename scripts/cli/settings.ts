@@ -26,6 +26,8 @@ export const DEFAULTS = {
   targetsDir: 'targets',
   schemasDir: 'schemas',
   configPath: SETTINGS_FILE,
+  /** Read by the launcher (scripts/command.mjs), which compiles the commands with the module it names. */
+  apiModule: 'scripts/contract/resources/index.ts',
   /** Where `npm start` and `npm run dev` build, a folder per port: git ignores it, so a preview never changes committed files. */
   previewDir: '.preview',
   host: '127.0.0.1',
@@ -151,6 +153,18 @@ export const OPTIONS = {
     key: 'configPath',
     read: nonEmpty,
     fallback: DEFAULTS.configPath,
+  },
+  'api-module': {
+    flag: '--api-module',
+    value: '<file>',
+    variable: 'API_MODULE',
+    fileKey: 'apiModule',
+    description:
+      "the declarations module the commands run against, which exports RESOURCES, the API's list of declarations (in the settings file, from the file's folder)",
+    default: DEFAULTS.apiModule,
+    key: 'apiModule',
+    read: nonEmpty,
+    fallback: DEFAULTS.apiModule,
   },
   'base-url': {
     flag: '--base-url',
@@ -323,6 +337,7 @@ const BUILD_OPTIONS = [
   'target',
   'cloudflare-plan',
   'config',
+  'api-module',
   'base-url',
   'page-size',
   'reference',
@@ -334,6 +349,7 @@ const PREVIEW_OPTIONS = [
   'data',
   'headers',
   'config',
+  'api-module',
   'base-url',
   'page-size',
   'reference',
@@ -355,7 +371,7 @@ export const COMMANDS = {
   check: {
     name: 'npm run check',
     summary: 'Validates the source data and the headers file; writes nothing.',
-    options: ['data', 'headers', 'cloudflare-plan', 'config', 'base-url', 'page-size', 'allow-empty'],
+    options: ['data', 'headers', 'cloudflare-plan', 'config', 'api-module', 'base-url', 'page-size', 'allow-empty'],
     given: ['check'],
     defaults: { check: true },
     example: 'npm run check -- --data test/fixtures/good/data',
@@ -363,7 +379,7 @@ export const COMMANDS = {
   serve: {
     name: 'npm run serve',
     summary: 'Serves an output folder that is already built, answering like the DRF service.',
-    options: ['out', 'host', 'port'],
+    options: ['out', 'api-module', 'host', 'port'],
     example: 'npm run serve -- --port 8080',
   },
   start: {
@@ -384,21 +400,21 @@ export const COMMANDS = {
     name: 'npm run import',
     summary:
       'Reads every list of a running DRF service and writes the data folder and the settings file, so that npm run build answers as the service does.',
-    options: ['from', 'data', 'config', 'force'],
+    options: ['from', 'data', 'config', 'api-module', 'force'],
     example: 'npm run import -- --from https://example.com/api/',
   },
   verify: {
     name: 'npm run verify',
     summary:
       'Asks a running DRF service and this build every request the route table knows, and prints each difference; exits 1 when anything differs.',
-    options: ['against', 'data', 'headers', 'config', 'base-url', 'page-size', 'allow-empty'],
+    options: ['against', 'data', 'headers', 'config', 'api-module', 'base-url', 'page-size', 'allow-empty'],
     example: 'npm run verify -- --against https://example.com/api/',
   },
   diff: {
     name: 'npm run diff',
     summary:
       "Shows how the API changed between two sides, record by record and answer by answer. A side is a folder of built output, or a git revision (its committed public/, read without a checkout). With no side: HEAD against a fresh build of the working tree's data/ and _headers, with the settings file's base URL and page size (built into a temporary folder; public/ is not touched). With one: that side against the working tree's build. With two: the first against the second. Exit status: 0, or 1 with --exit-code when the sides differ; 2 for a usage or read error.",
-    options: ['format', 'exit-code', 'repo', 'config', 'base-url', 'page-size', 'allow-empty'],
+    options: ['format', 'exit-code', 'repo', 'config', 'api-module', 'base-url', 'page-size', 'allow-empty'],
     positionals: { usage: '[<before> [<after>]]', most: 2, noun: 'sides' },
     example: 'npm run diff -- main --format markdown',
   },
@@ -721,7 +737,8 @@ export function readSettings<C extends CommandName = 'build'>(
     ...(repo === undefined ? {} : { config: path.join(repo, DEFAULTS.configPath) }),
   };
   const configPath = settingOf('config', flagsOnly, defaults, help);
-  // The one place a command reads the declared API; everything below is given it.
+  // The one place a command reads the declared API; everything below is given it. The launcher
+  // (scripts/command.mjs) compiles its import as the module --api-module names.
   const resources = RESOURCES;
   // Read only by the commands that take it: `npm run serve` has nothing in it to use.
   const file =

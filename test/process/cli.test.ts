@@ -6,9 +6,11 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { COMMANDS, type CommandName, DEFAULTS, OPTIONS, UsageError, usage } from '../../scripts/cli/settings.ts';
+import { SAMPLE_DIR } from '../fixtures/sample.ts';
 import { cleanEnv, commandLine, outputArgs, readSampleSettings as readSettings } from '../unit/helpers/cli.ts';
+import { builtSample } from '../unit/helpers/sample-output.ts';
 
 /** Each command as its npm script runs it: `npm run check` is the build command with --check. */
 const SCRIPTS: Record<CommandName, string[]> = {
@@ -28,6 +30,7 @@ const ENV = cleanEnv();
 
 function run(command: CommandName, args: string[]) {
   const result = spawnSync(process.execPath, [...SCRIPTS[command], ...args], {
+    cwd: SAMPLE_DIR,
     encoding: 'utf8',
     timeout: 20_000,
     env: ENV,
@@ -109,7 +112,7 @@ describe('readSettings', () => {
     [{ baseUrl: 'example.com' }, 'baseUrl in CONFIG must be an absolute http(s) URL'],
     [
       { page_size: 5 },
-      'CONFIG:1:2 #/page_size: unexpected setting "page_size"; did you mean "pageSize"? (expected baseUrl, pageSize, targets, cloudflarePlan, reference, precompress, allowEmpty or resources)',
+      'CONFIG:1:2 #/page_size: unexpected setting "page_size"; did you mean "pageSize"? (expected baseUrl, pageSize, targets, cloudflarePlan, reference, precompress, allowEmpty, apiModule or resources)',
     ],
     [[1], 'CONFIG: expected an object'],
   ])('refuses the settings file %j', (contents, message) => {
@@ -131,7 +134,7 @@ describe('readSettings', () => {
       throw new Error('accepted');
     };
     expect(refused('{\n  "baseUrl": "https://api.example.com",\n  "page_size": 5\n}\n')).toBe(
-      `${config}:3:3 #/page_size: unexpected setting "page_size"; did you mean "pageSize"? (expected baseUrl, pageSize, targets, cloudflarePlan, reference, precompress, allowEmpty or resources)`,
+      `${config}:3:3 #/page_size: unexpected setting "page_size"; did you mean "pageSize"? (expected baseUrl, pageSize, targets, cloudflarePlan, reference, precompress, allowEmpty, apiModule or resources)`,
     );
     // A missing comma: on the line of the value that lacks it, right after that value.
     expect(refused('{\n  "baseUrl": "https://api.example.com"\n  "pageSize": 5\n}\n')).toBe(
@@ -309,7 +312,7 @@ describe('the commands', () => {
     const { status, stderr } = run('build', ['--config', config, '--check']);
     expect(status).toBe(2);
     expect(stderr.trim().split('\n')).toEqual([
-      `${config}:2:3 #/pagesize: unexpected setting "pagesize"; did you mean "pageSize"? (expected baseUrl, pageSize, targets, cloudflarePlan, reference, precompress, allowEmpty or resources)`,
+      `${config}:2:3 #/pagesize: unexpected setting "pagesize"; did you mean "pageSize"? (expected baseUrl, pageSize, targets, cloudflarePlan, reference, precompress, allowEmpty, apiModule or resources)`,
     ]);
   });
 
@@ -335,10 +338,17 @@ function freePort(): Promise<number> {
 }
 
 describe('npm run serve', () => {
+  /** The sample's build, public/ in this folder: what serve serves by default when run there. */
+  let sampleProject: string;
+  beforeAll(async () => {
+    sampleProject = path.dirname(await builtSample());
+  });
+
   /** Starts the server on a free port; resolves with its banner once it listens, and a stop function. */
   function serve(args: string[]): Promise<{ banner: string; stderr: string; stop: () => void }> {
     const child = spawn(process.execPath, [...SCRIPTS.serve, '--port', '0', ...args], {
       stdio: ['ignore', 'ignore', 'pipe'],
+      cwd: sampleProject,
       env: ENV,
     });
     const stop = () => child.kill();
@@ -387,7 +397,7 @@ describe('npm run serve', () => {
     const build = spawnSync(
       process.execPath,
       [...SCRIPTS.build, ...outputArgs(dir), '--target', 'nginx', '--base-url', `http://127.0.0.1:${port}`],
-      { encoding: 'utf8', env: ENV, timeout: 60_000 },
+      { cwd: SAMPLE_DIR, encoding: 'utf8', env: ENV, timeout: 60_000 },
     );
     expect(build.status, build.stderr).toBe(0);
     const own = await serve(['--out', path.join(dir, 'public'), '--port', String(port)]);

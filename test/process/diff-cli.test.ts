@@ -11,7 +11,7 @@ import { build } from '../../scripts/builder/build.ts';
 import { type DiffIo, runDiff } from '../../scripts/cli/diff-command.ts';
 import type { Report } from '../../scripts/review/compare.ts';
 import { API, SAMPLE_HEADERS } from '../fixtures/sample.ts';
-import { cleanEnv, commandLine } from '../unit/helpers/cli.ts';
+import { cleanEnv, runCommand } from '../unit/helpers/cli.ts';
 
 const run = promisify(execFile);
 const FIXTURES = path.resolve('test/fixtures/diff');
@@ -41,22 +41,29 @@ await buildInto('before', BEFORE);
 await buildInto('before', BEFORE_AGAIN);
 await buildInto('after', AFTER);
 
-async function diff(args: string[], io: Partial<DiffIo> = {}): Promise<{ status: number; out: string; err: string }> {
+/** The command as the user runs it, from `scratch`, on the sample's declarations (compiled in by the launcher). */
+async function diff(
+  args: string[],
+  { env = {} }: { env?: Record<string, string> } = {},
+): Promise<{ status: number | null; out: string; err: string }> {
+  const { code, stdout, stderr } = await runCommand('diff', args, { cwd: scratch, env });
+  return { status: code, out: stdout, err: stderr };
+}
+
+/** The command in-process, for what only a terminal gets: colour. */
+async function diffOnTerminal(args: string[], io: Partial<DiffIo> = {}): Promise<string> {
   let out = '';
-  let err = '';
-  const status = await runDiff(args, {
+  await runDiff(args, {
     cwd: scratch,
     env: {},
-    isTty: false,
+    isTty: true,
     out: (text) => {
       out += text;
     },
-    err: (text) => {
-      err += text;
-    },
+    err: () => {},
     ...io,
   });
-  return { status, out, err };
+  return out;
 }
 
 describe('npm run diff', () => {
@@ -96,9 +103,12 @@ describe('npm run diff', () => {
   });
 
   it('colour on a terminal only, and never with NO_COLOR', async () => {
-    expect((await diff([BEFORE, AFTER], { isTty: true })).out).toContain('\x1b[');
-    expect((await diff([BEFORE, AFTER], { isTty: true, env: { NO_COLOR: '1' } })).out).not.toContain('\x1b[');
-    expect((await diff([BEFORE, AFTER])).out).not.toContain('\x1b[');
+    expect(await diffOnTerminal([BEFORE, AFTER])).toContain('\x1b[');
+    expect(await diffOnTerminal([BEFORE, AFTER], { env: { NO_COLOR: '1' } })).not.toContain('\x1b[');
+    // The real command, piped.
+    const piped = (await diff([BEFORE, AFTER])).out;
+    expect(piped).toContain('+ id 30 "Borealis Metall AS"');
+    expect(piped).not.toContain('\x1b[');
   });
 
   it('json and markdown formats', async () => {
@@ -111,12 +121,6 @@ describe('npm run diff', () => {
       'virtualbooth-texture',
     ]);
     expect((await diff([BEFORE, AFTER, '--format', 'markdown'])).out).toMatch(/^<!-- api-diff -->\n### API changes/);
-  });
-
-  it('the real command, piped: no colour', async () => {
-    const { stdout } = await run(process.execPath, commandLine('diff', [BEFORE, AFTER]), { env: cleanEnv() });
-    expect(stdout).toContain('+ id 30 "Borealis Metall AS"');
-    expect(stdout).not.toContain('\x1b[');
   });
 
   it('through npm run diff, on revisions of a temporary git repository and on its working tree', async () => {

@@ -1,21 +1,28 @@
 // scripts/command.mjs, which every npm script runs: its kept compilation is never stale. A copy
 // of scripts/ with a node_modules/ of its own (links to the project's packages) keeps its own
-// compilation, so this test never touches the project's.
+// compilation, so this test never touches the project's; its declared API is its copy of the
+// sample's declarations module.
 
 import { spawnSync } from 'node:child_process';
 import { cp, mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SAMPLE_HEADERS } from '../fixtures/sample.ts';
+import { SAMPLE_API_MODULE, SAMPLE_HEADERS } from '../fixtures/sample.ts';
 import { cleanEnv, GOOD_DATA, ROOT } from '../unit/helpers/cli.ts';
 
 let project: string;
+/** The copy's own declarations modules: the sample's, which check() runs against, and the project's. */
+let sampleModule: string;
+let projectModule: string;
 
 beforeAll(async () => {
   project = await mkdtemp(path.join(os.tmpdir(), 'launcher-'));
   await cp(path.join(ROOT, 'scripts'), path.join(project, 'scripts'), { recursive: true });
   await cp(SAMPLE_HEADERS, path.join(project, '_headers'));
+  sampleModule = path.join(project, path.relative(ROOT, SAMPLE_API_MODULE));
+  projectModule = path.join(project, 'scripts/contract/resources/index.ts');
+  await cp(SAMPLE_API_MODULE, sampleModule);
   await mkdir(path.join(project, 'node_modules'));
   for (const entry of await readdir(path.join(ROOT, 'node_modules'))) {
     if (entry !== '.cache')
@@ -25,26 +32,32 @@ beforeAll(async () => {
 
 afterAll(() => rm(project, { recursive: true, force: true }));
 
-function check() {
+function check(apiModule = sampleModule) {
   const result = spawnSync(
     process.execPath,
     [path.join(project, 'scripts/command.mjs'), 'build', '--check', '--data', GOOD_DATA],
     {
       cwd: project,
       encoding: 'utf8',
-      env: cleanEnv(),
+      env: cleanEnv({ API_MODULE: apiModule }),
       timeout: 30_000,
     },
   );
   return { status: result.status, last: result.stderr.trimEnd().split('\n').at(-1) };
 }
 
-const current = async () =>
-  (
-    JSON.parse(await readFile(path.join(project, 'node_modules/.cache/static-drf-api/current.json'), 'utf8')) as {
-      folder: string;
-    }
-  ).folder;
+/** The folder of the current compilation of each declarations module, by the module's path. */
+async function compilations(): Promise<Record<string, string>> {
+  const cache = path.join(project, 'node_modules/.cache/static-drf-api');
+  const pointers = (await readdir(cache)).filter((entry) => /^current-\w+\.json$/.test(entry));
+  const read = pointers.map(
+    async (entry) => JSON.parse(await readFile(path.join(cache, entry), 'utf8')) as { module: string; folder: string },
+  );
+  return Object.fromEntries((await Promise.all(read)).map(({ module, folder }) => [module, folder]));
+}
+
+/** The folder of the current compilation with the sample's declarations. */
+const current = async () => (await compilations())[sampleModule] as string;
 
 describe('scripts/command.mjs', () => {
   it('compiles once, runs from the kept compilation while nothing changed, and compiles again after an edit', async () => {
@@ -72,6 +85,17 @@ describe('scripts/command.mjs', () => {
     }
     expect([...sources].filter((source) => source.startsWith('zod/')).length).toBeGreaterThan(10);
     expect([...sources].filter((source) => source.startsWith('zod/v4/locales/'))).toEqual(['zod/v4/locales/en.js']);
+  }, 60_000);
+
+  it('keeps a compilation per declarations module: another module compiles its own, and leaves the first current', async () => {
+    expect(check().status).toBe(0);
+    const sample = await current();
+    expect(check(projectModule).status).toBe(0);
+    const both = await compilations();
+    expect(Object.keys(both).sort()).toEqual([projectModule, sampleModule].sort());
+    expect(both[projectModule]).not.toBe(sample);
+    expect(check().status).toBe(0);
+    expect(await current()).toBe(sample);
   }, 60_000);
 
   it('refuses a command that does not exist, with the list of those that do', () => {

@@ -25,7 +25,7 @@ let buildFailure: string | undefined;
 beforeAll(async () => {
   built = await mkdtemp(path.join(tmpdir(), 'project-'));
   // The build command itself, run where the project is: its own settings file, data and _headers.
-  const result = await runCommand('build', outputArgs(built), { cwd: ROOT, timeoutMs: 120_000 });
+  const result = await runCommand('build', outputArgs(built), { cwd: ROOT, api: 'project', timeoutMs: 120_000 });
   if (result.code !== 0) buildFailure = result.stderr;
 }, 150_000);
 

@@ -46,7 +46,7 @@ const RECORDS = ['Wood', 'Metal', 'Stone', 'Fabric', 'Glass'].map((name, index) 
 
 let copy: string;
 const sh = (command: string, args: string[], timeout = 180_000) =>
-  run(command, args, { cwd: copy, timeout, env: cleanEnv() });
+  run(command, args, { cwd: copy, timeout, env: cleanEnv({}, 'project') });
 
 beforeAll(async () => {
   copy = await mkdtemp(path.join(tmpdir(), 'recipe-'));

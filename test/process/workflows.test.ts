@@ -11,6 +11,7 @@ import path from 'node:path';
 import { validateWorkflow } from '@action-validator/core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { SAMPLE_DIR } from '../fixtures/sample.ts';
 import { cleanEnv, commandLine, outputArgs, ROOT } from '../unit/helpers/cli.ts';
 
 const FOLDER = path.join(ROOT, '.github/workflows');
@@ -168,7 +169,7 @@ describe('the Cloudflare deploy, dry', () => {
     const built = spawnSync(
       process.execPath,
       commandLine('build', ['--target', 'cloudflare-workers', ...outputArgs(dir)]),
-      { cwd: ROOT, env: cleanEnv(), encoding: 'utf8' },
+      { cwd: SAMPLE_DIR, env: cleanEnv(), encoding: 'utf8' },
     );
     expect(built.stderr).toContain('cloudflare-workers');
     expect(built.status).toBe(0);

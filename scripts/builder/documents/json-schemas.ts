@@ -176,6 +176,10 @@ export function settingsFileJsonSchema(resources: readonly Resource[]): JsonSche
       description:
         'Whether a data folder without a record builds, as an API of empty lists; when absent or false, such a folder stops the build.',
     }),
+    apiModule: z.string().min(1).meta({
+      description:
+        "The declarations module the commands run against, from this file's folder: a module that exports RESOURCES, the API's list of declarations; scripts/contract/resources/index.ts when absent.",
+    }),
     resources: z
       .strictObject(Object.fromEntries(resources.map((resource) => [resource.name, resourceSettingsSchema(resource)])))
       .partial()

@@ -5,7 +5,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
 import { type CommandName, readSettings, type Settings } from '../../../scripts/cli/settings.ts';
-import { SAMPLE_DIR } from '../../fixtures/sample.ts';
+import { SAMPLE_API_MODULE, SAMPLE_DIR } from '../../fixtures/sample.ts';
 
 export const ROOT = path.resolve(import.meta.dirname, '../../..');
 export const GOOD_DATA = path.join(ROOT, 'test/fixtures/good/data');
@@ -31,12 +31,28 @@ export function outputArgs(dir: string): string[] {
   ];
 }
 
-/** The environment without the settings' variables (vitest sets BASE_URL to "/"). */
-export function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+/** Which declarations a command runs against: the sample's, or the project's own (test/process/project.test.ts). */
+type Api = 'sample' | 'project';
+
+/**
+ * The environment without the settings' variables (vitest sets BASE_URL to "/"), with the
+ * sample's declarations module as the command's declared API (API_MODULE) unless `api` is the
+ * project's: a list the user adds to the project's declarations is no test's business.
+ */
+export function cleanEnv(extra: Record<string, string> = {}, api: Api = 'sample'): NodeJS.ProcessEnv {
   const env = { ...process.env };
-  for (const name of ['BASE_URL', 'PAGE_SIZE', 'HOST', 'PORT', 'PRECOMPRESS', 'DEBUG', 'STATIC_API_PAUSE_AT'])
+  for (const name of [
+    'BASE_URL',
+    'PAGE_SIZE',
+    'HOST',
+    'PORT',
+    'PRECOMPRESS',
+    'DEBUG',
+    'STATIC_API_PAUSE_AT',
+    'API_MODULE',
+  ])
     delete env[name];
-  return { ...env, ...extra };
+  return { ...env, ...(api === 'sample' ? { API_MODULE: SAMPLE_API_MODULE } : {}), ...extra };
 }
 
 /** A command of the npm scripts, in scripts/cli/<name>-command.ts. */
@@ -55,16 +71,18 @@ interface CommandOptions {
   cwd?: string;
   /** Variables set on top of cleanEnv(). */
   env?: Record<string, string>;
+  /** The declarations it runs against: the sample's unless given. */
+  api?: Api;
 }
 
 export function startCommand(
   command: Command,
   args: readonly string[],
-  { cwd = SAMPLE_DIR, env = {} }: CommandOptions = {},
+  { cwd = SAMPLE_DIR, env = {}, api }: CommandOptions = {},
 ): ChildProcess {
   return spawn(process.execPath, commandLine(command, args), {
     cwd,
-    env: cleanEnv(env),
+    env: cleanEnv(env, api),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
 }
