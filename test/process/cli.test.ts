@@ -54,10 +54,18 @@ describe('readSettings', () => {
   });
 
   it("gives each command its options' settings alone, and reads no other variable", () => {
-    expect(Object.keys(readSettings([], {}, 'serve')).sort()).toEqual(['help', 'host', 'outDir', 'port', 'resources']);
+    expect(Object.keys(readSettings([], {}, 'serve')).sort()).toEqual([
+      'apiModule',
+      'help',
+      'host',
+      'outDir',
+      'port',
+      'resources',
+    ]);
     expect(Object.keys(readSettings([], {}, 'setup-git')).sort()).toEqual(['help', 'repo', 'resources']);
     expect(Object.keys(readSettings(['--check'], {}, 'check')).sort()).toEqual([
       'allowEmpty',
+      'apiModule',
       'baseUrl',
       'baseUrlGiven',
       'check',
