@@ -99,12 +99,9 @@ it('finds none on a server without settings, with one request a list, and writes
   const from = await serveSample();
   const imported = await importFrom(from);
   expect(imported.settings).toEqual({ baseUrl: from.slice(0, -1), pageSize: 10 });
-  expect(imported.lines).toEqual([
-    'import: company/: no filters, search or orderings (1 request)',
-    'import: virtualfair/: no filters, search or orderings (1 request)',
-    'import: event/: no filters, search or orderings (1 request)',
-    'import: virtualbooth-texture/: no filters, search or orderings (1 request)',
-  ]);
+  expect(imported.lines).toEqual(
+    API.map(({ path }) => `import: ${path.slice(1)}: no filters, search or orderings (1 request)`),
+  );
 }, 60_000);
 
 it('verify asks every filter a value refuses at once, whose 400 tells another order of the filters', async () => {

@@ -123,13 +123,13 @@ describe('rules counted from the generated files', () => {
 
   it("Pages' _redirects: the list and slash rules are static, a rule per output folder dynamic", () => {
     const text = sample(1).targets.get('cloudflare-pages-static')?.get('_redirects') as string;
-    // 4 slash redirects, 4 lists, 4 host files (/404, /404.html, /_headers, /_redirects).
-    expect(countRules(text, 'redirects-static')).toBe(12);
-    // company, virtualfair, event, virtualbooth-texture, _errors, _options: `/<folder>/*`.
-    expect(countRules(text, 'redirects-dynamic')).toBe(6);
+    // A slash redirect and a list rule for each list, 4 host files (/404, /404.html, /_headers, /_redirects).
+    expect(countRules(text, 'redirects-static')).toBe(2 * API.length + 4);
+    // Each list's folder, _errors and _options: `/<folder>/*`.
+    expect(countRules(text, 'redirects-dynamic')).toBe(API.length + 2);
     // The page size changes neither: Pages routes no page.
     const other = sample(10).targets.get('cloudflare-pages-static')?.get('_redirects') as string;
-    expect(countRules(other, 'redirects-static') + countRules(other, 'redirects-dynamic')).toBe(18);
+    expect(countRules(other, 'redirects-static') + countRules(other, 'redirects-dynamic')).toBe(3 * API.length + 6);
   });
 
   it("vercel.json's routes are its redirects, rewrites and headers, and do not grow with the pages", () => {
@@ -183,14 +183,15 @@ describe('file sizes and counts, on measured sizes', () => {
 
   it("a page of any paginated list the build declares is offered a smaller page size, the API's when none", () => {
     const of = sample(10);
-    const sizes = new Map([...built(of, 'x').sizes, ['category/page=2.json', 26 * MIB]]);
-    const category = { name: 'category', path: '/category/', title: 'Category List', orderingFields: [] };
-    const resources = [...routingOf(API), { ...category, paginated: true }];
+    const sizes = new Map([...built(of, 'x').sizes, ['material/page=2.json', 26 * MIB]]);
+    // A list no fixture API declares.
+    const material = { name: 'material', path: '/material/', title: 'Material List', orderingFields: [] };
+    const resources = [...routingOf(API), { ...material, paginated: true }];
     const limits = limitsOf('cloudflare-pages-static');
     expect(check(of, 'cloudflare-pages-static', limits, { sizes, resources })[0]).toContain(
       'use a smaller --page-size, or another target',
     );
-    const unpaginated = [...routingOf(API), { ...category, paginated: false }];
+    const unpaginated = [...routingOf(API), { ...material, paginated: false }];
     expect(check(of, 'cloudflare-pages-static', limits, { sizes, resources: unpaginated })[0]).toContain(
       'Cloudflare Pages; use another target',
     );

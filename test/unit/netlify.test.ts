@@ -202,15 +202,16 @@ describe('the function', () => {
     expect(functionText).not.toMatch(/^import |\brequire\(/m);
   });
 
-  it("is made of the declarations the build is given, not the API's four", async () => {
-    const category = {
-      name: 'category',
-      path: '/category/',
-      title: 'Category List',
+  it("is made of the declarations the build is given, not the sample's", async () => {
+    // A list no fixture API declares.
+    const material = {
+      name: 'material',
+      path: '/material/',
+      title: 'Material List',
       orderingFields: [],
       paginated: true,
     };
-    const resources = routingOf([...API, category as unknown as Routed]);
+    const resources = routingOf([...API, material as unknown as Routed]);
     const files = await netlifyTarget.files({
       routes: planRoutes(1, resources),
       documents: [],
@@ -218,18 +219,18 @@ describe('the function', () => {
       resources,
     });
     const text = files.get(`${FUNCTIONS_DIR}/${FUNCTION_FILE}`) as string;
-    expect(configOf(text).path).toContain('/category');
-    const module = path.join(parent, 'with-category.mjs');
+    expect(configOf(text).path).toContain('/material');
+    const module = path.join(parent, 'with-material.mjs');
     await writeFile(module, text);
     const own = (await import(pathToFileURL(module).href)) as { default: (request: Request) => Promise<Response> };
-    const answer = await own.default(new Request(`${ORIGIN}/category/`, { method: 'POST' }));
+    const answer = await own.default(new Request(`${ORIGIN}/material/`, { method: 'POST' }));
     expect(await pick(answer)).toEqual({
       status: 405,
       location: null,
       body: '{"detail":"Method \\"POST\\" not allowed."}',
     });
     // The API's own function does not know the path.
-    expect((await handler()(new Request(`${ORIGIN}/category/`, { method: 'POST' }))).status).toBe(404);
+    expect((await handler()(new Request(`${ORIGIN}/material/`, { method: 'POST' }))).status).toBe(404);
   });
 
   it("marks its answers for Netlify's CDN, but not a 500, and not over a rule of _headers' own", async () => {

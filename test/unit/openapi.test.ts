@@ -201,8 +201,13 @@ const read = (file: string) => JSON.parse(readFileSync(path.join(PUBLIC, file), 
 
 /** Every answer file of public/ with the pointer of each response schema it must meet. */
 function answers(): Array<[file: string, pointer: string]> {
-  const texturePages = pageCount(read('virtualbooth-texture/index.json').count, DEFAULTS.pageSize);
-  const list: Array<[string, string]> = planRoutes(texturePages, API).map((route) => [
+  const pageCounts = Object.fromEntries(
+    API.filter((resource) => resource.paginated).map((resource) => [
+      resource.name,
+      pageCount(read(`${resource.name}/index.json`).count, DEFAULTS.pageSize),
+    ]),
+  );
+  const list: Array<[string, string]> = planRoutes(pageCounts, API).map((route) => [
     route.file,
     bodyPointer(route.path, 'get', '200'),
   ]);
@@ -214,8 +219,11 @@ function answers(): Array<[file: string, pointer: string]> {
       list.push([methodNotAllowedFile(method), bodyPointer(resource.path, method.toLowerCase(), '405')]);
     }
   }
-  list.push([INVALID_PAGE_FILE, bodyPointer('/virtualbooth-texture/', 'get', '404')]);
-  list.push([UNSUPPORTED_ORDERING_FILE, bodyPointer('/event/', 'get', '400')]);
+  for (const resource of API) {
+    if (resource.paginated) list.push([INVALID_PAGE_FILE, bodyPointer(resource.path, 'get', '404')]);
+    if (resource.orderingFields.length > 0)
+      list.push([UNSUPPORTED_ORDERING_FILE, bodyPointer(resource.path, 'get', '400')]);
+  }
   return list;
 }
 
