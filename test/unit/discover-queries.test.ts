@@ -18,7 +18,7 @@ import { importService } from '../../scripts/migrate/import.ts';
 import { verifyAgainst } from '../../scripts/migrate/verify.ts';
 import { queryRequests } from '../../scripts/migrate/verify-queries.ts';
 import { createApiServer, listen } from '../../scripts/respond/node-server.ts';
-import { API, SAMPLE_DATA, SAMPLE_HEADERS } from '../fixtures/sample.ts';
+import { API, declares, missingList, SAMPLE_DATA, SAMPLE_HEADERS } from '../fixtures/sample.ts';
 
 let dir: string;
 const servers: http.Server[] = [];
@@ -78,7 +78,10 @@ async function importFrom(from: string) {
   };
 }
 
-it("finds the settings a server answers, the filters in the service's order, the rest in the list's", async () => {
+it("finds the settings a server answers, the filters in the service's order, the rest in the list's", async ({
+  skip,
+}) => {
+  skip(!declares('virtualbooth-texture'), missingList('virtualbooth-texture'));
   const settings = {
     company: {
       // Not the list's order (id, zip_code, country_name): the order its 400 names them in.

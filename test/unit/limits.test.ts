@@ -12,7 +12,7 @@ import { routingOf } from '../../scripts/contract/routes.ts';
 import { manifestFile, PART_BYTES, partFile } from '../../scripts/respond/cloudflare-parts.ts';
 import { TARGETS } from '../../scripts/targets/index.ts';
 import { type Built, checkLimits, countRules, formatFinding, type Limit } from '../../scripts/targets/limits.ts';
-import { API, SAMPLE_DATA, SAMPLE_HEADERS } from '../fixtures/sample.ts';
+import { API, declares, missingList, SAMPLE_DATA, SAMPLE_HEADERS } from '../fixtures/sample.ts';
 import { readTree } from './helpers/tree.ts';
 
 const CHECKED = ['cloudflare-workers', 'cloudflare-pages-static', 'netlify', 'vercel'];
@@ -112,7 +112,8 @@ describe('the limits as data', () => {
 });
 
 describe('rules counted from the generated files', () => {
-  it("Netlify's _redirects does not grow with the pages (Netlify's count)", () => {
+  it("Netlify's _redirects does not grow with the pages (Netlify's count)", ({ skip }) => {
+    skip(!declares('virtualbooth-texture'), missingList('virtualbooth-texture'));
     const small = sample(1);
     const large = sample(10);
     const rules = (of: Made) => countRules(of.targets.get('netlify')?.get('_redirects') as string, 'redirects-all');
@@ -173,7 +174,8 @@ describe('file sizes and counts, on measured sizes', () => {
     expect(check(of, 'cloudflare-workers', limits, { sizes: sizes(19 * MIB) })).toEqual([]);
   });
 
-  it('a texture page over a size limit is offered a smaller page size; the other lists have no pages', () => {
+  it('a texture page over a size limit is offered a smaller page size; the other lists have no pages', ({ skip }) => {
+    skip(!declares('virtualbooth-texture'), missingList('virtualbooth-texture'));
     const of = sample(10);
     const sizes = new Map([...built(of, 'x').sizes, ['virtualbooth-texture/page=2.json', 26 * MIB]]);
     expect(check(of, 'cloudflare-pages-static', limitsOf('cloudflare-pages-static'), { sizes })).toEqual([

@@ -29,7 +29,7 @@ import type { FunctionConfig } from '../../scripts/targets/netlify/bundle.ts';
 import { FUNCTION_FILE, FUNCTIONS_DIR, functionConfig } from '../../scripts/targets/netlify/netlify.ts';
 import { FILES_PREFIX } from '../../scripts/targets/netlify/redirects.ts';
 import { netlify as netlifyTarget } from '../../scripts/targets/netlify/target.ts';
-import { API, SAMPLE_DATA, SAMPLE_HEADERS } from '../fixtures/sample.ts';
+import { API, declares, missingList, SAMPLE_DATA, SAMPLE_HEADERS } from '../fixtures/sample.ts';
 
 const ORIGIN = 'https://api.example.com';
 
@@ -400,7 +400,7 @@ describe('with filters, search and ordering in the settings (test/fixtures/filte
     expect(functionText).not.toContain('"country_name"');
   });
 
-  it.each([
+  it.for([
     '/company/?country_name=Germany',
     '/company/?search=laser',
     '/company/?search=LASER,gmbh&ordering=-city',
@@ -410,7 +410,9 @@ describe('with filters, search and ordering in the settings (test/fixtures/filte
     '/virtualbooth-texture/?search=oak',
     '/virtualbooth-texture/?ordering=-name&page=2',
     '/virtualbooth-texture/?name=Cork&format=json',
-  ])('GET %s answers as the local server', async (target) => {
+  ])('GET %s answers as the local server', async (target, { skip }) => {
+    const list = target.split('/')[1] as string;
+    skip(!declares(list), missingList(list));
     const expected = await pick(await fetch(`${filtersLocal}${target}`, { redirect: 'manual' }));
     expect(expected.status).not.toBe(404);
     expect(await pick(await answer(new Request(`${ORIGIN}${target}`)))).toEqual(expected);
