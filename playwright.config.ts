@@ -13,6 +13,10 @@ import { runnableTargets } from './test/e2e/targets/installed-targets.ts';
 
 const selected = runnableTargets();
 
+// A run on a fixture API (SAMPLE_API, test/fixtures/sample.ts) keeps its report and results apart:
+// the targets' table is made from the sample's run alone.
+const variant = process.env.SAMPLE_API ? `-${process.env.SAMPLE_API}` : '';
+
 for (const name of [...Object.keys(KNOWN_DIFFERENCES), ...Object.keys(KNOWN_BUGS)]) targetByName(name);
 
 export default defineConfig<object, Pick<WorkerFixtures, 'targetName'>>({
@@ -24,7 +28,8 @@ export default defineConfig<object, Pick<WorkerFixtures, 'targetName'>>({
   globalTimeout: 15 * 60_000,
   forbidOnly: Boolean(process.env.CI),
   globalSetup: './test/e2e/targets/installed-targets.ts',
-  reporter: [['list'], ['json', { outputFile: 'test-results/e2e-results.json' }]],
+  reporter: [['list'], ['json', { outputFile: `test-results/e2e-results${variant}.json` }]],
+  ...(variant ? { outputDir: `test-results/e2e${variant}` } : {}),
   // netlify dev runs the function for every request on a list path (and five times for a 404,
   // expectations.ts netlify-dev-404-retry): up to seconds a request on a loaded machine.
   projects: selected.map((target) => ({

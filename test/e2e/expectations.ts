@@ -7,6 +7,7 @@
 // asserts that answer as strictly, and the rule shows "no" with the reason all the same.
 
 import { METHODS } from 'node:http';
+import { API } from '../fixtures/sample.ts';
 import { TRAVERSALS, UNKNOWN_PATHS } from './lib/contract.ts';
 import { decodedBody, headerProblems, judge } from './lib/fuzz-oracle.ts';
 import { Answer } from './lib/http.ts';
@@ -279,12 +280,17 @@ const PAGES_STATIC_LIMITS: Differences = {
   '[ordering] /event/?ordering=-id': 'pages-no-query',
   '[ordering.invalid] /event/?ordering=-start_date,bogus → -start_date': 'pages-no-query',
   '[ordering.invalid] /event/?ordering=name,bogus,-id → name,-id': 'pages-no-query',
-  "[body] GET every route of /event/: the built file's exact bytes": 'pages-no-query',
-  "[body] GET every route of /virtualbooth-texture/: the built file's exact bytes": 'pages-no-query',
+  // Every list whose routes hold a query: an ordering or a page.
+  ...Object.fromEntries(
+    API.filter((list) => list.paginated || list.orderingFields.length > 0).map((list) => [
+      `[body] GET every route of ${list.path}: the built file's exact bytes`,
+      'pages-no-query',
+    ]),
+  ),
   '[body] the 404 and invalid-page bodies': shows('pages-no-query', 'invalid pages are 200'),
   '[headers] 404 answers: unknown path and invalid page': shows('pages-no-query', 'invalid pages are 200'),
   ...Object.fromEntries(
-    ['/company/', '/virtualfair/', '/event/', '/virtualbooth-texture/'].map((path) => [
+    API.map(({ path }) => [
       `[headers] GET ${path}?format=xml: the 404 answer`,
       shows('pages-no-query', 'format=xml is 200'),
     ]),
@@ -292,6 +298,12 @@ const PAGES_STATIC_LIMITS: Differences = {
   '[order] textures: by name (code points), ties by id, across all pages': shows(
     'pages-no-query',
     'every page is page 1',
+  ),
+  ...Object.fromEntries(
+    API.filter((list) => list.paginated).map(({ path }) => [
+      `[order] ${path}: by its declared order (code points), ties by id, across all pages`,
+      shows('pages-no-query', 'every page is page 1'),
+    ]),
   ),
   '[paths.not-found] Range and If-None-Match do not turn a 404 into 206 or 304': shows(
     'pages-no-query',

@@ -1,20 +1,21 @@
-// The suite's fixtures. Per worker: build the shipped sample (data/, _headers) with the filters,
+// The suite's fixtures. Per worker: build the sample (test/fixtures/sample.ts, SAMPLE_API) with the filters,
 // search and orderings of test/e2e/static-api.config.json into a fresh temp folder with links on
 // http://127.0.0.1:<free port>, start the project's target on that port, and tear both down
 // afterwards, even on failure. A target the build refuses while a list has those settings
 // (cloudflare-pages-static routes on the path alone) is built without them, and so is every
 // target for a spec that sets `querySettings: false`. Per test: the known-differences check.
 
+import { readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { test as base, expect } from '@playwright/test';
 import { type BuildResult, build } from '../../scripts/builder/build.ts';
-import { readSettingsFile } from '../../scripts/cli/settings-file.ts';
+import { checkResourceSettings } from '../../scripts/cli/settings-file.ts';
 import type { ResourceSettings } from '../../scripts/contract/query.ts';
 import { TARGETS as DEPLOY_TARGETS } from '../../scripts/targets/index.ts';
 import { answersQueries } from '../../scripts/targets/selection.ts';
-import { API, SAMPLE_DATA, SAMPLE_HEADERS } from '../fixtures/sample.ts';
+import { API, declares, SAMPLE_DATA, SAMPLE_HEADERS } from '../fixtures/sample.ts';
 import { documentedDifference, expectedFailure, type ReasonId } from './expectations.ts';
 import { PAGE_SIZE } from './lib/contract.ts';
 import { Client } from './lib/http.ts';
@@ -39,6 +40,16 @@ export interface Site {
 /** The settings file of the suite's builds. */
 const SETTINGS_FILE = path.join(REPO_ROOT, 'test/e2e/static-api.config.json');
 
+/**
+ * The settings file's `resources`, of the lists the run declares: the file is written for the
+ * trade-fair catalogue, and a fixture API with a list fewer leaves that list's settings out.
+ */
+function declaredQuerySettings(): Record<string, ResourceSettings> {
+  const { resources } = JSON.parse(readFileSync(SETTINGS_FILE, 'utf8')) as { resources: Record<string, unknown> };
+  const declared = Object.fromEntries(Object.entries(resources).filter(([name]) => declares(name)));
+  return checkResourceSettings(declared, SETTINGS_FILE, API);
+}
+
 /** Whether the build takes filters, search and orderings for `target`: it refuses a target that routes on the path alone. */
 function takesQuerySettings(target: string): boolean {
   const deploy = DEPLOY_TARGETS.find((each) => each.name === target);
@@ -62,10 +73,7 @@ export const test = base.extend<{ knownDifferences: void; documented: ReasonId |
   site: [
     async ({ targetName, querySettings: wanted }, use) => {
       const target = targetByName(targetName);
-      const querySettings =
-        wanted && takesQuerySettings(targetName)
-          ? (readSettingsFile(SETTINGS_FILE, API).resources as Record<string, ResourceSettings>)
-          : undefined;
+      const querySettings = wanted && takesQuerySettings(targetName) ? declaredQuerySettings() : undefined;
       const tmps: string[] = [];
       let running: RunningTarget | undefined;
       try {

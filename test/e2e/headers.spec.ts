@@ -4,7 +4,7 @@
 import { API } from '../fixtures/sample.ts';
 import { expect, test } from './fixtures.ts';
 import { expectApiHeaders, varyBesidesEncoding } from './lib/assert.ts';
-import { TEXTURE_PATH, withoutSlash } from './lib/contract.ts';
+import { PAGINATED, withoutSlash } from './lib/contract.ts';
 import { urlOf } from './lib/site.ts';
 
 for (const { name, path } of API) {
@@ -43,7 +43,7 @@ for (const { name, path } of API) {
 }
 
 test('[headers] 404 answers: unknown path and invalid page', async ({ api }) => {
-  for (const url of ['/nope/', `${TEXTURE_PATH}?page=0`]) {
+  for (const url of ['/nope/', ...PAGINATED.map((list) => `${list.path}?page=0`)]) {
     const answer = await api.get(url);
     expect.soft(answer.status, `${answer}`).toBe(404);
     expectApiHeaders(answer, expect.soft);

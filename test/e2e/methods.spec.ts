@@ -4,20 +4,24 @@
 import { API } from '../fixtures/sample.ts';
 import { expect, test } from './fixtures.ts';
 import { comparableHeaders, expectAnswer } from './lib/assert.ts';
-import { notAllowedBody, OPTIONS_BODIES, REJECTED_METHODS, TEXTURE_PATH } from './lib/contract.ts';
+import { notAllowedBody, optionsBody, REJECTED_METHODS } from './lib/contract.ts';
 import { urlOf } from './lib/site.ts';
 
 /** Answers besides the route table's 200s whose HEAD must match too (a request-time sort, 404s). */
-const EXTRA_URLS: Readonly<Record<string, readonly string[]>> = {
-  '/event/': ['/event/?ordering=-start_date,name'],
-  [TEXTURE_PATH]: [`${TEXTURE_PATH}?page=0`, `${TEXTURE_PATH}?page=9999`],
-};
+function extraUrls({ path, orderingFields, paginated }: (typeof API)[number]): string[] {
+  const [first, second] = orderingFields;
+  return [
+    ...(first !== undefined && second !== undefined ? [`${path}?ordering=-${first},${second}`] : []),
+    ...(paginated ? [`${path}?page=0`, `${path}?page=9999`] : []),
+  ];
+}
 
-for (const { name, path } of API) {
+for (const list of API) {
+  const { name, path } = list;
   test(`[methods.head] HEAD of every route of ${path}: GET's status and headers, no body`, async ({ site, api }) => {
     const urls = [
       ...site.build.routes.filter((route) => route.resource === name).map(urlOf),
-      ...(EXTRA_URLS[path] ?? []),
+      ...extraUrls(list),
       `${path}?format=xml`,
     ];
     for (const url of urls) {
@@ -31,9 +35,7 @@ for (const { name, path } of API) {
   });
 
   test(`[methods.options] OPTIONS ${path}: 200 with DRF's metadata`, async ({ api }) => {
-    const body = OPTIONS_BODIES[path];
-    expect(body, `no literal OPTIONS body for ${path} in lib/contract.ts`).toBeDefined();
-    expectAnswer(await api.fetch(path, { method: 'OPTIONS' }), 200, body as string);
+    expectAnswer(await api.fetch(path, { method: 'OPTIONS' }), 200, optionsBody(list));
   });
 
   for (const method of REJECTED_METHODS) {

@@ -8,7 +8,7 @@ import { expectAnswer } from './lib/assert.ts';
 import {
   INVALID_PAGE_BODY,
   NOT_FOUND_BODY,
-  TEXTURE_PATH,
+  PAGINATED,
   TRAVERSALS,
   UNKNOWN_PATHS,
   withoutSlash,
@@ -48,7 +48,7 @@ for (const url of TRAVERSALS) {
 // A Range or a conditional request asks about the representation; it must not change what
 // an error answer is. The 404 stays a 404 with its whole body.
 test('[paths.not-found] Range and If-None-Match do not turn a 404 into 206 or 304', async ({ api }) => {
-  for (const url of ['/nope/', `${TEXTURE_PATH}?page=9999`]) {
+  for (const url of ['/nope/', ...PAGINATED.map((list) => `${list.path}?page=9999`)]) {
     const plain = await api.get(url);
     const body = url === '/nope/' ? NOT_FOUND_BODY : INVALID_PAGE_BODY;
     expectAnswer(await api.get(url, { Range: 'bytes=0-5' }), 404, body, expect.soft);
@@ -58,8 +58,10 @@ test('[paths.not-found] Range and If-None-Match do not turn a 404 into 206 or 30
 });
 
 // RFC 9112 section 3.2.2: a server MUST accept the absolute form of the request-target.
-test('[paths.absolute-form] GET http://127.0.0.1:<port>/company/ is answered as /company/', async ({ api }) => {
-  const expected = await api.get('/company/');
-  const answer = await api.raw(`${api.origin}/company/`);
-  expectAnswer(answer, 200, expected.text);
-});
+for (const { path } of API) {
+  test(`[paths.absolute-form] GET http://127.0.0.1:<port>${path} is answered as ${path}`, async ({ api }) => {
+    const expected = await api.get(path);
+    const answer = await api.raw(`${api.origin}${path}`);
+    expectAnswer(answer, 200, expected.text);
+  });
+}

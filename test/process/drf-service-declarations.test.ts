@@ -1,5 +1,5 @@
 // The DRF test service (test/drf-service/) serves the lists of the declarations it is given: with
-// a list declared only for the tests beside the sample's four (helpers/category.ts: a UUID id and
+// a list declared only for the tests beside the sample's four (test/fixtures/extra-list/category.ts: a UUID id and
 // a name, by name, a page at a time), Django and DRF under gunicorn serve it at its path, paginated
 // and ordered as declared, with no edit of the Python side; and the static build of the same data
 // answers every request of it as DRF does, status, the API's headers and the body's bytes, with
@@ -18,14 +18,14 @@ import { routingOf } from '../../scripts/contract/routes.ts';
 import { createApiServer, listen } from '../../scripts/respond/node-server.ts';
 import { type Catalogue, catalogueOf, findGunicorn, SERVICE_PACKAGES, startService } from '../drf-service/service.ts';
 import { freePort } from '../e2e/targets/process.ts';
-import { API, SAMPLE_DATA, SAMPLE_HEADERS } from '../fixtures/sample.ts';
+import { category } from '../fixtures/extra-list/category.ts';
+import { CATALOGUE, CATALOGUE_DATA, SAMPLE_HEADERS } from '../fixtures/sample.ts';
 import { reportMissing } from '../installed.ts';
-import { category } from '../unit/helpers/category.ts';
 
 const gunicorn = findGunicorn();
 if (gunicorn === undefined) reportMissing(SERVICE_PACKAGES, 'the DRF service on the declarations it is given');
 
-const RESOURCES = [...API, category];
+const RESOURCES = [...CATALOGUE, category];
 const PAGE_SIZE = 4;
 const uuid = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
 /** Ten categories, written out of order: the list is by name. */
@@ -86,7 +86,7 @@ describe.skipIf(gunicorn === undefined)('the DRF test service on the declaration
   beforeAll(async () => {
     dir = await mkdtemp(path.join(os.tmpdir(), 'drf-service-declarations-'));
     dataDir = path.join(dir, 'data');
-    cpSync(SAMPLE_DATA, dataDir, { recursive: true });
+    cpSync(CATALOGUE_DATA, dataDir, { recursive: true });
     await mkdir(path.join(dataDir, 'category'));
     await writeFile(path.join(dataDir, 'category', 'categories.json'), JSON.stringify(CATEGORIES, null, 2));
     catalogue = await catalogueOf(RESOURCES, dataDir, SAMPLE_HEADERS, path.join(dir, 'catalogue'));

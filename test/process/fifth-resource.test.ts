@@ -1,4 +1,4 @@
-// A resource declared only for the tests (helpers/category.ts), beside the API's four
+// A resource declared only for the tests (test/fixtures/extra-list/category.ts), beside the API's four
 // (docs/architecture.md, "Adding a resource"): the texture categories, a UUID id and a name, by
 // name, a page at a time. The build takes the list of declarations, and everything follows from
 // it without a change elsewhere: the files and the route table, the local server over HTTP, the
@@ -32,8 +32,8 @@ import { nginx } from '../../scripts/targets/web-servers/targets.ts';
 import { cloudflarePagesStatic } from '../e2e/targets/cloudflare-pages-static.ts';
 import { cloudflareWorkers } from '../e2e/targets/cloudflare-workers.ts';
 import { freePort } from '../e2e/targets/process.ts';
-import { API, SAMPLE_DATA, SAMPLE_HEADERS } from '../fixtures/sample.ts';
-import { category } from '../unit/helpers/category.ts';
+import { category } from '../fixtures/extra-list/category.ts';
+import { CATALOGUE as API, CATALOGUE_DATA as SAMPLE_DATA, SAMPLE_HEADERS } from '../fixtures/sample.ts';
 import { builtSample } from '../unit/helpers/sample-output.ts';
 import { readTreeText, tempDirs } from '../unit/helpers/tree.ts';
 import { canonicalUrl, compileVercel, drfOutcome, vercelRouter } from '../unit/helpers/vercel-routes.ts';
@@ -41,6 +41,7 @@ import { installedWebServers } from '../unit/helpers/web-servers.ts';
 
 const _ROOT = path.resolve(import.meta.dirname, '../..');
 
+// API is the catalogue's four whatever SAMPLE_API says: this file adds its own lists to them.
 const RESOURCES_WITH_CATEGORIES = [...API, category];
 
 const PAGE_SIZE = 4;

@@ -16,8 +16,8 @@ import { importService } from '../../scripts/migrate/import.ts';
 import { FILE_RECORDS, layoutOf } from '../../scripts/migrate/layout.ts';
 import { createApiServer, listen } from '../../scripts/respond/node-server.ts';
 import { freePort } from '../e2e/targets/process.ts';
-import { API, SAMPLE_DATA, SAMPLE_HEADERS } from '../fixtures/sample.ts';
-import { category } from '../unit/helpers/category.ts';
+import { category } from '../fixtures/extra-list/category.ts';
+import { CATALOGUE as API, CATALOGUE_DATA as SAMPLE_DATA, SAMPLE_HEADERS } from '../fixtures/sample.ts';
 import { readTree, tempDirs } from '../unit/helpers/tree.ts';
 
 const [company, virtualfair, , texture] = API as unknown as [
@@ -27,6 +27,7 @@ const [company, virtualfair, , texture] = API as unknown as [
   (typeof API)[number],
 ];
 
+// API is the catalogue's four whatever SAMPLE_API says: this file adds its own lists to them.
 const WITH_CATEGORIES = [...API, category];
 
 /** A lower-case UUID from a number, spread over the first hex digits as random ones are. */

@@ -16,7 +16,7 @@ import { type BuildOptions, build } from '../../scripts/builder/build.ts';
 import { DataErrors, formatDataError } from '../../scripts/builder/pipeline/errors.ts';
 import { LiveBuild } from '../../scripts/builder/preview/live-build.ts';
 import { generate } from '../bench/generate.ts';
-import { API, SAMPLE_HEADERS } from '../fixtures/sample.ts';
+import { CATALOGUE as API, SAMPLE_HEADERS } from '../fixtures/sample.ts';
 import { ROOT } from './helpers/cli.ts';
 import { validFair } from './helpers/records.ts';
 import { readTree, tempDirs } from './helpers/tree.ts';

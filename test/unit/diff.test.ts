@@ -11,7 +11,7 @@ import { compareSides, type Report } from '../../scripts/review/compare.ts';
 import { formatMarkdown } from '../../scripts/review/format-markdown.ts';
 import { formatText } from '../../scripts/review/format-text.ts';
 import { readSide, type Side, WORKING_TREE } from '../../scripts/review/side.ts';
-import { API, SAMPLE_HEADERS } from '../fixtures/sample.ts';
+import { CATALOGUE as API, SAMPLE_HEADERS } from '../fixtures/sample.ts';
 
 const FIXTURES = path.resolve('test/fixtures/diff');
 const scratch = await mkdtemp(path.join(os.tmpdir(), 'diff-test-'));

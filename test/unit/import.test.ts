@@ -1,7 +1,9 @@
 // npm run import against a stand-in DRF service (helpers/stand-in-service.ts) on 127.0.0.1:
 // what a real service can send, each case with its outcome. An import either reproduces every
 // answer byte for byte (checked here by a real build of what it wrote, not by its own word), or
-// refuses with one line naming the URL and writes nothing.
+// refuses with one line naming the URL and writes nothing. The stand-in serves the trade-fair
+// catalogue's four lists, so the import here is of the catalogue's declarations whatever SAMPLE_API
+// says.
 
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -14,7 +16,7 @@ import { settingsFileText } from '../../scripts/cli/settings-file.ts';
 import { fileFor } from '../../scripts/contract/routes.ts';
 import { DataFolderInUse, type ImportOptions, importService } from '../../scripts/migrate/import.ts';
 import { ImportError } from '../../scripts/migrate/read-service.ts';
-import { API, SAMPLE_HEADERS } from '../fixtures/sample.ts';
+import { CATALOGUE as API, SAMPLE_HEADERS } from '../fixtures/sample.ts';
 import { importUrls } from './helpers/import-urls.ts';
 import { validCompany, validFair } from './helpers/records.ts';
 import {

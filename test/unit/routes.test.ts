@@ -1,10 +1,11 @@
 // scripts/contract/routes.ts: the route table. File names of canonical requests, the list of files
 // a build plans, and how a request (method + raw URL) is answered, in DRF's order: the path
-// (APPEND_SLASH, 404), `format`, the method, then ordering and pagination.
+// (APPEND_SLASH, 404), `format`, the method, then ordering and pagination. The tables written out
+// here are the trade-fair catalogue's; what holds for every route holds for the run's declarations.
 
 import { describe, expect, it } from 'vitest';
 import { type Answer, fileFor, planRoutes, requestOf, resolve } from '../../scripts/contract/routes.ts';
-import { API } from '../fixtures/sample.ts';
+import { API, CATALOGUE } from '../fixtures/sample.ts';
 
 describe('fileFor', () => {
   it.each<[string, Record<string, string>, string]>([
@@ -62,7 +63,7 @@ describe('requestOf', () => {
 
 describe('planRoutes', () => {
   it('plans the files of a one-page texture list', () => {
-    expect(planRoutes(1, API).map((r) => r.file)).toEqual([
+    expect(planRoutes(1, CATALOGUE).map((r) => r.file)).toEqual([
       ...COMMON,
       'virtualbooth-texture/index.json',
       'virtualbooth-texture/page=last.json',
@@ -74,7 +75,7 @@ describe('planRoutes', () => {
   });
 
   it('plans the files of a three-page texture list', () => {
-    expect(planRoutes(3, API).map((r) => r.file)).toEqual([
+    expect(planRoutes(3, CATALOGUE).map((r) => r.file)).toEqual([
       ...COMMON,
       'virtualbooth-texture/index.json',
       'virtualbooth-texture/page=last.json',
@@ -92,7 +93,7 @@ describe('planRoutes', () => {
   });
 
   it('gives each route its resource, path and canonical query', () => {
-    const routes = planRoutes(2, API);
+    const routes = planRoutes(2, CATALOGUE);
     expect(routes.find((r) => r.file === 'event/ordering=-start_date.json')).toEqual({
       resource: 'event',
       path: '/event/',
@@ -247,6 +248,6 @@ describe('resolve', () => {
     ['GET', '/company/?format=xml&format=api', file('company/index.json')],
     ['GET', '/company/?format=api&format=xml', NOT_FOUND],
   ])('%s %s', (method, url, expected) => {
-    expect(resolve(method, url, API)).toEqual(expected);
+    expect(resolve(method, url, CATALOGUE)).toEqual(expected);
   });
 });

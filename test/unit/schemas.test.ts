@@ -1,14 +1,15 @@
 // scripts/builder/pipeline/validators.ts through validate() of scripts/builder/pipeline/validate.ts: for every rule a
 // record that breaks it, and the exact line the build prints for it (formatDataError). Also the
 // rules that span records (unique ids, fairs naming existing events that have a logo), and a
-// valid record of each resource.
+// valid record of each resource. The rules written out here are the trade-fair catalogue's, so
+// the records are checked against its four declarations whatever SAMPLE_API says.
 
 import { describe, expect, it } from 'vitest';
 import { formatDataError } from '../../scripts/builder/pipeline/errors.ts';
 import type { SourceRecord } from '../../scripts/builder/pipeline/load.ts';
 import { validate } from '../../scripts/builder/pipeline/validate.ts';
 import { isCalendarDate } from '../../scripts/contract/resources/fields.ts';
-import { API, type ResourceName } from '../fixtures/sample.ts';
+import { CATALOGUE as API, type ResourceName } from '../fixtures/sample.ts';
 import { validCompany, validEvent, validFair } from './helpers/records.ts';
 import { SCHEMAS } from './helpers/schemas.ts';
 

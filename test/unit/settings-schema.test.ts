@@ -17,7 +17,7 @@ import { QuerySettingsError, shownFields, withQuerySettings } from '../../script
 import { OPTIONS, readSettings, UsageError } from '../../scripts/cli/settings.ts';
 import { checkResourceSettings, SETTINGS_FILE_KEYS, SettingsFileError } from '../../scripts/cli/settings-file.ts';
 import { RESOURCE_SETTING_KEYS } from '../../scripts/contract/query.ts';
-import { API } from '../fixtures/sample.ts';
+import { API, missingList } from '../fixtures/sample.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
@@ -96,16 +96,21 @@ describe('the settings file schema', () => {
 
   const examples = fg.sync('test/**/static-api.config.json', { cwd: ROOT, ignore: ['**/node_modules/**'] });
 
-  it.each(examples)('takes %s, as the commands do', (file) => {
+  // The examples are written for the trade-fair catalogue: one that names a list the run does not declare is left out.
+  it.for(examples)('takes %s, as the commands do', (file, { skip }) => {
     const settings = JSON.parse(readFileSync(path.join(ROOT, file), 'utf8'));
+    const reason = missingList(...Object.keys(settings.resources ?? {}));
+    if (reason !== undefined) skip(reason);
     expect(parserTakes(settings)).toBe(true);
     expect(validate(settings), JSON.stringify(validate.errors)).toBe(true);
   });
 
-  it("takes the docs' examples, and the README names it by $schema", () => {
+  it("takes the docs' examples, and the README names it by $schema", ({ skip }) => {
     const filters = readFileSync(path.join(ROOT, 'docs/filters.md'), 'utf8');
     const blocks = [...filters.matchAll(/```json\n([\s\S]*?)```/g)].map((match) => JSON.parse(match[1] as string));
     expect(blocks.length).toBeGreaterThan(0);
+    const reason = missingList(...new Set(blocks.flatMap((settings) => Object.keys(settings.resources ?? {}))));
+    if (reason !== undefined) skip(reason);
     for (const settings of blocks) {
       expect(parserTakes(settings)).toBe(true);
       expect(validate(settings), JSON.stringify(validate.errors)).toBe(true);

@@ -1,6 +1,8 @@
 // What the answers must be, written out literally from docs/contract.md and the API description,
 // not imported from the project: a typo in the project's own tables must make a test fail.
 
+import { API } from '../../fixtures/sample.ts';
+
 /** Section 2: these headers, each exactly once, with exactly this value. */
 export const API_HEADERS: Readonly<Record<string, string>> = {
   'content-type': 'application/json',
@@ -20,8 +22,8 @@ export const notAllowedBody = (method: string) => `{"detail":"Method \\"${method
 /** Methods DRF answers with 405 on these read-only lists. */
 export const REJECTED_METHODS = ['POST', 'PUT', 'PATCH', 'DELETE'] as const;
 
-/** Section 3: DRF's SimpleMetadata body, one title per list. */
-export const OPTIONS_BODIES: Readonly<Record<string, string>> = {
+/** Section 3: DRF's SimpleMetadata body, one title per list of the trade-fair catalogue. */
+const OPTIONS_BODIES: Readonly<Record<string, string>> = {
   '/company/':
     '{"name":"Company List","description":"","renders":["application/json","text/html"],"parses":["application/json","application/x-www-form-urlencoded","multipart/form-data"]}',
   '/virtualfair/':
@@ -31,6 +33,17 @@ export const OPTIONS_BODIES: Readonly<Record<string, string>> = {
   '/virtualbooth-texture/':
     '{"name":"Virtual Booth Texture List","description":"","renders":["application/json","text/html"],"parses":["application/json","application/x-www-form-urlencoded","multipart/form-data"]}',
 };
+
+/**
+ * The OPTIONS body of a declared list: the catalogue's written out above, another list's (one
+ * that only a fixture API declares) from its declared title, in the same form.
+ */
+export function optionsBody(list: { path: string; title: string }): string {
+  return (
+    OPTIONS_BODIES[list.path] ??
+    `{"name":${JSON.stringify(list.title)},"description":"","renders":["application/json","text/html"],"parses":["application/json","application/x-www-form-urlencoded","multipart/form-data"]}`
+  );
+}
 
 /** The description's field tables, in order (DRF writes serializer fields in declaration order). */
 export const FIELDS = {
@@ -77,6 +90,15 @@ export const EVENT_FIELDS = FIELDS.event;
 export const PAGE_SIZE = 10;
 
 export const TEXTURE_PATH = '/virtualbooth-texture/';
+
+/** The declared lists a page at a time: each is checked as the texture list is. */
+export const PAGINATED = API.filter((list) => list.paginated);
+
+/**
+ * A request of a page the list does not have (`?page=9999`), for the tests of an error answer: on
+ * the first paginated list; undefined when none is declared.
+ */
+export const INVALID_PAGE_URL: string | undefined = PAGINATED[0] && `${PAGINATED[0].path}?page=9999`;
 
 /** The list path without its slash (`/company`), which is answered with a 301. */
 export const withoutSlash = (path: string) => path.slice(0, -1);

@@ -13,7 +13,7 @@ import { type OrderTerm, sortRecords } from '../../../scripts/contract/ordering.
 import { resolve } from '../../../scripts/contract/routes.ts';
 import { API } from '../../fixtures/sample.ts';
 import { varyBesidesEncoding } from './assert.ts';
-import { API_HEADERS, INVALID_PAGE_BODY, NOT_FOUND_BODY, notAllowedBody, OPTIONS_BODIES } from './contract.ts';
+import { API_HEADERS, INVALID_PAGE_BODY, NOT_FOUND_BODY, notAllowedBody, optionsBody } from './contract.ts';
 import { Answer } from './http.ts';
 import type { RawRequest } from './raw-http.ts';
 
@@ -67,8 +67,10 @@ export function expectedAnswer(request: RawRequest): Expected {
   // The fuzzed builds have no filter, search or ordering settings.
   if (answer.kind === 'query') throw new Error(`${target} was answered from a query setting the fuzzer has none of`);
   if (answer.kind === 'file' && answer.file.startsWith('_options/')) {
-    const list = target.split('?')[0] ?? '';
-    return { status: 200, body: OPTIONS_BODIES[decodeURIComponent(list)] as string };
+    const name = answer.file.slice('_options/'.length, -'.json'.length);
+    const list = API.find((resource) => resource.name === name);
+    if (list === undefined) throw new Error(`${answer.file} is the OPTIONS answer of no declared list`);
+    return { status: 200, body: optionsBody(list) };
   }
   if (answer.kind === 'file' && answer.file === '_errors/invalid-page.json')
     return { status: 404, body: INVALID_PAGE_BODY };

@@ -1,7 +1,6 @@
-// Helpers over the build result: the URL a route answers and the texture page links.
+// Helpers over the build result: the URL a route answers and the page links of a paginated list.
 
 import type { Route } from '../../../scripts/contract/routes.ts';
-import { TEXTURE_PATH } from './contract.ts';
 
 /** `/event/?ordering=-id` for a route of the table (the canonical request it is built for). */
 export function urlOf(route: Route): string {
@@ -10,17 +9,19 @@ export function urlOf(route: Route): string {
 }
 
 /**
- * The absolute link to texture page `n` as DRF builds it: keys sorted, `page` left out for
- * page 1. Written out here (not taken from the project) so the test states the expected text.
+ * The absolute link to page `n` of the paginated list at `listPath` as DRF builds it: keys sorted,
+ * `page` left out for page 1. Written out here (not taken from the project) so the test states the
+ * expected text.
  */
-export function textureLink(baseUrl: string, n: number, format?: string): string {
+export function pageLinkOf(baseUrl: string, listPath: string, n: number, format?: string): string {
   const parts = [...(format ? [`format=${format}`] : []), ...(n > 1 ? [`page=${n}`] : [])];
-  return `${baseUrl}${TEXTURE_PATH}${parts.length ? `?${parts.join('&')}` : ''}`;
+  return `${baseUrl}${listPath}${parts.length ? `?${parts.join('&')}` : ''}`;
 }
 
-export interface TexturePage {
+/** A page of any paginated list: DRF's envelope around records with an id. */
+export interface Page {
   count: number;
   next: string | null;
   previous: string | null;
-  results: Array<{ id: string; name: string; texture: string; categories: string[] }>;
+  results: Array<{ id: string | number }>;
 }
