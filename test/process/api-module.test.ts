@@ -9,21 +9,21 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULTS } from '../../scripts/cli/settings.ts';
 import { RESOURCES as PROJECT_RESOURCES } from '../../scripts/contract/resources/index.ts';
 import { fileFor } from '../../scripts/contract/routes.ts';
-import { SAMPLE_DATA } from '../fixtures/sample.ts';
+import { CATALOGUE_DATA } from '../fixtures/sample.ts';
 import { outputArgs, ROOT, runCommand } from '../unit/helpers/cli.ts';
 import { tempDirs } from '../unit/helpers/tree.ts';
 
 const temp = tempDirs('api-module-');
 const TIMEOUT = { timeoutMs: 120_000 };
 
-/** A declarations module in `dir`: the sample's lists, and the categories (helpers/category.ts) unless `lists` says otherwise. */
-function writeModule(dir: string, lists = '[...API, category]'): string {
+/** A declarations module in `dir`: the catalogue's lists, and the categories (test/fixtures/extra-list/) unless `lists` says otherwise. */
+function writeModule(dir: string, lists = '[...CATALOGUE, category]'): string {
   const file = path.join(dir, 'api.ts');
   writeFileSync(
     file,
     [
-      `import { API } from ${JSON.stringify(path.join(ROOT, 'test/fixtures/sample.ts'))};`,
-      `import { category } from ${JSON.stringify(path.join(ROOT, 'test/unit/helpers/category.ts'))};`,
+      `import { CATALOGUE } from ${JSON.stringify(path.join(ROOT, 'test/fixtures/api.ts'))};`,
+      `import { category } from ${JSON.stringify(path.join(ROOT, 'test/fixtures/extra-list/category.ts'))};`,
       `export const RESOURCES = ${lists};`,
       '',
     ].join('\n'),
@@ -31,10 +31,10 @@ function writeModule(dir: string, lists = '[...API, category]'): string {
   return file;
 }
 
-/** The sample's data with two categories beside it, in `dir`. */
+/** The catalogue's data with two categories beside it, in `dir`. */
 function dataWithCategories(dir: string): string {
   const data = path.join(dir, 'data');
-  cpSync(SAMPLE_DATA, data, { recursive: true });
+  cpSync(CATALOGUE_DATA, data, { recursive: true });
   mkdirSync(path.join(data, 'category'));
   const categories = [
     { id: '00000000-0000-4000-8000-000000000001', name: 'Wood' },
@@ -60,11 +60,11 @@ describe('the declared API', () => {
     expect(page.results.map((record: { name: string }) => record.name)).toEqual(['Stone', 'Wood']);
 
     // Without the categories in the module, their folder is a folder of no list.
-    writeModule(dir, '[...API]');
+    writeModule(dir, '[...CATALOGUE]');
     const edited = await runCommand('build', ['--check', '--data', data], { env: { API_MODULE: module }, ...TIMEOUT });
     expect(edited.code).toBe(1);
     expect(edited.stderr).toContain('category');
-    const sample = await runCommand('build', ['--data', SAMPLE_DATA, ...outputArgs(path.join(dir, 'again'))], {
+    const sample = await runCommand('build', ['--data', CATALOGUE_DATA, ...outputArgs(path.join(dir, 'again'))], {
       env: { API_MODULE: module },
       ...TIMEOUT,
     });
@@ -97,7 +97,7 @@ describe('the declared API', () => {
 
   it("is the project's declarations when nothing names a module", async () => {
     const dir = await temp();
-    const built = await runCommand('build', ['--data', SAMPLE_DATA, ...outputArgs(dir), '--target', 'nginx'], {
+    const built = await runCommand('build', ['--data', CATALOGUE_DATA, ...outputArgs(dir), '--target', 'nginx'], {
       api: 'project',
       ...TIMEOUT,
     });

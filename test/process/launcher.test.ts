@@ -22,7 +22,13 @@ beforeAll(async () => {
   await cp(SAMPLE_HEADERS, path.join(project, '_headers'));
   sampleModule = path.join(project, path.relative(ROOT, SAMPLE_API_MODULE));
   projectModule = path.join(project, 'scripts/contract/resources/index.ts');
+  // The module and the declarations it imports beside the catalogue's.
   await cp(SAMPLE_API_MODULE, sampleModule);
+  const extraList = path.join(path.dirname(SAMPLE_API_MODULE), 'extra-list');
+  await cp(extraList, path.join(path.dirname(sampleModule), 'extra-list'), {
+    recursive: true,
+    filter: (source) => !source.endsWith('.json'),
+  });
   await mkdir(path.join(project, 'node_modules'));
   for (const entry of await readdir(path.join(ROOT, 'node_modules'))) {
     if (entry !== '.cache')
