@@ -1,7 +1,7 @@
 // The request fuzzer's documented differences (FUZZ_DIFFERENCES in test/e2e/expectations.ts) of
 // cloudflare-pages-static and of the workers' runtime: an answer counts under a reason only when
 // it is exactly what the contract says for the request as the target reads it, judged by the
-// fuzzer's own oracle against the build output in public/. Anything else, a wrong file under 200
+// fuzzer's own oracle against a build of the sample. Anything else, a wrong file under 200
 // above all, stays undocumented.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -13,8 +13,9 @@ import { judge } from '../e2e/lib/fuzz-oracle.ts';
 import { Answer } from '../e2e/lib/http.ts';
 import type { RawRequest } from '../e2e/lib/raw-http.ts';
 import { declares, missingList } from '../fixtures/sample.ts';
+import { builtSample } from './helpers/sample-output.ts';
 
-const PUBLIC = path.join(import.meta.dirname, '../../public');
+const PUBLIC = await builtSample();
 const file = (name: string) => readFileSync(path.join(PUBLIC, name));
 const HEADERS = Object.entries(API_HEADERS);
 
