@@ -160,7 +160,7 @@ export const OPTIONS = {
     variable: 'API_MODULE',
     fileKey: 'apiModule',
     description:
-      "the declarations module the commands run against, which exports RESOURCES, the API's list of declarations (in the settings file, from the file's folder)",
+      "the declarations module, which exports RESOURCES, the API's list (in the settings file, from the file's folder)",
     default: DEFAULTS.apiModule,
     key: 'apiModule',
     read: nonEmpty,
