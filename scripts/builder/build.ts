@@ -50,6 +50,8 @@ export interface BuildOptions {
   targets?: readonly string[];
   /** The Cloudflare plan whose limits the Cloudflare targets are checked against; free when absent. */
   cloudflarePlan?: CloudflarePlan;
+  /** The worker's CPU time per request (ms) on the paid plan, written into wrangler.jsonc; the plan's default when absent. */
+  cpuMs?: number;
   /** Where the source files' JSON Schemas and the API's OpenAPI document go; not written when absent. */
   schemasDir?: string;
   /** The editor's settings file whose mapping of source files to schemas the build keeps (EDITOR_SETTINGS); not written when absent. */
@@ -135,7 +137,7 @@ function addSiteFiles(files: Map<string, FileBody>, context: TargetContext): voi
 export function targetContext(
   routes: readonly Route[],
   headerRules: readonly HeaderRule[],
-  options: Pick<BuildOptions, 'reference' | 'resources'>,
+  options: Pick<BuildOptions, 'reference' | 'resources' | 'cpuMs'>,
   filterRoutes: readonly FilterRoute[] = [],
 ): TargetContext {
   return {
@@ -144,6 +146,7 @@ export function targetContext(
     headerRules,
     resources: routingOf(options.resources),
     ...(filterRoutes.length > 0 ? { filterRoutes } : {}),
+    ...(options.cpuMs === undefined ? {} : { cpuMs: options.cpuMs }),
   };
 }
 
@@ -353,6 +356,7 @@ export async function build(given: BuildOptions, preview?: KeptSources): Promise
         output: files,
         resources: options.resources,
         plan: options.cloudflarePlan,
+        ...(options.cpuMs === undefined ? {} : { cpuMs: options.cpuMs }),
         named: options.targets !== undefined,
         outDir: options.outDir,
         targetsDir: options.targetsDir,

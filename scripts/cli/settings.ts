@@ -12,7 +12,7 @@ import { ProjectError } from '../shared/errors.ts';
 import { DEFAULT_OUTPUT_FOLDER, SETTINGS_FILE } from '../shared/folders.ts';
 import { closestName } from '../shared/misspellings.ts';
 import { REFUSED_TARGETS, TARGET_NAMES } from '../targets/index.ts';
-import { CLOUDFLARE_PLANS, type CloudflarePlan, DEFAULT_CLOUDFLARE_PLAN } from '../targets/limits.ts';
+import { CLOUDFLARE_PLANS, type CloudflarePlan, DEFAULT_CLOUDFLARE_PLAN, MAX_CPU_MS } from '../targets/limits.ts';
 import { EXIT_STATUS } from './exit-status.ts';
 import { readSettingsFile, SETTINGS_FILE_KEYS, SettingsFileError, type SettingsFileKey } from './settings-file.ts';
 
@@ -53,6 +53,8 @@ export interface Settings {
   targets: string[] | undefined;
   /** Whose limits the Cloudflare targets are checked against. */
   cloudflarePlan: CloudflarePlan;
+  /** The worker's CPU time per request (ms) on the paid plan, written into wrangler.jsonc; the plan's default when absent. */
+  cpuMs: number | undefined;
   baseUrl: string;
   /** Whether a flag or the environment set the base URL (`npm start` and `dev` otherwise use the served origin). */
   baseUrlGiven: boolean;
@@ -136,8 +138,17 @@ export const OPTIONS = {
     flag: '--cloudflare-plan',
     value: '<plan>',
     fileKey: 'cloudflarePlan',
-    description: 'free or paid: the Cloudflare plan whose limits (files per deployment) the build checks',
+    description:
+      'free or paid: the Cloudflare plan whose limits (files per deployment, CPU time per request) the build checks',
     default: DEFAULTS.cloudflarePlan,
+  },
+  'cpu-ms': {
+    flag: '--cpu-ms',
+    value: '<ms>',
+    fileKey: 'cpuMs',
+    description:
+      "the worker's CPU time per request on the Cloudflare paid plan, up to 300000 (wrangler's limits.cpu_ms)",
+    default: '30000 on paid',
   },
   config: {
     flag: '--config',
@@ -249,6 +260,7 @@ const BUILD_OPTIONS: readonly OptionName[] = [
   'schemas-dir',
   'target',
   'cloudflare-plan',
+  'cpu-ms',
   'config',
   'base-url',
   'page-size',
@@ -279,7 +291,7 @@ export const COMMANDS = {
   check: {
     name: 'npm run check',
     summary: 'Validates the source data and the headers file; writes nothing.',
-    options: ['data', 'headers', 'cloudflare-plan', 'config', 'base-url', 'page-size', 'allow-empty'],
+    options: ['data', 'headers', 'cloudflare-plan', 'cpu-ms', 'config', 'base-url', 'page-size', 'allow-empty'],
     example: 'npm run check -- --data test/fixtures/good/data',
   },
   serve: {
@@ -610,6 +622,7 @@ export function readSettings(
   };
   const targets = given('target');
   const plan = given('cloudflare-plan');
+  const cpuMs = given('cpu-ms');
   const baseUrl = given('base-url');
   const pageSize = given('page-size');
   const reference = given('reference');
@@ -627,6 +640,7 @@ export function readSettings(
     configPath,
     targets: targets ? targetList(...targets) : undefined,
     cloudflarePlan: plan ? cloudflarePlan(...plan) : DEFAULTS.cloudflarePlan,
+    cpuMs: cpuMs ? wholeNumber(...cpuMs, 1, MAX_CPU_MS) : undefined,
     baseUrl: baseUrl ? absoluteUrl(...baseUrl) : DEFAULTS.baseUrl,
     baseUrlGiven: text('base-url') !== undefined || env[OPTIONS['base-url'].variable] !== undefined,
     pageSize: pageSize ? wholeNumber(...pageSize, 1, Number.MAX_SAFE_INTEGER) : DEFAULTS.pageSize,
