@@ -162,11 +162,9 @@ export function settingsFileJsonSchema(resources: readonly Resource[]): JsonSche
       .array(z.enum(TARGET_NAMES))
       .min(1)
       .meta({ description: 'The deploy targets npm run build writes; all when absent.' }),
-    cloudflarePlan: z
-      .enum(CLOUDFLARE_PLANS)
-      .meta({
-        description: 'The Cloudflare plan whose limits (files per deployment, CPU time per request) the build checks.',
-      }),
+    cloudflarePlan: z.enum(CLOUDFLARE_PLANS).meta({
+      description: 'The Cloudflare plan whose limits (files per deployment, CPU time per request) the build checks.',
+    }),
     cpuMs: z.int().min(1).max(MAX_CPU_MS).meta({
       description:
         "The worker's CPU time per request on the Cloudflare paid plan, in ms (wrangler's limits.cpu_ms); 30000 when absent.",
