@@ -4,7 +4,7 @@
 
 import { parse } from 'jsonc-parser';
 import { describe, expect, it } from 'vitest';
-import { routingOf } from '../../scripts/contract/routes.ts';
+import { type Routed, routingOf } from '../../scripts/contract/routes.ts';
 import { writeRecords } from '../../scripts/store/writer.ts';
 import { cpuEstimates, FIXED_MS, MS_PER_MIB, SORT_MS_PER_MIB } from '../../scripts/targets/cloudflare/cpu-time.ts';
 import { cloudflareWorkers } from '../../scripts/targets/cloudflare/targets.ts';
@@ -140,5 +140,20 @@ describe("wrangler.jsonc's limits", () => {
   it('holds the cpuMs the user sets as limits.cpu_ms, and no limits when none is set', () => {
     expect(parse(wranglerConfig(60_000)).limits).toEqual({ cpu_ms: 60_000 });
     expect(parse(wranglerConfig(undefined)).limits).toBeUndefined();
+  });
+});
+
+describe('a filter of prerendered_filters', () => {
+  it('alone on a list without pages has no estimate: its answers are files', () => {
+    const sizes = sizesOf(companyOutput(2_000));
+    const only = (query: typeof SETTINGS) =>
+      cpuEstimates(sizes, [{ ...(resources.find(({ name }) => name === 'company') as Routed), query }])
+        .filter(({ list }) => list === '/company/')
+        .map(({ request }) => request);
+    const city = { ...SETTINGS, filters: SETTINGS.filters.slice(0, 1), prerendered: ['city'] };
+    expect(only(city)).not.toContain('?city= (filter)');
+    expect(only({ ...city, prerendered: [] })).toContain('?city= (filter)');
+    // With a second filter, the two together are computed.
+    expect(only({ ...SETTINGS, prerendered: ['city'] })).toContain('?city=, ?id= (filter)');
   });
 });
