@@ -45,6 +45,8 @@ export interface BuildOptions {
   targets?: readonly string[];
   /** The Cloudflare plan whose limits the Cloudflare targets are checked against; free when absent. */
   cloudflarePlan?: CloudflarePlan;
+  /** The worker's CPU time per request (ms) on the paid plan, written into wrangler.jsonc; the plan's default when absent. */
+  cpuMs?: number;
   /** Where the source files' JSON Schemas and the API's OpenAPI document go; not written when absent. */
   schemasDir?: string;
   /** The editor's settings file whose mapping of source files to schemas the build keeps (EDITOR_SETTINGS); not written when absent. */
@@ -109,7 +111,7 @@ async function editorSettingsText(file: string, resources: readonly Resource[]):
  * judged and the output written without it.
  */
 async function renderedSite(
-  options: Pick<BuildOptions, 'dataDir' | 'headersPath' | 'allowEmpty' | 'targets'>,
+  options: Pick<BuildOptions, 'dataDir' | 'headersPath' | 'allowEmpty' | 'targets' | 'cpuMs'>,
   settings: SiteSettings,
   selected: readonly Target[],
   step: (line: string) => void,
@@ -122,7 +124,12 @@ async function renderedSite(
     step,
     warn,
   ).catch((error: unknown) => withPath(error, headersPath));
-  const context = targetContext(routes, headerRules, settings, filterRoutesOf(catalogue, pageSize, resources));
+  const context = targetContext(
+    routes,
+    headerRules,
+    { ...settings, cpuMs: options.cpuMs },
+    filterRoutesOf(catalogue, pageSize, resources),
+  );
   const targetFiles = askTargets(selected, context, options.targets !== undefined);
   // Awaited once the output is made; when rendering fails, that is the error to report.
   targetFiles.catch(() => {});
@@ -189,6 +196,7 @@ export async function build(options: BuildOptions, report: BuildReport = {}): Pr
     output: files,
     resources,
     plan: options.cloudflarePlan,
+    ...(options.cpuMs === undefined ? {} : { cpuMs: options.cpuMs }),
     named: options.targets !== undefined,
     outDir: options.outDir,
     targetsDir: options.targetsDir,

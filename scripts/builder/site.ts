@@ -41,7 +41,7 @@ export function declaredWithQueries(
 export function targetContext(
   routes: readonly Route[],
   headerRules: readonly HeaderRule[],
-  settings: Pick<SiteSettings, 'reference' | 'resources'>,
+  settings: Pick<SiteSettings, 'reference' | 'resources'> & { cpuMs?: number | undefined },
   filterRoutes: readonly FilterRoute[] = [],
 ): TargetContext {
   return {
@@ -50,6 +50,7 @@ export function targetContext(
     headerRules,
     resources: routingOf(settings.resources),
     ...(filterRoutes.length > 0 ? { filterRoutes } : {}),
+    ...(settings.cpuMs === undefined ? {} : { cpuMs: settings.cpuMs }),
   };
 }
 

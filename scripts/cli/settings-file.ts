@@ -20,6 +20,7 @@ export const SETTINGS_FILE_KEYS = [
   'pageSize',
   'targets',
   'cloudflarePlan',
+  'cpuMs',
   'reference',
   'precompress',
   'allowEmpty',
@@ -36,6 +37,8 @@ export interface FileSettings {
   /** The deploy targets `npm run build` writes, as `--target` names them. */
   targets?: string[];
   cloudflarePlan?: string;
+  /** The worker's CPU time per request on the Cloudflare paid plan, in ms. */
+  cpuMs?: number;
   /** Whether `npm run build` writes the API reference page at /_reference/. */
   reference?: boolean;
   /** Whether `npm run build` writes the answers' `.br` and `.gz` siblings. */

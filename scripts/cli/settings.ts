@@ -13,7 +13,7 @@ import { ProjectError } from '../shared/errors.ts';
 import { DEFAULT_OUTPUT_FOLDER, SETTINGS_FILE } from '../shared/folders.ts';
 import { closestName } from '../shared/misspellings.ts';
 import { REFUSED_TARGETS, TARGET_NAMES } from '../targets/index.ts';
-import { CLOUDFLARE_PLANS, type CloudflarePlan, DEFAULT_CLOUDFLARE_PLAN } from '../targets/limits.ts';
+import { CLOUDFLARE_PLANS, type CloudflarePlan, DEFAULT_CLOUDFLARE_PLAN, MAX_CPU_MS } from '../targets/limits.ts';
 import { EXIT_STATUS } from './exit-status.ts';
 import { readSettingsFile, SETTINGS_FILE_KEYS, SettingsFileError, type SettingsFileKey } from './settings-file.ts';
 
@@ -139,11 +139,23 @@ export const OPTIONS = {
     flag: '--cloudflare-plan',
     value: '<plan>',
     fileKey: 'cloudflarePlan',
-    description: 'free or paid: the Cloudflare plan whose limits (files per deployment) the build checks',
+    description:
+      'free or paid: the Cloudflare plan whose limits (files per deployment, CPU time per request) the build checks',
     default: DEFAULTS.cloudflarePlan,
     key: 'cloudflarePlan',
     read: cloudflarePlan,
     fallback: DEFAULTS.cloudflarePlan,
+  },
+  'cpu-ms': {
+    flag: '--cpu-ms',
+    value: '<ms>',
+    fileKey: 'cpuMs',
+    description:
+      "the worker's CPU time per request on the Cloudflare paid plan, up to 300000 (wrangler's limits.cpu_ms)",
+    default: '30000 on paid',
+    key: 'cpuMs',
+    read: (raw, source) => wholeNumber(raw, source, 1, MAX_CPU_MS),
+    fallback: undefined,
   },
   config: {
     flag: '--config',
@@ -336,6 +348,7 @@ const BUILD_OPTIONS = [
   'schemas-dir',
   'target',
   'cloudflare-plan',
+  'cpu-ms',
   'config',
   'api-module',
   'base-url',
@@ -371,7 +384,17 @@ export const COMMANDS = {
   check: {
     name: 'npm run check',
     summary: 'Validates the source data and the headers file; writes nothing.',
-    options: ['data', 'headers', 'cloudflare-plan', 'config', 'api-module', 'base-url', 'page-size', 'allow-empty'],
+    options: [
+      'data',
+      'headers',
+      'cloudflare-plan',
+      'cpu-ms',
+      'config',
+      'api-module',
+      'base-url',
+      'page-size',
+      'allow-empty',
+    ],
     given: ['check'],
     defaults: { check: true },
     example: 'npm run check -- --data test/fixtures/good/data',

@@ -184,6 +184,24 @@ export const FILTERS_FOLDER = '_filters';
 export const filterFile = (dir: string, page?: string) =>
   `${dir}/${page === undefined ? 'index' : `page=${page}`}.json`;
 
+/** The folder of the answers of a list's pre-rendered filter on `field` = `value`. */
+const filterDir = (resource: Pick<Routed, 'path'>, field: string, value: string) =>
+  `${resource.path.slice(1, -1)}/${FILTERS_FOLDER}/${field}/${filterSegment(value)}`;
+
+/**
+ * The file that answers `query` as the build wrote it, or undefined: one filter of
+ * `prerendered_filters`, alone, on a list without pages (a page's links repeat the request's own
+ * spelling of the value, which a file cannot). The condition holds the value in the record's own
+ * form, the text planFilterRoutes() names the file by.
+ */
+export function prerenderedFilterFile(resource: Routed, query: ListQuery): string | undefined {
+  const [condition, ...others] = query.conditions;
+  if (condition === undefined || others.length > 0 || query.terms.length > 0 || query.ordering.length > 0)
+    return undefined;
+  if (resource.paginated || !resource.query?.prerendered.includes(condition.field)) return undefined;
+  return filterFile(filterDir(resource, condition.field, String(condition.equals)));
+}
+
 /** FNV-1a of the UTF-8 bytes, 32 bits, from `seed`: a short, stable tag for a long value. */
 function fnv1a(bytes: Uint8Array, seed: number): string {
   let hash = seed >>> 0;
@@ -228,7 +246,7 @@ export function planFilterRoutes(
     (resource.query?.prerendered ?? []).flatMap((field) => {
       const dirs = new Map<string, string>();
       return (values[resource.name]?.[field] ?? []).map(({ value, count }) => {
-        const dir = `${resource.path.slice(1, -1)}/${FILTERS_FOLDER}/${field}/${filterSegment(value)}`;
+        const dir = filterDir(resource, field, value);
         const other = dirs.get(dir);
         if (other !== undefined)
           throw new Error(`${resource.path} ${field}: values ${other} and ${value} share ${dir}`);

@@ -18,7 +18,14 @@ import { encode, type Json } from '../contract/json.ts';
 import { acceptable } from '../contract/negotiation.ts';
 import { sortRecords } from '../contract/ordering.ts';
 import type { ListQuery } from '../contract/query.ts';
-import { type Answer, FORMATS, NOT_FOUND_FILE, type Routed, resolve } from '../contract/routes.ts';
+import {
+  type Answer,
+  FORMATS,
+  NOT_FOUND_FILE,
+  prerenderedFilterFile,
+  type Routed,
+  resolve,
+} from '../contract/routes.ts';
 import { debugRequested } from '../shared/debug.ts';
 import type { ChunkedBody } from '../store/body.ts';
 import { type BuildFiles, requiredText, type StoredFile, select } from '../store/select.ts';
@@ -153,10 +160,39 @@ export function createHandler(rules: readonly HeaderRule[], resources: readonly 
 
   const byName = new Map(resources.map((resource) => [resource.name, resource]));
 
-  /** A list filtered, searched or ordered: its records from the store, or django-filter's 400, or Invalid page. */
-  async function queried<Body>(store: FileStore<Body>, query: ListQuery, headers: ReplyHeaders): Promise<Reply<Body>> {
+  /** A file of the build, with its validator: 304 to a matching If-None-Match. */
+  async function sendFile<Body>(
+    request: ApiRequest,
+    file: OpenedFile<Body>,
+    headers: ReplyHeaders,
+  ): Promise<Reply<Body>> {
+    const etag = await file.etag();
+    const fileHeaders = withContentType(etag === null ? headers : { ...headers, ETag: etag }, file.contentType);
+    if (notModified(request.ifNoneMatch, etag)) {
+      await file.discard?.();
+      return { status: 304, headers: fileHeaders, body: null };
+    }
+    return { status: 200, headers: fileHeaders, file };
+  }
+
+  /**
+   * A list filtered, searched or ordered: django-filter's 400; a filter of `prerendered_filters`
+   * from the file the build wrote for it, read as it is (no column decoded: the request the edge
+   * answers most cheaply); else its records from the store, or Invalid page.
+   */
+  async function queried<Body>(
+    request: ApiRequest,
+    store: FileStore<Body>,
+    query: ListQuery,
+    headers: ReplyHeaders,
+  ): Promise<Reply<Body>> {
     if (query.errors !== null) return { status: 400, headers: withContentType(headers), body: encode(query.errors) };
-    const body = await select(store, byName.get(query.resource) as Routed, query);
+    const resource = byName.get(query.resource) as Routed;
+    const prerendered = prerenderedFilterFile(resource, query);
+    // A value no record holds has no file: the store answers it (an empty list).
+    const file = prerendered === undefined ? null : await store.open(prerendered);
+    if (file !== null) return sendFile(request, file, headers);
+    const body = await select(store, resource, query);
     if (body === null) return { status: 404, headers: withContentType(headers), body: INVALID_PAGE_BODY };
     return { status: 200, headers: withContentType(headers), body };
   }
@@ -179,7 +215,7 @@ export function createHandler(rules: readonly HeaderRule[], resources: readonly 
         return { status: 200, headers: withContentType(headers), body: encode(sortRecords(records, answer.terms)) };
       }
       case 'query':
-        return queried(store, answer.query, headers);
+        return queried(request, store, answer.query, headers);
       case 'file': {
         // Error and OPTIONS bodies are the contract's own: whole answers, without a validator
         // (DRF sends none), so never a 304, and no store needs them as files.
@@ -192,17 +228,11 @@ export function createHandler(rules: readonly HeaderRule[], resources: readonly 
           if (answer.ifMissing) return reply(request, store, answer.ifMissing, headers);
           throw new Error(`the build has no ${answer.file}`);
         }
-        const etag = await file.etag();
-        const ownHeaders = answer.contentType === undefined ? headers : withType(headers, answer.contentType);
-        const fileHeaders = withContentType(
-          etag === null ? ownHeaders : { ...ownHeaders, ETag: etag },
-          file.contentType,
+        return sendFile(
+          request,
+          file,
+          answer.contentType === undefined ? headers : withType(headers, answer.contentType),
         );
-        if (notModified(request.ifNoneMatch, etag)) {
-          await file.discard?.();
-          return { status: 304, headers: fileHeaders, body: null };
-        }
-        return { status: 200, headers: fileHeaders, file };
       }
     }
   }

@@ -13,6 +13,9 @@ export type CloudflarePlan = (typeof CLOUDFLARE_PLANS)[number];
 /** Whose limits the Cloudflare targets are checked against when no plan is named. */
 export const DEFAULT_CLOUDFLARE_PLAN: CloudflarePlan = 'free';
 
+/** The most CPU time per request (ms) wrangler's `limits.cpu_ms` sets on the paid plan: 5 minutes. */
+export const MAX_CPU_MS = 300_000;
+
 /** From this share of a limit on, the build warns. */
 export const NEAR_SHARE = 0.8;
 
@@ -45,7 +48,9 @@ type Measure =
       kind: 'rules';
       place: Place;
       count: 'redirects-all' | 'redirects-static' | 'redirects-dynamic' | 'headers' | 'vercel-routes';
-    };
+    }
+  /** The worker's CPU time per request, estimated for each list's kind of request (cloudflare/cpu-time.ts). */
+  | { kind: 'cpu-time'; estimate: (built: Built) => ReadonlyArray<{ subject: string; ms: number }> };
 
 export interface Limit {
   measure: Measure;
@@ -88,6 +93,8 @@ export interface Built {
   /** The target's own files (targets/<name>/). */
   targetFiles: ReadonlyMap<string, string>;
   plan: CloudflarePlan;
+  /** The CPU time per request (ms) the user sets on the paid plan (wrangler's `limits.cpu_ms`); the plan's default when absent. */
+  cpuMs?: number;
   /** The resources built, whose paginated lists' files are pages. */
   resources: readonly Routed[];
 }
@@ -102,7 +109,7 @@ export interface Finding {
   texturePage: boolean;
   amount: number;
   max: number;
-  unit: 'bytes' | 'files' | 'rules';
+  unit: 'bytes' | 'files' | 'rules' | 'ms';
   limit: Limit;
   plan: CloudflarePlan;
 }
@@ -182,10 +189,19 @@ function measurements(limit: Limit, built: Built, outDir: string, targetDir: str
       const shown = place.in === 'output' ? `${outDir}/${place.file}` : `${targetDir}/${place.file}`;
       return [{ subject: shown, amount: countRules(text, measure.count), texturePage: false }];
     }
+    case 'cpu-time':
+      return measure.estimate(built).map(({ subject, ms }) => ({ subject, amount: Math.ceil(ms), texturePage: false }));
   }
 }
 
-const UNITS = { 'file-size': 'bytes', 'file-count': 'files', rules: 'rules' } as const;
+const UNITS = { 'file-size': 'bytes', 'file-count': 'files', rules: 'rules', 'cpu-time': 'ms' } as const;
+
+/** The limit's most, on this build's plan: on the paid plan a CPU time the user set replaces the default. */
+function maxOf(limit: Limit, built: Built): number {
+  if (typeof limit.max === 'number') return limit.max;
+  if (limit.measure.kind === 'cpu-time' && built.plan === 'paid' && built.cpuMs !== undefined) return built.cpuMs;
+  return limit.max[built.plan];
+}
 
 /**
  * The limits of `target` that this build is over, or near. Pure: the caller measures the files
@@ -199,7 +215,7 @@ export function checkLimits(
 ): Finding[] {
   const findings: Finding[] = [];
   for (const limit of limits) {
-    const max = typeof limit.max === 'number' ? limit.max : limit.max[built.plan];
+    const max = maxOf(limit, built);
     for (const { subject, amount, texturePage } of measurements(limit, built, where.outDir, where.targetDir)) {
       if (amount < max * NEAR_SHARE) continue;
       findings.push({
@@ -226,7 +242,7 @@ function bytesText(bytes: number, max: number): string {
 
 function limitText(finding: Finding): string {
   const { max, unit, limit } = finding;
-  const number = unit === 'bytes' ? bytesText(max, max) : max.toLocaleString('en-US');
+  const number = unit === 'bytes' ? bytesText(max, max) : `${max.toLocaleString('en-US')}${unit === 'ms' ? ' ms' : ''}`;
   const plan = typeof limit.max === 'number' ? '' : ` (Cloudflare ${finding.plan} plan)`;
   return `${number} ${limit.what}${plan}`;
 }
@@ -234,10 +250,15 @@ function limitText(finding: Finding): string {
 /** One line: the target, what was measured, its size or count, the limit, and the ways out. */
 export function formatFinding(finding: Finding): string {
   const { target, subject, amount, unit, max, limit } = finding;
-  const measured = unit === 'bytes' ? `is ${bytesText(amount, max)}` : `has ${amount.toLocaleString('en-US')} ${unit}`;
+  const measured =
+    unit === 'bytes'
+      ? `is ${bytesText(amount, max)}`
+      : unit === 'ms'
+        ? `takes an estimated ${amount.toLocaleString('en-US')} ms of CPU`
+        : `has ${amount.toLocaleString('en-US')} ${unit}`;
   const first = [
     typeof limit.max !== 'number' && finding.plan === 'free'
-      ? `--cloudflare-plan paid (${limit.max.paid.toLocaleString('en-US')})`
+      ? `--cloudflare-plan paid (${limit.max.paid.toLocaleString('en-US')}${unit === 'ms' ? ' ms' : ''})`
       : '',
     finding.texturePage ? 'a smaller --page-size' : '',
   ].filter((way) => way !== '');

@@ -64,6 +64,8 @@ export interface Judged {
   resources: readonly Routed[];
   /** The Cloudflare plan whose limits the Cloudflare targets are checked against; free when absent. */
   plan?: CloudflarePlan;
+  /** The worker's CPU time per request (ms) the user sets on the paid plan; the plan's default when absent. */
+  cpuMs?: number;
   /** Whether the user named the targets (`--target`, the settings file): one that cannot take the build stops it. */
   named: boolean;
   /** Where the output and the targets' folders go, as the messages name them. */
@@ -120,7 +122,14 @@ export function judgeTargets(asked: readonly Asked[], build: Judged): Verdict {
       leaveOut([files.refusal]);
       continue;
     }
-    const built = { output: build.output, sizes, targetFiles: files, plan, resources: build.resources };
+    const built = {
+      output: build.output,
+      sizes,
+      targetFiles: files,
+      plan,
+      resources: build.resources,
+      ...(build.cpuMs === undefined ? {} : { cpuMs: build.cpuMs }),
+    };
     const findings = checkLimits(target.name, target.limits, built, { outDir: build.outDir, targetDir });
     for (const finding of findings.filter((found) => !found.over)) warn(formatFinding(finding));
     const over = findings.filter((found) => found.over).map(formatFinding);

@@ -18,6 +18,8 @@ export interface TargetContext {
   resources: readonly Routed[];
   /** The answers of `prerendered_filters` the build writes (planFilterRoutes()): none when absent. */
   filterRoutes?: readonly FilterRoute[];
+  /** The worker's CPU time per request (ms) the user sets for the paid plan, written as wrangler's `limits.cpu_ms`. */
+  cpuMs?: number;
 }
 
 /**

@@ -1,5 +1,5 @@
 // `npm run bench`: the cases of docs/performance.md, each against its baseline, then the report;
-// exit status 1 when a target is missed. `--case startup|dev|import|delivery|peer|growth|filters` runs one case alone
+// exit status 1 when a target is missed. `--case startup|dev|import|delivery|peer|growth|filters|edge` runs one case alone
 // (`--case dev --catalogue sample|benchmark|imported`: one of its catalogues);
 // `--rounds <n>` is the number of the build's rounds to judge.
 
@@ -9,6 +9,7 @@ import { parseArgs } from 'node:util';
 import type { ChildResult } from './child.ts';
 import { deliveryReport, runDeliveryCase } from './delivery-case.ts';
 import { type DevCatalogueResult, runDevCase } from './dev-case.ts';
+import { edgeReport, runEdgeCase } from './edge-cpu-case.ts';
 import { runFiltersCase } from './filters-case.ts';
 import { COUNTS, generate } from './generate.ts';
 import { GROWTH, runGrowthCase } from './growth-case.ts';
@@ -110,10 +111,11 @@ async function main(): Promise<boolean> {
     growth: async (dataDir) => growthReport(await runGrowthCase(BENCH, dataDir)),
     peer: async (dataDir) => peerReport(await runPeerCase(BENCH, dataDir)),
     delivery: async (dataDir) => deliveryReport(await runDeliveryCase(BENCH, dataDir)),
+    edge: async (dataDir) => edgeReport(await runEdgeCase(BENCH, dataDir)),
   };
   const runAlone = Object.hasOwn(alone, values.case) ? alone[values.case] : undefined;
   if (values.case !== 'all' && runAlone === undefined)
-    throw new Error('--case expects all, startup, dev, import, delivery, peer, growth or filters');
+    throw new Error('--case expects all, startup, dev, import, delivery, peer, growth, filters or edge');
 
   await rm(BENCH, { recursive: true, force: true });
   await mkdir(path.join(BENCH, 'out'), { recursive: true });
@@ -204,6 +206,10 @@ async function main(): Promise<boolean> {
   const growth = growthReport(await runGrowthCase(BENCH, dataDir));
   console.log('filters: filters, search and ordering on the benchmark catalogue ...');
   const filters = filtersReport(await runFiltersCase(BENCH, dataDir));
+  console.log(
+    `edge: the worker's CPU time per request on the sample, the benchmark catalogue and ${GROWTH} times it ...`,
+  );
+  const edge = edgeReport(await runEdgeCase(BENCH, dataDir));
 
   const { text, passed } = report({
     generatedMs,
@@ -219,8 +225,10 @@ async function main(): Promise<boolean> {
     imports,
     startup,
   });
-  console.log([text, '', ...delivery.lines, ...peer.lines, ...growth.lines, ...filters.lines].join('\n'));
-  return passed && delivery.passed && peer.passed && growth.passed && filters.passed;
+  console.log(
+    [text, '', ...delivery.lines, ...peer.lines, ...growth.lines, ...filters.lines, ...edge.lines].join('\n'),
+  );
+  return passed && delivery.passed && peer.passed && growth.passed && filters.passed && edge.passed;
 }
 
 try {

@@ -120,7 +120,7 @@ describe('readSettings', () => {
     [{ baseUrl: 'example.com' }, 'baseUrl in CONFIG must be an absolute http(s) URL'],
     [
       { page_size: 5 },
-      'CONFIG:1:2 #/page_size: unexpected setting "page_size"; did you mean "pageSize"? (expected baseUrl, pageSize, targets, cloudflarePlan, reference, precompress, allowEmpty, apiModule or resources)',
+      'CONFIG:1:2 #/page_size: unexpected setting "page_size"; did you mean "pageSize"? (expected baseUrl, pageSize, targets, cloudflarePlan, cpuMs, reference, precompress, allowEmpty, apiModule or resources)',
     ],
     [[1], 'CONFIG: expected an object'],
   ])('refuses the settings file %j', (contents, message) => {
@@ -142,7 +142,7 @@ describe('readSettings', () => {
       throw new Error('accepted');
     };
     expect(refused('{\n  "baseUrl": "https://api.example.com",\n  "page_size": 5\n}\n')).toBe(
-      `${config}:3:3 #/page_size: unexpected setting "page_size"; did you mean "pageSize"? (expected baseUrl, pageSize, targets, cloudflarePlan, reference, precompress, allowEmpty, apiModule or resources)`,
+      `${config}:3:3 #/page_size: unexpected setting "page_size"; did you mean "pageSize"? (expected baseUrl, pageSize, targets, cloudflarePlan, cpuMs, reference, precompress, allowEmpty, apiModule or resources)`,
     );
     // A missing comma: on the line of the value that lacks it, right after that value.
     expect(refused('{\n  "baseUrl": "https://api.example.com"\n  "pageSize": 5\n}\n')).toBe(
@@ -320,7 +320,7 @@ describe('the commands', () => {
     const { status, stderr } = run('build', ['--config', config, '--check']);
     expect(status).toBe(2);
     expect(stderr.trim().split('\n')).toEqual([
-      `${config}:2:3 #/pagesize: unexpected setting "pagesize"; did you mean "pageSize"? (expected baseUrl, pageSize, targets, cloudflarePlan, reference, precompress, allowEmpty, apiModule or resources)`,
+      `${config}:2:3 #/pagesize: unexpected setting "pagesize"; did you mean "pageSize"? (expected baseUrl, pageSize, targets, cloudflarePlan, cpuMs, reference, precompress, allowEmpty, apiModule or resources)`,
     ]);
   });
 

@@ -222,7 +222,7 @@ describe('file sizes and counts, on measured sizes', () => {
     // Except the event list, which an ordering by several fields parses and sorts whole.
     const events = new Map([...sizes, ['event/index.json', 30 * MIB]]);
     const sorted = check(of, 'cloudflare-workers', limitsOf('cloudflare-workers'), { sizes: events });
-    expect(sorted.filter((line) => line.includes(' sorted '))).toEqual([
+    expect(sorted.filter((line) => line.includes(' sorted per request '))).toEqual([
       `cloudflare-workers: ${of.outDir}/event/index.json is 30.0 MiB, over the limit of 25 MiB sorted per request within a Worker's 128 MB of memory; use another target (nginx, caddy or apache, which answer an ordering by several fields with 400)`,
     ]);
     expect(check(of, 'cloudflare-pages-static', limitsOf('cloudflare-pages-static'), { sizes })).toEqual([

@@ -10,7 +10,7 @@ import type { RESOURCE_SETTING_KEYS } from '../../contract/query.ts';
 import type { Resource } from '../../contract/resources/resource.ts';
 import { SETTINGS_FILE } from '../../shared/folders.ts';
 import { TARGET_NAMES } from '../../targets/index.ts';
-import { CLOUDFLARE_PLANS } from '../../targets/limits.ts';
+import { CLOUDFLARE_PLANS, MAX_CPU_MS } from '../../targets/limits.ts';
 import { shownFields } from '../pipeline/query-fields.ts';
 import { validatorOf } from '../pipeline/validators.ts';
 
@@ -162,9 +162,13 @@ export function settingsFileJsonSchema(resources: readonly Resource[]): JsonSche
       .array(z.enum(TARGET_NAMES))
       .min(1)
       .meta({ description: 'The deploy targets npm run build writes; all when absent.' }),
-    cloudflarePlan: z
-      .enum(CLOUDFLARE_PLANS)
-      .meta({ description: 'The Cloudflare plan whose limits (files per deployment) the build checks.' }),
+    cloudflarePlan: z.enum(CLOUDFLARE_PLANS).meta({
+      description: 'The Cloudflare plan whose limits (files per deployment, CPU time per request) the build checks.',
+    }),
+    cpuMs: z.int().min(1).max(MAX_CPU_MS).meta({
+      description:
+        "The worker's CPU time per request on the Cloudflare paid plan, in ms (wrangler's limits.cpu_ms); 30000 when absent.",
+    }),
     reference: z
       .boolean()
       .meta({ description: 'Whether npm run build writes the API reference page at /_reference/.' }),

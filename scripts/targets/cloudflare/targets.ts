@@ -2,9 +2,10 @@
 // and what each answers. Cloudflare's targets with code do not count public/_headers: the worker
 // applies its rules itself. Each one's generator is loaded when its files are asked for.
 
-import { type Limit, READ, sortedListFile, WEB_SERVERS } from '../limits.ts';
+import { type Limit, MAX_CPU_MS, READ, sortedListFile, WEB_SERVERS } from '../limits.ts';
 import type { Target } from '../target.ts';
 import { assetFiles, MAX_ASSET_BYTES, uploadedFiles } from './assets.ts';
+import { cpuEstimates } from './cpu-time.ts';
 
 const WORKERS_LIMITS = 'https://developers.cloudflare.com/workers/platform/limits/';
 const PAGES_LIMITS = 'https://developers.cloudflare.com/pages/platform/limits/';
@@ -62,9 +63,28 @@ function sortedInMemory(): Limit {
   };
 }
 
+/**
+ * The worker's CPU time per request for each list's filter, search and ordering (cpu-time.ts):
+ * past the plan's limit Cloudflare fails the request with error 1102.
+ */
+function cpuTime(): Limit {
+  return {
+    measure: {
+      kind: 'cpu-time',
+      estimate: ({ sizes, resources }) =>
+        cpuEstimates(sizes, resources).map(({ list, request, ms }) => ({ subject: `${list}${request}`, ms })),
+    },
+    max: { free: 10, paid: 30_000 },
+    what: 'CPU time per request on Cloudflare Workers',
+    ways: `cpuMs in the settings file on the paid plan (up to ${MAX_CPU_MS.toLocaleString('en-US')}), fewer filters, search fields and orderings, or another target (${WEB_SERVERS}, which answer prerendered_filters without code)`,
+    source: WORKERS_LIMITS,
+    read: READ,
+  };
+}
+
 export const cloudflareWorkers: Target = {
   name: 'cloudflare-workers',
-  limits: [...assetLimits('Cloudflare Workers static assets', WORKERS_LIMITS, 'code'), sortedInMemory()],
+  limits: [...assetLimits('Cloudflare Workers static assets', WORKERS_LIMITS, 'code'), sortedInMemory(), cpuTime()],
   queries: 'handler',
   files: async (context) => (await import('./workers.ts')).workersFiles(context),
   // The parts of the files too large for static assets, and `.assetsignore`: cloudflare-pages
@@ -74,7 +94,7 @@ export const cloudflareWorkers: Target = {
 
 export const cloudflarePages: Target = {
   name: 'cloudflare-pages',
-  limits: [...assetLimits('Cloudflare Pages', PAGES_LIMITS, 'code'), sortedInMemory()],
+  limits: [...assetLimits('Cloudflare Pages', PAGES_LIMITS, 'code'), sortedInMemory(), cpuTime()],
   queries: 'handler',
   files: async (context) => (await import('./pages.ts')).pagesFiles(context),
 };

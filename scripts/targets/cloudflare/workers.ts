@@ -17,7 +17,7 @@ const NAME = cloudflareWorkers.name;
  */
 const ASSETS_DIRECTORY = '../../public';
 
-function wranglerConfig(): string {
+export function wranglerConfig(cpuMs: number | undefined): string {
   return `${generatedNote(NAME, '//')}
 // Cloudflare Workers with static assets: worker.js (the request handler of
 // scripts/respond/handler.ts and the _headers rules, bundled) answers every request first and
@@ -44,6 +44,13 @@ function wranglerConfig(): string {
     // The worker asks for exact file names: no index or .html guessing, no fallback page.
     "html_handling": "none",
     "not_found_handling": "none"
+  }${
+    cpuMs === undefined
+      ? ''
+      : `,
+  // The CPU time per request the build checked the lists' filters, search and orderings against
+  // (cpuMs in the settings file; the paid plan's default is 30,000).
+  "limits": { "cpu_ms": ${cpuMs} }`
   }
 }
 `;
@@ -52,7 +59,7 @@ function wranglerConfig(): string {
 /** The files of targets/cloudflare-workers/: the worker bundled with the build's rules and resources. */
 export async function workersFiles(context: TargetContext): Promise<Map<string, string>> {
   return new Map([
-    ['wrangler.jsonc', wranglerConfig()],
+    ['wrangler.jsonc', wranglerConfig(context.cpuMs)],
     ['worker.js', `${generatedNote(NAME, '//')}\n\n${await bundleWorker(context)}`],
   ]);
 }

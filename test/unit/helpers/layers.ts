@@ -14,7 +14,7 @@ export const LAYERS: ReadonlyMap<string, readonly string[]> = new Map([
   ['contract', ['shared']],
   ['store', ['shared', 'contract']],
   ['respond', ['shared', 'contract', 'store']],
-  ['targets', ['shared', 'contract', 'respond']],
+  ['targets', ['shared', 'contract', 'store', 'respond']],
   ['builder', ['shared', 'contract', 'store', 'targets']],
   ['review', ['shared', 'contract']],
   ['migrate', ['shared', 'contract', 'store', 'respond', 'builder', 'review']],
