@@ -71,6 +71,7 @@ describe('readSettings', () => {
       'check',
       'cloudflarePlan',
       'configPath',
+      'cpuMs',
       'dataDir',
       'headersPath',
       'help',
