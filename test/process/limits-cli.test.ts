@@ -198,19 +198,17 @@ describe('npm run build with filters, search or orderings in the settings file',
 describe('npm run build and the worker CPU time per request', () => {
   const filters = path.join(ROOT, 'test/fixtures/filters/static-api.config.json');
 
+  /** A build for cloudflare-workers alone into `dir`, with a settings file of `settings`. */
+  async function buildWorkers(dir: string, settings: Record<string, unknown>) {
+    const config = path.join(dir, 'config.json');
+    await writeFile(config, JSON.stringify(settings));
+    const args = ['--data', GOOD_DATA, '--config', config, '--target', 'cloudflare-workers', ...outputArgs(dir)];
+    return runCommand('build', args);
+  }
+
   it('writes the cpuMs of the settings file into wrangler.jsonc as limits.cpu_ms', async () => {
     const dir = await tempDir();
-    const config = path.join(dir, 'config.json');
-    await writeFile(config, JSON.stringify({ cloudflarePlan: 'paid', cpuMs: 60_000 }));
-    const run = await runCommand('build', [
-      '--data',
-      GOOD_DATA,
-      '--config',
-      config,
-      '--target',
-      'cloudflare-workers',
-      ...outputArgs(dir),
-    ]);
+    const run = await buildWorkers(dir, { cloudflarePlan: 'paid', cpuMs: 60_000 });
     expect(run.code).toBe(0);
     const wrangler = await readFile(path.join(dir, 'targets', 'cloudflare-workers', 'wrangler.jsonc'), 'utf8');
     expect(parse(wrangler).limits).toEqual({ cpu_ms: 60_000 });
@@ -218,18 +216,8 @@ describe('npm run build and the worker CPU time per request', () => {
 
   it('stops a build whose lists need more CPU time than the cpuMs it names, with the list and the estimate', async () => {
     const dir = await tempDir();
-    const config = path.join(dir, 'config.json');
     const settings = JSON.parse(await readFile(filters, 'utf8')) as Record<string, unknown>;
-    await writeFile(config, JSON.stringify({ ...settings, cloudflarePlan: 'paid', cpuMs: 1 }));
-    const run = await runCommand('build', [
-      '--data',
-      GOOD_DATA,
-      '--config',
-      config,
-      '--target',
-      'cloudflare-workers',
-      ...outputArgs(dir),
-    ]);
+    const run = await buildWorkers(dir, { ...settings, cloudflarePlan: 'paid', cpuMs: 1 });
     expect(run.code).toBe(1);
     expect(run.stderr).toMatch(
       /cloudflare-workers: \/company\/\?search= \(search\) takes an estimated \d+ ms of CPU, over the limit of 1 ms CPU time per request on Cloudflare Workers \(Cloudflare paid plan\)/,
