@@ -12,8 +12,8 @@ import { render, routesOf } from '../../scripts/builder/pipeline/render.ts';
 import { validate } from '../../scripts/builder/pipeline/validate.ts';
 import { DEFAULTS } from '../../scripts/cli/settings.ts';
 import { bytesOf, type FileBody } from '../../scripts/shared/file-body.ts';
-import { API } from '../fixtures/sample.ts';
-import { cleanEnv, commandLine, GOOD_DATA, outputArgs, ROOT } from '../unit/helpers/cli.ts';
+import { API, SAMPLE_DIR } from '../fixtures/sample.ts';
+import { cleanEnv, commandLine, GOOD_DATA, outputArgs } from '../unit/helpers/cli.ts';
 import { validFair } from '../unit/helpers/records.ts';
 import { tempDirs } from '../unit/helpers/tree.ts';
 
@@ -282,7 +282,7 @@ describe('the CLI', () => {
 
   const build = (args: string[]) =>
     spawnSync(process.execPath, commandLine('build', args), {
-      cwd: ROOT,
+      cwd: SAMPLE_DIR,
       encoding: 'utf8',
       env: cleanEnv(),
     });

@@ -18,11 +18,10 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { type BuildOptions, build } from '../../scripts/builder/build.ts';
 import { DataErrors, formatDataError } from '../../scripts/builder/pipeline/errors.ts';
 import { DEFAULTS } from '../../scripts/cli/settings.ts';
-import { API, SAMPLE_HEADERS } from '../fixtures/sample.ts';
+import { API, SAMPLE_DIR, SAMPLE_HEADERS } from '../fixtures/sample.ts';
 import { cleanEnv, commandLine, outputArgs } from '../unit/helpers/cli.ts';
 import { readTree, tempDirs } from '../unit/helpers/tree.ts';
 
-const ROOT = process.cwd();
 const GOOD = 'test/fixtures/good/data';
 const RUNS = Number(process.env.FUZZ_RUNS ?? 120);
 const CLI_RUNS = Number(process.env.FUZZ_CLI_RUNS ?? 3);
@@ -408,7 +407,7 @@ describe('fuzz: mutated source files', () => {
         process.execPath,
         commandLine('build', [...args, '--target', 'nginx', '--page-size', '100']),
         {
-          cwd: ROOT,
+          cwd: SAMPLE_DIR,
           encoding: 'utf8',
           env,
           timeout: 30_000,

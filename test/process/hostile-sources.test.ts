@@ -14,11 +14,10 @@ import { type BuildOptions, build } from '../../scripts/builder/build.ts';
 import { readCatalogue } from '../../scripts/builder/pipeline/catalogue.ts';
 import { DataErrors, formatDataError } from '../../scripts/builder/pipeline/errors.ts';
 import { DEFAULTS } from '../../scripts/cli/settings.ts';
-import { API, SAMPLE_HEADERS } from '../fixtures/sample.ts';
+import { API, SAMPLE_DIR, SAMPLE_HEADERS } from '../fixtures/sample.ts';
 import { cleanEnv, commandLine, outputArgs } from '../unit/helpers/cli.ts';
 import { readTree, tempDirs } from '../unit/helpers/tree.ts';
 
-const ROOT = process.cwd();
 const GOOD = 'test/fixtures/good/data';
 const tempDir = tempDirs('hostile-sources-');
 
@@ -189,7 +188,7 @@ describe('the data folder read strictly', () => {
 function cli(data: string, parent: string) {
   const args = commandLine('build', ['--data', data, ...outputArgs(parent), '--target', 'nginx']);
   const result = spawnSync(process.execPath, args, {
-    cwd: ROOT,
+    cwd: SAMPLE_DIR,
     encoding: 'utf8',
     env: cleanEnv(),
     timeout: 20_000,

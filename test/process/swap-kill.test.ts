@@ -17,7 +17,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiServer, listen } from '../../scripts/respond/node-server.ts';
-import { API, SAMPLE_HEADERS } from '../fixtures/sample.ts';
+import { API, SAMPLE_DIR, SAMPLE_HEADERS } from '../fixtures/sample.ts';
 import { commandLine, outputArgs } from '../unit/helpers/cli.ts';
 import { readTree } from '../unit/helpers/tree.ts';
 
@@ -52,7 +52,7 @@ function startBuild(
   return spawn(
     process.execPath,
     commandLine('build', ['--data', DATA, ...outputArgs(dir), '--target', 'nginx', '--page-size', pageSize, ...extra]),
-    { cwd: ROOT, env: { ...cleanEnv(), ...env }, stdio: ['ignore', 'ignore', 'pipe'] },
+    { cwd: SAMPLE_DIR, env: { ...cleanEnv(), ...env }, stdio: ['ignore', 'ignore', 'pipe'] },
   );
 }
 
