@@ -32,12 +32,16 @@ async function files(entries: Record<string, string | Buffer>): Promise<void> {
   }
 }
 
-/** The error lines, with the temp folder written as `data`. */
-async function errorLines(): Promise<string[]> {
-  const { errors } = await load(
-    dir,
+/** `folder` loaded as the build loads a data folder, for the sample's lists. */
+const loadLists = (folder: string) =>
+  load(
+    folder,
     API.map((resource) => resource.name),
   );
+
+/** The error lines, with the temp folder written as `data`. */
+async function errorLines(): Promise<string[]> {
+  const { errors } = await loadLists(dir);
   return errors
     .map(formatDataError)
     .map((line) => line.replaceAll(dir, 'data'))
@@ -53,10 +57,7 @@ describe('load: records', () => {
       'event/pair.json': '[{"id": 2, "name": "\\ud83d\\ude00"}, {"id": 3}]',
       'event/lone.json': '{"id": 4, "name": "\\uDC00"}',
     });
-    const { records, errors } = await load(
-      dir,
-      API.map((resource) => resource.name),
-    );
+    const { records, errors } = await loadLists(dir);
     expect(errors).toEqual([]);
     expect(records.map((r) => [path.basename(r.file), r.value])).toEqual([
       ['accent.json', { id: 1, name: 'café' }],
@@ -74,12 +75,7 @@ describe('load: records', () => {
 
   it('reads a one-record file as a record with index null', async () => {
     await files({ 'event/one.json': '{"id": 5, "name": "Expo"}' });
-    expect(
-      await load(
-        dir,
-        API.map((resource) => resource.name),
-      ),
-    ).toEqual({
+    expect(await loadLists(dir)).toEqual({
       records: [
         { resource: 'event', file: path.join(dir, 'event/one.json'), index: null, value: { id: 5, name: 'Expo' } },
       ],
@@ -93,10 +89,7 @@ describe('load: records', () => {
 
   it('reads an array file as one record per element, with its index', async () => {
     await files({ 'company/all.json': '[{"id": 1}, {"id": 2}, {"id": 3}]' });
-    const { records, errors } = await load(
-      dir,
-      API.map((resource) => resource.name),
-    );
+    const { records, errors } = await loadLists(dir);
     expect(errors).toEqual([]);
     expect(records.map((r) => [r.resource, r.index, r.value])).toEqual([
       ['company', 0, { id: 1 }],
@@ -107,12 +100,7 @@ describe('load: records', () => {
 
   it('reads an empty array as no records, without an error', async () => {
     await files({ 'virtualfair/none.json': '[]' });
-    expect(
-      await load(
-        dir,
-        API.map((resource) => resource.name),
-      ),
-    ).toMatchObject({ records: [], errors: [], files: 1 });
+    expect(await loadLists(dir)).toMatchObject({ records: [], errors: [], files: 1 });
   });
 
   it('reads files in path (code-point) order, folders included', async () => {
@@ -127,14 +115,7 @@ describe('load: records', () => {
       'company/x.json': '{"n": "company/x"}',
       'virtualbooth-texture/t.json': '{"n": "virtualbooth-texture/t"}',
     });
-    const {
-      records,
-      errors,
-      files: count,
-    } = await load(
-      dir,
-      API.map((resource) => resource.name),
-    );
+    const { records, errors, files: count } = await loadLists(dir);
     expect(errors).toEqual([]);
     expect(count).toBe(9);
     expect(records.map((r) => (r.value as { n: string }).n)).toEqual([
@@ -164,10 +145,7 @@ describe('load: records', () => {
   });
 
   it('names files with the data folder as given', async () => {
-    const { records } = await load(
-      'test/fixtures/good/data',
-      API.map((resource) => resource.name),
-    );
+    const { records } = await loadLists('test/fixtures/good/data');
     expect([...new Set(records.map((r) => r.file))]).toEqual([
       'test/fixtures/good/data/company/companies.json',
       'test/fixtures/good/data/event/events.json',
@@ -181,22 +159,14 @@ describe('load: records', () => {
     await files({
       'event/bom.json': Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('{"name": "Köln"}')]),
     });
-    const { records, errors } = await load(
-      dir,
-      API.map((resource) => resource.name),
-    );
+    const { records, errors } = await loadLists(dir);
     expect(errors).toEqual([]);
     expect(records.map((r) => r.value)).toEqual([{ name: 'Köln' }]);
   });
 
   it('counts the files and their bytes', async () => {
     await files({ 'event/a.json': '{"name": "é"}', 'event/b.json': '[]' });
-    expect(
-      await load(
-        dir,
-        API.map((resource) => resource.name),
-      ),
-    ).toMatchObject({ files: 2, bytes: 16 });
+    expect(await loadLists(dir)).toMatchObject({ files: 2, bytes: 16 });
   });
 });
 
@@ -224,14 +194,7 @@ describe('load: malformed JSON, at file:line:column', () => {
   ])('%s', async (_label, text, message) => {
     await files({ 'event/bad.json': text });
     expect(await errorLines()).toEqual([`data/event/bad.json${message}`]);
-    expect(
-      (
-        await load(
-          dir,
-          API.map((resource) => resource.name),
-        )
-      ).records,
-    ).toEqual([]);
+    expect((await loadLists(dir)).records).toEqual([]);
   });
 
   it('counts the column after a BOM from the first character of the text', async () => {
@@ -241,22 +204,12 @@ describe('load: malformed JSON, at file:line:column', () => {
 
   it('marks the resources whose files could not all be parsed', async () => {
     await files({ 'event/bad.json': '[', 'event/good.json': '{"id": 1}', 'company/c.json': '[]' });
-    expect(
-      (
-        await load(
-          dir,
-          API.map((resource) => resource.name),
-        )
-      ).incomplete,
-    ).toEqual(new Set(['event']));
+    expect((await loadLists(dir)).incomplete).toEqual(new Set(['event']));
   });
 
   it('reports every malformed file and still reads the good ones', async () => {
     await files({ 'event/a.json': '[', 'event/b.json': '{"id": 1}', 'company/c.json': '{' });
-    const { records } = await load(
-      dir,
-      API.map((resource) => resource.name),
-    );
+    const { records } = await loadLists(dir);
     expect(records.map((r) => r.value)).toEqual([{ id: 1 }]);
     expect(await errorLines()).toEqual([
       'data/company/c.json:1:2: malformed JSON: close brace expected',
@@ -269,14 +222,7 @@ describe('load: top-level values that are not records', () => {
   it.each([['5'], ['"text"'], ['null'], ['true']])('%s', async (text) => {
     await files({ 'company/c.json': text });
     expect(await errorLines()).toEqual(['data/company/c.json: expected a record object or an array of records']);
-    expect(
-      (
-        await load(
-          dir,
-          API.map((resource) => resource.name),
-        )
-      ).records,
-    ).toEqual([]);
+    expect((await loadLists(dir)).records).toEqual([]);
   });
 });
 
@@ -291,10 +237,7 @@ describe('load: array elements that are not records', () => {
   ])('%s', async (element, shown) => {
     await files({ 'virtualfair/f.json': `[{"id": 1}, ${element}]` });
     expect(await errorLines()).toEqual([`data/virtualfair/f.json#/1: expected a record object, got ${shown}`]);
-    const { records, incomplete } = await load(
-      dir,
-      API.map((resource) => resource.name),
-    );
+    const { records, incomplete } = await loadLists(dir);
     expect(records.map((r) => [r.index, r.value])).toEqual([[0, { id: 1 }]]);
     expect(incomplete).toEqual(new Set(['virtualfair']));
   });
@@ -312,24 +255,14 @@ describe('load: files outside the four resource folders', () => {
   ])('%s (%s)', async (_label, name) => {
     await files({ [name]: '{}', 'event/ok.json': '{"id": 1}' });
     expect(await errorLines()).toEqual([`data/${name}: ${STRAY}`]);
-    expect(
-      (
-        await load(
-          dir,
-          API.map((resource) => resource.name),
-        )
-      ).records.map((r) => r.value),
-    ).toEqual([{ id: 1 }]);
+    expect((await loadLists(dir)).records.map((r) => r.value)).toEqual([{ id: 1 }]);
   });
 
   it('reports a broken symbolic link, which cannot be read, and reads a folder named like a file as a folder', async () => {
     await files({ 'event/ok.json': '{"id": 1}', 'company/folder.json/c.json': '{"id": 2}' });
     await symlink(path.join(dir, 'nowhere.json'), path.join(dir, 'event/broken.json'));
     expect(await errorLines()).toEqual(['data/event/broken.json: expected a readable file, got ENOENT']);
-    const { records, incomplete } = await load(
-      dir,
-      API.map((resource) => resource.name),
-    );
+    const { records, incomplete } = await loadLists(dir);
     expect(records.map((r) => [path.relative(dir, r.file), r.value])).toEqual([
       ['company/folder.json/c.json', { id: 2 }],
       ['event/ok.json', { id: 1 }],
@@ -350,10 +283,7 @@ describe('load: files outside the four resource folders', () => {
 
 /** The warning lines, with the temp folder written as `data`. */
 async function warningLines(): Promise<string[]> {
-  const { warnings } = await load(
-    dir,
-    API.map((resource) => resource.name),
-  );
+  const { warnings } = await loadLists(dir);
   return warnings.map(formatDataError).map((line) => line.replaceAll(dir, 'data'));
 }
 
@@ -392,10 +322,7 @@ describe('load: source bytes read strictly, one line naming the file and the pla
   ])('%s', async (_label, content, line) => {
     await files({ 'event/e.json': content, 'event/ok.json': '{"id": 3}' });
     expect(await errorLines()).toEqual([line]);
-    const { records, incomplete } = await load(
-      dir,
-      API.map((resource) => resource.name),
-    );
+    const { records, incomplete } = await loadLists(dir);
     expect(records.map((r) => r.value)).toEqual([{ id: 3 }]);
     expect(incomplete).toEqual(new Set(['event']));
   });
@@ -407,10 +334,7 @@ describe('load: the file system read strictly', () => {
     await mkdir(path.join(dir, 'event'));
     await symlink('../shared/one.json', path.join(dir, 'event/one.json'));
     await symlink(path.join(dir, 'shared/more'), path.join(dir, 'event/more'));
-    const { records } = await load(
-      dir,
-      API.map((resource) => resource.name),
-    );
+    const { records } = await loadLists(dir);
     expect(records.filter((r) => r.resource === 'event').map((r) => [path.relative(dir, r.file), r.value])).toEqual([
       ['event/more/two.json', { id: 2 }],
       ['event/one.json', { id: 1 }],
@@ -424,10 +348,7 @@ describe('load: the file system read strictly', () => {
       await files({ 'event/ok.json': '{"id": 1}' });
       await symlink(path.join(outside, 'secret.json'), path.join(dir, 'event/secret.json'));
       await symlink(outside, path.join(dir, 'company'));
-      const { records, incomplete } = await load(
-        dir,
-        API.map((resource) => resource.name),
-      );
+      const { records, incomplete } = await loadLists(dir);
       expect(records.map((r) => r.value)).toEqual([{ id: 1 }]);
       expect(incomplete).toEqual(new Set(['event']));
       const lines = (await errorLines()).map((line) => line.replaceAll(outside, 'OUTSIDE'));
@@ -452,14 +373,7 @@ describe('load: the file system read strictly', () => {
       'data/event/here: a symbolic link loop (the link leads to a folder above it): remove the link',
       'data/event/up: a symbolic link loop (the link leads to a folder above it): remove the link',
     ]);
-    expect(
-      (
-        await load(
-          dir,
-          API.map((resource) => resource.name),
-        )
-      ).records.map((r) => r.value),
-    ).toEqual([{ id: 1 }]);
+    expect((await loadLists(dir)).records.map((r) => r.value)).toEqual([{ id: 1 }]);
   });
 
   it('refuses a FIFO named *.json without opening it (opening one would wait forever)', async () => {
@@ -470,14 +384,7 @@ describe('load: the file system read strictly', () => {
       'data/event/pipe.json: a FIFO (named pipe) is not source data: remove it',
       'data/event/to-pipe.json: a symbolic link to a FIFO (named pipe), which is not source data: remove it',
     ]);
-    expect(
-      (
-        await load(
-          dir,
-          API.map((resource) => resource.name),
-        )
-      ).incomplete,
-    ).toEqual(new Set(['event']));
+    expect((await loadLists(dir)).incomplete).toEqual(new Set(['event']));
   }, 5000);
 
   it('refuses a socket and a device file', async () => {
@@ -511,14 +418,7 @@ describe('load: the file system read strictly', () => {
     ];
     await files({ 'event/e.json': '{"id": 1}', ...Object.fromEntries(junk.map((name) => [name, 'x'])) });
     expect(await errorLines()).toEqual([]);
-    expect(
-      (
-        await load(
-          dir,
-          API.map((resource) => resource.name),
-        )
-      ).records.map((r) => r.value),
-    ).toEqual([{ id: 1 }]);
+    expect((await loadLists(dir)).records.map((r) => r.value)).toEqual([{ id: 1 }]);
     const reason = 'skipped: a file the system or an editor makes, not source data';
     expect(await warningLines()).toEqual(
       [
