@@ -128,7 +128,7 @@ function* renderAnswers(
   const filterRoutes = (context.filterRoutes ?? []).filter((route) =>
     queried.some((one) => one.name === route.resource),
   );
-  yield* filterFiles(filterRoutes, filterRoutes.length > 0 ? records : new Map(), change ? queried : resources);
+  yield* filterFiles(filterRoutes, records, change ? queried : resources);
 }
 
 /** The whole output of `source`: every answer and document, and the targets' files inside it. */
